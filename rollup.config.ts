@@ -1,0 +1,39 @@
+import { builtinModules } from 'node:module'
+import { readFileSync } from 'node:fs'
+import { defineConfig } from 'rollup'
+import esbuild from 'rollup-plugin-esbuild'
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+  dependencies: Record<string, string>
+  devDependencies: Record<string, string>
+}
+const packages = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)]
+const external = (id: string) =>
+  id.startsWith('node:') || builtinModules.includes(id) || packages.some((p) => id === p || id.startsWith(`${p}/`))
+
+// The runtime files are separate entries: the bundle stage feeds their source to esbuild
+// when it builds the tool scripts, so they must exist as files next to the rest of dist/.
+export default defineConfig({
+  input: {
+    index: 'src/index.ts',
+    api: 'src/api.ts',
+    cli: 'src/cli.ts',
+    vite: 'src/vite.ts',
+    rollup: 'src/rollup.ts',
+    rolldown: 'src/rolldown.ts',
+    esbuild: 'src/esbuild.ts',
+    webpack: 'src/webpack.ts',
+    rspack: 'src/rspack.ts',
+    'runtime/tool-cli': 'src/runtime/tool-cli.ts',
+    'runtime/mcp-server': 'src/runtime/mcp-server.ts',
+    'runtime/invoke': 'src/runtime/invoke.ts',
+  },
+  output: {
+    dir: 'dist',
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: 'chunks/[name]-[hash].js',
+  },
+  external,
+  plugins: [esbuild({ target: 'node20', tsconfig: 'tsconfig.json' })],
+})

@@ -1,0 +1,114 @@
+import { resolve } from 'node:path'
+import { ScriptBundler } from './bundle/index.js'
+import { compilePlan } from './compile/index.js'
+import type { Plan } from './compile/plan.js'
+import type { Harness } from './define/types.js'
+import { type Diagnostic, hasErrors, OacError } from './diagnostics.js'
+import { emitAll } from './emit/index.js'
+import type { OutputFile } from './emit/types.js'
+import { loadRegistry } from './load/index.js'
+import { type WriteMode, type WriteReport, writeOutputs } from './write/index.js'
+
+export interface GenerateOptions {
+  /** `path/to/registry.ts:exportName` (or `#exportName`; the default export when none is named). */
+  registry: string
+  /** The project root: relative paths resolve from here (default `process.cwd()`). */
+  root?: string
+  /** The config profile to use (default: the only one, or none). */
+  config?: string
+  /** Harnesses to emit (default: the config's, else all). */
+  harnesses?: Harness[]
+  /** Emit native tool forms (default: the config's, else true). */
+  nativeTools?: boolean
+  /** The MCP server's name (default `oac-tools`); give each app its own when several share one `.mcp.json`. */
+  serverName?: string
+  /** How native shims reach a tool (default `process`). */
+  bridge?: 'process' | 'inline'
+}
+
+export interface CompileOptions extends GenerateOptions {
+  /** Where the agent tree goes, relative to root (default `.`). */
+  target?: string
+  /** `write` (default), `check` (write nothing, report drift), `dry-run` (write nothing, report changes). */
+  mode?: WriteMode
+  /** Overwrite user files that sit where we would write owned files. */
+  force?: boolean
+}
+
+export interface Generated {
+  plan: Plan
+  files: OutputFile[]
+  diagnostics: Diagnostic[]
+  /** Every local file the definitions came from, tools' imports included (for watch mode). */
+  watchFiles: string[]
+}
+
+export interface CompileResult extends Generated {
+  report: WriteReport
+}
+
+/**
+ * Runs load -> compile -> emit -> bundle. Keeps the bundler's incremental state between calls,
+ * so a watch-mode driver calls `generate` again after a change and pays only for what changed.
+ */
+export class Compiler {
+  readonly root: string
+  private readonly bundler: ScriptBundler
+
+  constructor(root: string = process.cwd()) {
+    this.root = resolve(root)
+    this.bundler = new ScriptBundler(this.root)
+  }
+
+  /** Throws OacError when any stage reports an error; warnings come back in `diagnostics`. */
+  async generate(options: GenerateOptions): Promise<Generated> {
+    const loaded = await loadRegistry(options.registry, this.root)
+    const diagnostics = [...loaded.diagnostics]
+    if (hasErrors(diagnostics)) throw new OacError(diagnostics)
+    const compiled = compilePlan(loaded, {
+      root: this.root,
+      config: options.config,
+      harnesses: options.harnesses,
+      nativeTools: options.nativeTools,
+      serverName: options.serverName,
+      bridge: options.bridge,
+    })
+    diagnostics.push(...compiled.diagnostics)
+    if (!compiled.plan || hasErrors(diagnostics)) throw new OacError(diagnostics)
+    const plan = compiled.plan
+    const bundled = await this.bundler.build(plan)
+    diagnostics.push(...bundled.diagnostics)
+    if (hasErrors(diagnostics)) throw new OacError(diagnostics)
+    const files = [...emitAll(plan), ...bundled.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    const watchFiles = [...new Set([...loaded.files, ...bundled.inputs])].sort()
+    return { plan, files, diagnostics, watchFiles }
+  }
+
+  async dispose(): Promise<void> {
+    await this.bundler.dispose()
+  }
+}
+
+/** Generates the agent tree and writes it into the target folder. */
+export async function compile(options: CompileOptions): Promise<CompileResult> {
+  const compiler = new Compiler(options.root)
+  try {
+    const generated = await compiler.generate(options)
+    const report = await writeOutputs(generated.files, {
+      target: resolve(compiler.root, options.target ?? '.'),
+      mode: options.mode ?? 'write',
+      force: options.force ?? false,
+      owner: generated.plan.serverName,
+    })
+    if (hasErrors(report.diagnostics)) throw new OacError([...generated.diagnostics, ...report.diagnostics])
+    return { ...generated, diagnostics: [...generated.diagnostics, ...report.diagnostics], report }
+  } finally {
+    await compiler.dispose()
+  }
+}
+
+export type { Plan } from './compile/plan.js'
+export type { Diagnostic } from './diagnostics.js'
+export { OacError, formatDiagnostic } from './diagnostics.js'
+export type { OutputFile } from './emit/types.js'
+export type { WriteMode, WriteReport } from './write/index.js'

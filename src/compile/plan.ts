@@ -1,0 +1,64 @@
+import type { AgentMode, Harness, JsonValue, ToolFormat } from '../define/types.js'
+
+/**
+ * The compiled form of a registry: plain JSON-serialisable data with no absolute paths.
+ * Every emitter and the bundler work from this alone (plus the project root for bundling).
+ */
+export interface Plan {
+  /** The selected config profile's name. */
+  config: string
+  /** The harnesses to emit, in the canonical order of HARNESSES. */
+  harnesses: Harness[]
+  /** False keeps every tool on the bash route (no native forms, no MCP server). */
+  nativeTools: boolean
+  /** The MCP server's name in `.mcp.json` and Codex TOML (default `oac-tools`). */
+  serverName: string
+  /** How native shims reach a tool: a process per call, or an import of the bundled module. */
+  bridge: 'process' | 'inline'
+  /** Names of environment variables forwarded to tool processes. */
+  env: string[]
+  tools: PlannedTool[]
+  agents: PlannedAgent[]
+}
+
+/** A JSON Schema object (draft 2020-12 subset) for a tool's input, always `type: 'object'` at the root. */
+export type JsonSchema = { [key: string]: JsonValue }
+
+export interface PlannedSource {
+  /** Path relative to the project root, POSIX separators. */
+  file: string
+  line: number
+  column: number
+}
+
+export interface PlannedTool {
+  name: string
+  description: string
+  /** The JSON contract: only such tools get native forms and MCP. */
+  json: boolean
+  replacesBuiltin: boolean
+  /** The one canonical JSON Schema of the input; every emitter generates from this. */
+  schema: JsonSchema
+  schemaKind: 'zod' | 'typebox'
+  /** Where `defineTool` was called; the bundler imports this module and picks the tool by name. */
+  source: PlannedSource
+  /** The tool script, relative to the target: `scripts/<name>.mjs`. */
+  script: string
+}
+
+export interface PlannedAgent {
+  name: string
+  description: string
+  /** The prompt text (files already read), without tool docs: emitters add those. */
+  prompt: string
+  /** Names of the agent's tools, in definition order. */
+  tools: string[]
+  /** The documented format of each of the agent's tools (overrides applied). */
+  toolFormats: Record<string, ToolFormat>
+  mode: AgentMode
+  /** The model id per harness, resolved from the agent, its aliases and the config; absent = harness default. */
+  model: Partial<Record<Harness, string>>
+  builtinTools: Partial<Record<Harness, string[]>>
+  harness: Partial<Record<Harness, Record<string, JsonValue>>>
+  source: PlannedSource
+}

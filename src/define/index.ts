@@ -1,0 +1,54 @@
+import { callerLocation } from './source.js'
+import type {
+  AgentDefinition,
+  AgentOptions,
+  RegistryDefinition,
+  RegistryOptions,
+  ToolDefinition,
+  ToolInputSchema,
+  ToolOptions,
+} from './types.js'
+
+/**
+ * Defines a tool. The definition is plain data plus `run`; names, descriptions and schemas are
+ * checked by the compile step, which reports problems with this call's file and line.
+ */
+export function defineTool<S extends ToolInputSchema>(options: ToolOptions<S>): ToolDefinition<S> {
+  return {
+    kind: 'oac:tool',
+    name: options.name,
+    description: options.description,
+    input: options.input,
+    run: options.run,
+    json: options.json ?? true,
+    replacesBuiltin: options.replacesBuiltin ?? false,
+    source: callerLocation(),
+  }
+}
+
+export function defineAgent(options: AgentOptions): AgentDefinition {
+  return {
+    kind: 'oac:agent',
+    name: options.name,
+    description: options.description,
+    prompt: options.prompt,
+    tools: options.tools ?? [],
+    model: options.model,
+    mode: options.mode ?? 'subagent',
+    toolFormat: options.toolFormat ?? 'both',
+    toolFormatOverrides: options.toolFormatOverrides ?? {},
+    builtinTools: options.builtinTools ?? {},
+    harness: options.harness ?? {},
+    source: callerLocation(),
+  }
+}
+
+export function defineRegistry(options: RegistryOptions): RegistryDefinition {
+  return {
+    kind: 'oac:registry',
+    agents: options.agents,
+    tools: options.tools ?? [],
+    configs: options.configs ?? {},
+    source: callerLocation(),
+  }
+}

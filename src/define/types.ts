@@ -1,0 +1,141 @@
+import type { Static, TObject } from '@sinclair/typebox'
+import type { z } from 'zod'
+
+/** The harnesses unplugin-oac compiles to. */
+export type Harness = 'opencode' | 'claude' | 'codex' | 'pi' | 'omp'
+export const HARNESSES: readonly Harness[] = ['opencode', 'claude', 'codex', 'pi', 'omp']
+
+/** What an agent's prompt documents for a tool: the bash command, the JSON contract, or both. */
+export type ToolFormat = 'bash' | 'json' | 'both'
+
+/** Where a definition was written: filled in by `defineTool`/`defineAgent`/`defineRegistry` from the call site. */
+export interface SourceLocation {
+  /** Absolute path (as loaded) of the module that called the define function. */
+  file: string
+  line: number
+  column: number
+}
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
+
+/** A tool's input: a zod v4 object schema or a TypeBox `Type.Object`. */
+export type ToolInputSchema = z.ZodObject | TObject
+
+/** The input type a schema accepts, for `run`. */
+export type InferInput<S extends ToolInputSchema> = S extends TObject ? Static<S> : S extends z.ZodObject ? z.output<S> : never
+
+/** What `run` may return: a string is printed as is, anything else as JSON. */
+export type ToolOutput = string | JsonValue
+
+export interface ToolContext {
+  /** The working directory the tool was started in. */
+  cwd: string
+  /** Aborted when the caller cancels the call (MCP cancellation, harness abort, SIGTERM). */
+  signal: AbortSignal
+  /** The values of the environment variables the selected config declares (undefined when unset). */
+  env: Readonly<Record<string, string | undefined>>
+  /** Reports progress on long work; forwarded to the harness where it has a channel for it. */
+  progress(message: string): void
+}
+
+export interface ToolOptions<S extends ToolInputSchema> {
+  name: string
+  description: string
+  input: S
+  run(input: InferInput<S>, ctx: ToolContext): ToolOutput | Promise<ToolOutput>
+  /** The JSON contract (default true): only such tools get native harness forms. */
+  json?: boolean
+  /** Set when the tool deliberately replaces a harness built-in tool of the same name. */
+  replacesBuiltin?: boolean
+}
+
+export interface ToolDefinition<S extends ToolInputSchema = ToolInputSchema> {
+  readonly kind: 'oac:tool'
+  readonly name: string
+  readonly description: string
+  readonly input: S
+  readonly run: (input: InferInput<S>, ctx: ToolContext) => ToolOutput | Promise<ToolOutput>
+  readonly json: boolean
+  readonly replacesBuiltin: boolean
+  readonly source: SourceLocation
+}
+
+/** A tool definition of any schema, as collections hold them. */
+// The input parameter is `never` so that every ToolDefinition<S> is assignable (run is contravariant in its input).
+export interface AnyToolDefinition {
+  readonly kind: 'oac:tool'
+  readonly name: string
+  readonly description: string
+  readonly input: ToolInputSchema
+  readonly run: (input: never, ctx: ToolContext) => ToolOutput | Promise<ToolOutput>
+  readonly json: boolean
+  readonly replacesBuiltin: boolean
+  readonly source: SourceLocation
+}
+
+export type AgentMode = 'subagent' | 'primary' | 'all'
+
+/** A model id, the same for every harness, or one per harness. A config's `models` may name it by alias. */
+export type ModelSpec = string | Partial<Record<Harness, string>>
+
+/** Extra fields passed through to one harness's agent file. */
+export type HarnessFields = Partial<Record<Harness, Record<string, JsonValue>>>
+
+export interface AgentOptions {
+  name: string
+  description: string
+  /** The system prompt, or a file resolved next to the module that defines the agent. */
+  prompt: string | { file: string }
+  /** Tool definitions, or names of tools listed in the registry's `tools`. */
+  tools?: ReadonlyArray<AnyToolDefinition | string>
+  model?: ModelSpec
+  mode?: AgentMode
+  toolFormat?: ToolFormat
+  toolFormatOverrides?: Record<string, ToolFormat>
+  /** Harness built-in tools the agent may use besides its own (e.g. Claude's `Read`, `Grep`). */
+  builtinTools?: Partial<Record<Harness, readonly string[]>>
+  harness?: HarnessFields
+}
+
+export interface AgentDefinition {
+  readonly kind: 'oac:agent'
+  readonly name: string
+  readonly description: string
+  readonly prompt: string | { readonly file: string }
+  readonly tools: ReadonlyArray<AnyToolDefinition | string>
+  readonly model?: ModelSpec
+  readonly mode: AgentMode
+  readonly toolFormat: ToolFormat
+  readonly toolFormatOverrides: Readonly<Record<string, ToolFormat>>
+  readonly builtinTools: Partial<Record<Harness, readonly string[]>>
+  readonly harness: HarnessFields
+  readonly source: SourceLocation
+}
+
+/** A named profile, picked with `--config <name>`. */
+export interface ConfigProfile {
+  /** Harnesses to emit (default: all). */
+  harnesses?: readonly Harness[]
+  /** Emit native tool forms (default true); `false` keeps every tool on the bash route. */
+  nativeTools?: boolean
+  /** Model for agents that name none. */
+  model?: ModelSpec
+  /** Model aliases: an agent's `model` may name a key of this map. */
+  models?: Record<string, ModelSpec>
+  /** Names of environment variables forwarded to tool processes (never literal values). */
+  env?: readonly string[]
+}
+
+export interface RegistryOptions {
+  agents: readonly AgentDefinition[]
+  tools?: readonly AnyToolDefinition[]
+  configs?: Record<string, ConfigProfile>
+}
+
+export interface RegistryDefinition {
+  readonly kind: 'oac:registry'
+  readonly agents: readonly AgentDefinition[]
+  readonly tools: readonly AnyToolDefinition[]
+  readonly configs: Readonly<Record<string, ConfigProfile>>
+  readonly source: SourceLocation
+}

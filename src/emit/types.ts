@@ -1,0 +1,28 @@
+import type { JsonValue } from '../define/types.js'
+
+/** A file we generate whole and own: written if changed, removed when no longer generated. */
+export interface OwnedFile {
+  kind: 'owned'
+  /** Relative to the target folder, POSIX separators. */
+  path: string
+  content: string
+  /** Set for files that should be executable. */
+  executable?: boolean
+}
+
+/** One key path we own inside a user-editable file, and the value it must hold. */
+export interface MergeEntry {
+  /** e.g. ['mcpServers', 'oac-tools'] in JSON, or ['mcp_servers', 'oac-tools'] / ['name'] in TOML. */
+  keyPath: string[]
+  value: JsonValue
+}
+
+/** Entries we own inside a file the user may also edit: only these keys are touched. */
+export interface MergeFile {
+  kind: 'merge'
+  path: string
+  format: 'json' | 'toml'
+  entries: MergeEntry[]
+}
+
+export type OutputFile = OwnedFile | MergeFile

@@ -1,0 +1,33 @@
+import type { AnyToolDefinition, JsonValue } from '../define/types.js'
+
+/** A tool as the MCP server serves it: metadata up front, code loaded on first call. */
+export interface ServedTool {
+  name: string
+  description: string
+  /** The canonical JSON Schema, served as the MCP `inputSchema` exactly. */
+  inputSchema: { [key: string]: JsonValue }
+  load(): Promise<AnyToolDefinition>
+}
+
+export interface McpServerOptions {
+  name: string
+  version: string
+  tools: ServedTool[]
+  /** Names of the environment variables given to tools as `ctx.env`. */
+  env: string[]
+  /** Per-call timeout in milliseconds (default 60 000; `OAC_TOOL_TIMEOUT_MS` overrides). */
+  timeoutMs?: number
+}
+
+/** How a caller (CLI runner, MCP server, inline bridge) runs one tool call. */
+export interface InvokeOptions {
+  signal: AbortSignal
+  cwd: string
+  env: Readonly<Record<string, string | undefined>>
+  progress(message: string): void
+}
+
+export type InvokeResult =
+  | { ok: true; text: string }
+  | { ok: false; kind: 'invalid-input'; message: string }
+  | { ok: false; kind: 'tool-error'; message: string; stack?: string }
