@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+import { realpathSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { HARNESSES, type Harness } from './define/types.js'
+import type { Diagnostic } from './diagnostics.js'
+
+const HELP = `oac: compile agents and tools into every harness's native files
+
+Usage:
+  oac compile <registry>[:<export>] [options]
+
+  <registry> is a module path, e.g. agents/registry.ts:registry (also agents/registry.ts#registry;
+  the default export when no export is named). The original tool's form agents:registry also works:
+  a path without extension resolves like a module (agents.ts, agents/index.ts, ...).
+
+Options:
+  --config <name>          config profile to use (the registry's configs; default: "default")
+  --target <dir>           folder to write the agent tree into (default: .)
+  --root <dir>             project root; relative paths resolve from here (default: current folder)
+  --native-tools           emit native tool forms: MCP server, opencode/pi/omp shims (default)
+  --no-native-tools        keep every tool on the bash route (scripts/<tool>.mjs) only
+  --harness <list>         comma-separated harnesses: ${HARNESSES.join(',')} (default: the config's, else all)
+  --server-name <name>     the MCP server's name in .mcp.json and Codex TOML (default: oac-tools)
+  --bridge <kind>          how native shims run a tool: process (default) or inline
+  --force                  overwrite user files that sit where generated files go
+  --check                  write nothing; exit 1 when the target differs from what would be generated
+  --dry-run                write nothing; print what would change
+  --reporter <text|json>   output format (default: text)
+  -h, --help               show this help
+
+Exit codes: 0 success, 1 diagnostics with errors (or drift with --check), 2 bad command line.
+`
+
+interface Parsed {
+  registry: string
+  config?: string
+  target: string
+  root: string
+  nativeTools?: boolean
+  harnesses?: Harness[]
+  serverName?: string
+  bridge?: 'process' | 'inline'
+  force: boolean
+  mode: 'write' | 'check' | 'dry-run'
+  reporter: 'text' | 'json'
+}
+
+class UsageError extends Error {}
+
+function parseCommandLine(argv: string[]): Parsed | 'help' {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    allowNegative: true,
+    strict: true,
+    options: {
+      config: { type: 'string' },
+      target: { type: 'string' },
+      root: { type: 'string' },
+      'native-tools': { type: 'boolean' },
+      harness: { type: 'string' },
+      'server-name': { type: 'string' },
+      bridge: { type: 'string' },
+      force: { type: 'boolean' },
+      check: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      reporter: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  })
+  if (values.help) return 'help'
+  const [command, registry, ...rest] = positionals
+  if (command !== 'compile') throw new UsageError(command ? `unknown command "${command}"; the command is "compile"` : 'missing command')
+  if (!registry) throw new UsageError('missing <registry>, e.g. oac compile agents/registry.ts:registry')
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
+  if (values.check && values['dry-run']) throw new UsageError('--check and --dry-run exclude each other')
+  const reporter = values.reporter ?? 'text'
+  if (reporter !== 'text' && reporter !== 'json') throw new UsageError(`--reporter must be text or json, not "${reporter}"`)
+  const bridge = values.bridge
+  if (bridge !== undefined && bridge !== 'process' && bridge !== 'inline') {
+    throw new UsageError(`--bridge must be process or inline, not "${bridge}"`)
+  }
+  let harnesses: Harness[] | undefined
+  if (values.harness !== undefined) {
+    const names = values.harness.split(',').map((h) => h.trim()).filter(Boolean)
+    const unknown = names.filter((h) => !(HARNESSES as readonly string[]).includes(h))
+    if (unknown.length > 0 || names.length === 0) {
+      throw new UsageError(`--harness takes a comma-separated list of ${HARNESSES.join(', ')}; got "${values.harness}"`)
+    }
+    harnesses = names as Harness[]
+  }
+  return {
+    registry,
+    config: values.config,
+    target: values.target ?? '.',
+    root: resolve(values.root ?? '.'),
+    nativeTools: values['native-tools'],
+    harnesses,
+    serverName: values['server-name'],
+    bridge,
+    force: values.force ?? false,
+    mode: values.check ? 'check' : values['dry-run'] ? 'dry-run' : 'write',
+    reporter,
+  }
+}
+
+/** Runs the CLI and returns the exit code. The pipeline is imported only when there is work to do. */
+export async function main(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
+  let parsed: Parsed | 'help'
+  try {
+    parsed = parseCommandLine(argv)
+  } catch (error) {
+    err(`oac: ${error instanceof Error ? error.message : String(error)}\nRun "oac --help" for usage.\n`)
+    return 2
+  }
+  if (parsed === 'help') {
+    out(HELP)
+    return 0
+  }
+  const [{ compile, OacError }, report] = await Promise.all([import('./api.js'), import('./cli/report.js')])
+  const json = parsed.reporter === 'json'
+  try {
+    const result = await compile({
+      registry: parsed.registry,
+      root: parsed.root,
+      config: parsed.config,
+      target: parsed.target,
+      harnesses: parsed.harnesses,
+      nativeTools: parsed.nativeTools,
+      serverName: parsed.serverName,
+      bridge: parsed.bridge,
+      force: parsed.force,
+      mode: parsed.mode,
+    })
+    const files = report.fileLines(result)
+    const drift = parsed.mode === 'check' && files.some((f) => f.status !== 'unchanged')
+    if (json) {
+      out(`${JSON.stringify({ ok: !drift, mode: parsed.mode, diagnostics: result.diagnostics, files, agents: result.plan.agents.map((a) => a.name), tools: result.plan.tools.map((t) => t.name) }, null, 2)}\n`)
+      return drift ? 1 : 0
+    }
+    if (result.diagnostics.length > 0) err(`${report.formatDiagnostics(result.diagnostics)}\n`)
+    const where = `${parsed.target.replace(/\/?$/, '/')}`
+    if (parsed.mode === 'write') {
+      out(`oac: compiled ${parsed.registry} (config ${result.plan.config}) into ${where}\n${report.formatTree(files)}\n`)
+      return 0
+    }
+    const verb = parsed.mode === 'check' ? (drift ? 'is out of date' : 'is up to date') : 'would change'
+    out(`oac: ${where} ${verb}\n${report.formatChanges(files)}\n`)
+    return drift ? 1 : 0
+  } catch (error) {
+    const diagnostics: readonly Diagnostic[] =
+      error instanceof OacError ? error.diagnostics : [{ severity: 'error', code: 'internal', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }]
+    if (json) out(`${JSON.stringify({ ok: false, mode: parsed.mode, diagnostics, files: [] }, null, 2)}\n`)
+    else err(`${report.formatDiagnostics(diagnostics)}\noac: compile failed\n`)
+    return 1
+  }
+}
+
+function isMainModule(): boolean {
+  try {
+    return realpathSync(process.argv[1] ?? '') === fileURLToPath(import.meta.url)
+  } catch {
+    return false
+  }
+}
+
+// Run when executed as the `oac` bin (through npm's symlink too), not when imported by tests.
+if (isMainModule()) {
+  main(process.argv.slice(2), (t) => process.stdout.write(t), (t) => process.stderr.write(t)).then((code) => {
+    process.exitCode = code
+  })
+}
