@@ -1,0 +1,55 @@
+import { defineAgent, defineRegistry } from 'unplugin-oac'
+import { convertUnits } from './tools/convert-units.ts'
+import { forecast } from './tools/forecast.ts'
+import { releaseNotes } from './tools/release-notes.ts'
+import { searchIssues } from './tools/search-issues.ts'
+
+const planner = defineAgent({
+  name: 'planner',
+  description: 'Plans field work around the weather. Use for scheduling outdoor tasks.',
+  prompt: { file: './planner.md' },
+  tools: [forecast, convertUnits],
+  model: 'smart',
+  toolFormat: 'both',
+})
+
+const triager = defineAgent({
+  name: 'triager',
+  description: 'Triages issues and drafts release notes. Use when sorting bugs or preparing a release.',
+  prompt: 'You triage issues: find duplicates, label them, and draft release notes for what was fixed.',
+  tools: [searchIssues, releaseNotes],
+  model: 'fast',
+  toolFormat: 'json',
+  toolFormatOverrides: { release_notes: 'bash' },
+  harness: { opencode: { temperature: 0.2 } },
+})
+
+const reviewer = defineAgent({
+  name: 'reviewer',
+  description: 'Reviews changes against open issues. Use before merging.',
+  prompt: 'You review code changes. Look up related open issues before you comment.',
+  tools: [searchIssues],
+  mode: 'subagent',
+  toolFormat: 'bash',
+  builtinTools: { claude: ['Read', 'Grep', 'Glob'] },
+})
+
+export const registry = defineRegistry({
+  agents: [planner, triager, reviewer],
+  configs: {
+    prod: {
+      models: {
+        smart: { claude: 'opus', codex: 'gpt-5.1-codex', opencode: 'anthropic/claude-opus-4-1', pi: 'claude-opus-4-1', omp: 'claude-opus-4-1' },
+        fast: { claude: 'haiku', codex: 'gpt-5.1-codex-mini', opencode: 'anthropic/claude-haiku-4-5', pi: 'claude-haiku-4-5', omp: 'claude-haiku-4-5' },
+      },
+      env: ['FORECAST_UNITS'],
+    },
+    dev: {
+      harnesses: ['claude', 'opencode'],
+      models: {
+        smart: { claude: 'sonnet', opencode: 'anthropic/claude-sonnet-4-5' },
+        fast: { claude: 'haiku', opencode: 'anthropic/claude-haiku-4-5' },
+      },
+    },
+  },
+})

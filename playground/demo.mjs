@@ -1,0 +1,33 @@
+// `npm run demo`: builds the playground with vite and the unplugin-oac plugin, then shows what it produced.
+import { execFileSync } from 'node:child_process'
+import { readdirSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'vite'
+
+const root = fileURLToPath(new URL('.', import.meta.url))
+const generated = ['.mcp.json', '.claude', '.codex', '.opencode', '.pi', '.omp', 'scripts', 'prompts']
+
+await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn' })
+
+function* walk(path) {
+  if (statSync(path).isDirectory()) for (const name of readdirSync(path).sort()) yield* walk(join(path, name))
+  else yield path
+}
+
+console.log('\nThe agent tree the build wrote into playground/:\n')
+for (const top of generated) {
+  try {
+    for (const file of walk(join(root, top))) console.log(`  ${relative(root, file).padEnd(48)} ${statSync(file).size} bytes`)
+  } catch {
+    // A harness the config does not select leaves no folder.
+  }
+}
+
+const run = (args, input) => execFileSync('node', args, { cwd: root, input, encoding: 'utf8' }).trim()
+console.log('\nA tool, run the way an agent runs it (the bash route):\n')
+console.log('$ node scripts/convert_units.mjs --value 5 --from km --to mi')
+console.log(run(['scripts/convert_units.mjs', '--value', '5', '--from', 'km', '--to', 'mi']))
+console.log(`\n$ echo '{"city":"Lisbon","days":2}' | node scripts/forecast.mjs --json`)
+console.log(run(['scripts/forecast.mjs', '--json'], '{"city":"Lisbon","days":2}'))
+console.log('\nOpen playground/.claude/agents/planner.md or playground/prompts/planner.md to see an agent prompt.')
