@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest'
+import type { Plan, PlannedAgent, PlannedTool } from '../../src/compile/plan.js'
+import { renderAgentPrompt } from '../../src/emit/codegen/prompt-docs.js'
+import { emitPrompts } from '../../src/emit/prompts.js'
+
+const forecast: PlannedTool = {
+  name: 'forecast',
+  description: 'Get a weather forecast.',
+  json: true,
+  replacesBuiltin: false,
+  schema: {
+    type: 'object',
+    properties: {
+      city: { type: 'string', description: 'City name to look up' },
+      days: { type: 'integer', default: 3 },
+      units: { type: 'string', enum: ['metric', 'imperial'] },
+      verbose: { type: 'boolean' },
+      tags: { type: 'array', items: { type: 'string' } },
+      where: { type: 'object', properties: { lat: { type: 'number' } } },
+    },
+    required: ['city'],
+    additionalProperties: false,
+  },
+  schemaKind: 'zod',
+  source: { file: 'agents/tools/forecast.ts', line: 3, column: 25 },
+  script: 'scripts/forecast.mjs',
+}
+
+const notes: PlannedTool = { ...forecast, name: 'notes', json: false, schema: { type: 'object', properties: {} }, script: 'scripts/notes.mjs' }
+
+function agent(toolFormat: 'bash' | 'json' | 'both'): PlannedAgent {
+  return {
+    name: 'planner',
+    description: 'Plans.',
+    prompt: 'You plan things.\n\n',
+    tools: ['forecast', 'notes'],
+    toolFormats: { forecast: toolFormat, notes: toolFormat },
+    mode: 'subagent',
+    model: {},
+    builtinTools: {},
+    harness: {},
+    source: { file: 'agents/registry.ts', line: 10, column: 1 },
+  }
+}
+
+function plan(overrides: Partial<Plan> = {}): Plan {
+  return {
+    config: 'default',
+    harnesses: ['opencode', 'claude', 'codex', 'pi', 'omp'],
+    nativeTools: true,
+    serverName: 'oac-tools',
+    bridge: 'process',
+    env: [],
+    tools: [forecast, notes],
+    agents: [agent('both')],
+    ...overrides,
+  }
+}
+
+describe('renderAgentPrompt', () => {
+  it('documents the bash usage derived from the schema', () => {
+    const text = renderAgentPrompt(plan(), agent('bash'), 'claude')
+    expect(text.startsWith('You plan things.\n\n## Tools\n\n### forecast\n\nGet a weather forecast.')).toBe(true)
+    expect(text).toContain(
+      'node scripts/forecast.mjs --city <string> [--days <integer>] [--units <metric|imperial>] [--verbose] [--tags <string>...]',
+    )
+    expect(text).toContain('- `--city <string>` (required): City name to look up')
+    expect(text).toContain('- `--days <integer>` (default 3)')
+    expect(text).toContain('- `--verbose / --no-verbose`')
+    expect(text).toContain('Pass `where` through JSON')
+    expect(text).not.toContain('JSON Schema')
+  })
+
+  it('names the native tool per harness in the JSON form', () => {
+    const json = agent('json')
+    expect(renderAgentPrompt(plan(), json, 'claude')).toContain('Call the tool `mcp__oac-tools__forecast`')
+    expect(renderAgentPrompt(plan({ serverName: 'app-a' }), json, 'codex')).toContain('Call the tool `mcp__app-a__forecast`')
+    expect(renderAgentPrompt(plan(), json, 'opencode')).toContain('Call the tool `forecast`')
+  })
+
+  it('keeps the bash route for tools without a native form, whatever the format', () => {
+    const json = agent('json')
+    const text = renderAgentPrompt(plan(), json, 'pi')
+    const notesSection = text.slice(text.indexOf('### notes'))
+    expect(notesSection).toContain('node scripts/notes.mjs')
+    const noNative = renderAgentPrompt(plan({ nativeTools: false }), json, 'claude')
+    expect(noNative).toContain('node scripts/forecast.mjs --city <string>')
+    expect(noNative).not.toContain('mcp__')
+  })
+
+  it('documents both forms when asked', () => {
+    const text = renderAgentPrompt(plan(), agent('both'), 'omp')
+    const section = text.slice(text.indexOf('### forecast'), text.indexOf('### notes'))
+    expect(section).toContain('node scripts/forecast.mjs')
+    expect(section).toContain('Call the tool `forecast`')
+    expect(section).toContain('"required": [\n    "city"\n  ]')
+  })
+
+  it('returns the bare prompt when the agent has no tools', () => {
+    const bare = { ...agent('both'), tools: [], toolFormats: {} }
+    expect(renderAgentPrompt(plan(), bare)).toBe('You plan things.\n')
+  })
+})
+
+describe('emitPrompts', () => {
+  it('writes one harness-neutral prompt document per agent', () => {
+    const files = emitPrompts(plan())
+    expect(files.map((f) => f.path)).toEqual(['prompts/planner.md'])
+    const [file] = files
+    expect(file?.kind).toBe('owned')
+    // Harness-neutral: no native tool names, the JSON form points at the script's --json.
+    expect(file?.kind === 'owned' && file.content).toContain('Input, as JSON (for `node scripts/forecast.mjs --json`)')
+  })
+})
