@@ -1,0 +1,102 @@
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { main } from '../../src/cli.js'
+import { copyProject, repoRoot } from '../util/project.js'
+
+const execFileAsync = promisify(execFile)
+
+async function oac(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = ''
+  let err = ''
+  const code = await main(args, (t) => (out += t), (t) => (err += t))
+  return { code, out, err }
+}
+
+describe('oac CLI: the command line', () => {
+  it('documents every option in --help', async () => {
+    const { code, out } = await oac(['--help'])
+    expect(code).toBe(0)
+    for (const option of ['--config', '--target', '--root', '--native-tools', '--no-native-tools', '--harness', '--server-name', '--bridge', '--force', '--check', '--dry-run', '--reporter']) {
+      expect(out).toContain(option)
+    }
+  })
+
+  it.each([
+    [['build'], 'unknown command "build"'],
+    [['compile'], 'missing <registry>'],
+    [['compile', 'a.ts', '--harness', 'vim'], '--harness takes a comma-separated list'],
+    [['compile', 'a.ts', '--reporter', 'xml'], '--reporter must be text or json'],
+    [['compile', 'a.ts', '--check', '--dry-run'], 'exclude each other'],
+    [['compile', 'a.ts', '--bogus'], "Unknown option '--bogus'"],
+  ])('rejects %j with exit 2', async (args, message) => {
+    const { code, err } = await oac(args)
+    expect(code).toBe(2)
+    expect(err).toContain(message)
+  })
+})
+
+describe('oac compile on the playground', () => {
+  let project: string
+  beforeAll(async () => {
+    project = await copyProject(join(repoRoot, 'playground'))
+  })
+
+  it('keeps the original tool command working word for word and prints a short tree', async () => {
+    const { code, out, err } = await oac(['compile', 'agents/registry.ts:registry', '--config', 'prod', '--target', 'build', '--native-tools', '--root', project])
+    expect(err).toBe('')
+    expect(code).toBe(0)
+    expect(out).toContain('oac: compiled agents/registry.ts:registry (config prod) into build/')
+    expect(out).toMatch(/scripts\/\s+\d+ files/)
+    for (const file of ['scripts/forecast.mjs', 'scripts/mcp_tools_server.mjs', 'prompts/planner.md', '.mcp.json', '.claude/agents/planner.md', '.codex/agents/planner.toml', '.opencode/tool/forecast.ts', '.pi/extensions/oac-tools.ts', '.omp/tools/forecast/index.ts']) {
+      expect(existsSync(join(project, 'build', file)), file).toBe(true)
+    }
+    // The compiled script runs as the bash route documents it.
+    const { stdout } = await execFileAsync('node', ['scripts/convert_units.mjs', '--value', '1', '--from', 'km', '--to', 'm'], { cwd: join(project, 'build') })
+    expect(stdout.trim()).toBe('1 km = 1000.000 m')
+  })
+
+  it('--check passes on a fresh tree and fails with the drifted file listed', async () => {
+    const args = ['compile', 'agents/registry.ts:registry', '--config', 'prod', '--target', 'build', '--root', project]
+    expect((await oac(args)).code).toBe(0)
+    const clean = await oac([...args, '--check'])
+    expect(clean.code).toBe(0)
+    expect(clean.out).toContain('is up to date')
+    await writeFile(join(project, 'build/prompts/planner.md'), 'stale\n')
+    const drift = await oac([...args, '--check'])
+    expect(drift.code).toBe(1)
+    expect(drift.out).toContain('~ prompts/planner.md')
+    expect(await readFile(join(project, 'build/prompts/planner.md'), 'utf8')).toBe('stale\n')
+  })
+
+  it('--dry-run writes nothing', async () => {
+    await rm(join(project, 'dry'), { recursive: true, force: true })
+    const { code, out } = await oac(['compile', 'agents/registry.ts:registry', '--target', 'dry', '--root', project, '--dry-run', '--config', 'dev'])
+    expect(code).toBe(0)
+    expect(out).toContain('~ scripts/forecast.mjs')
+    expect(existsSync(join(project, 'dry'))).toBe(false)
+  })
+
+  it('--reporter json prints the result as one JSON object', async () => {
+    const { code, out } = await oac(['compile', 'agents/registry.ts:registry', '--config', 'dev', '--target', 'json-out', '--root', project, '--reporter', 'json'])
+    expect(code).toBe(0)
+    const parsed = JSON.parse(out) as { ok: boolean; agents: string[]; tools: string[]; files: { path: string; status: string }[] }
+    expect(parsed.ok).toBe(true)
+    expect(parsed.agents).toEqual(['planner', 'triager', 'reviewer'])
+    expect(parsed.tools.sort()).toEqual(['convert_units', 'forecast', 'release_notes', 'search_issues'])
+    // The dev config selects claude and opencode only.
+    expect(parsed.files.some((f) => f.path.startsWith('.codex/'))).toBe(false)
+    expect(parsed.files.some((f) => f.path === '.opencode/agent/triager.md' && f.status === 'written')).toBe(true)
+  })
+
+  it('exits 1 with the diagnostics when the config is unknown', async () => {
+    const { code, err } = await oac(['compile', 'agents/registry.ts:registry', '--config', 'staging', '--root', project, '--target', 'x'])
+    expect(code).toBe(1)
+    expect(err).toContain('staging')
+    expect(err).toContain('prod')
+    expect(err).toContain('dev')
+  })
+})
