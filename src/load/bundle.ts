@@ -1,0 +1,116 @@
+import { readFile } from 'node:fs/promises'
+import type { SourceMapPayload } from 'node:module'
+import { dirname, extname, join, resolve, sep } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { build, type BuildFailure, type Loader, type Location, type Message, type Plugin } from 'esbuild'
+import type { Diagnostic } from '../diagnostics.js'
+import { ownModule } from '../package-paths.js'
+
+export interface RegistryBundle {
+  /** The bundled ES module, with an inline source map pointing at the original files. */
+  code: string
+  /** That source map; its sources are relative to the root. */
+  sourceMap: SourceMapPayload
+  /** Absolute paths of the user's files that went into the bundle. */
+  inputs: string[]
+}
+
+// Each module's own `import.meta` values, so code that finds files next to itself still works once bundled.
+const IMPORT_META = {
+  'import.meta.url': '__oac_import_meta_url',
+  'import.meta.filename': '__oac_import_meta_filename',
+  'import.meta.dirname': '__oac_import_meta_dirname',
+} as const
+
+const SOURCE_FILE = /\.[cm]?[jt]sx?$/
+
+function loaderFor(file: string): Loader {
+  const extension = extname(file)
+  if (extension === '.tsx') return 'tsx'
+  if (extension === '.jsx') return 'jsx'
+  return extension.endsWith('ts') ? 'ts' : 'js'
+}
+
+/**
+ * Resolves `unplugin-oac` to this very package's definition API, so the user's definitions are made
+ * by the same define functions whether or not the project has the package installed.
+ */
+const ownPackage: Plugin = {
+  name: 'oac-own-package',
+  setup(build) {
+    build.onResolve({ filter: /^unplugin-oac$/ }, () => ({ path: ownModule('index') }))
+    build.onLoad({ filter: SOURCE_FILE }, async (args) => {
+      const contents = await readFile(args.path, 'utf8')
+      // Prepended on the first line, so every later line keeps its number in the source map.
+      const header =
+        `const ${IMPORT_META['import.meta.url']} = ${JSON.stringify(pathToFileURL(args.path).href)};` +
+        `const ${IMPORT_META['import.meta.filename']} = ${JSON.stringify(args.path)};` +
+        `const ${IMPORT_META['import.meta.dirname']} = ${JSON.stringify(dirname(args.path))};`
+      return { contents: header + contents, loader: loaderFor(args.path) }
+    })
+  },
+}
+
+function isBuildFailure(error: unknown): error is BuildFailure {
+  return error instanceof Error && Array.isArray((error as Partial<BuildFailure>).errors)
+}
+
+function buildDiagnostic(message: Message): Diagnostic {
+  const location = userLocation(message)
+  const unresolved = message.text.startsWith('Could not resolve')
+  return {
+    severity: 'error',
+    code: 'registry-build-failed',
+    message: message.text + message.notes.map((note) => `\n  ${note.text}`).join(''),
+    fix: unresolved
+      ? 'Fix the import path, or install the package in the project.'
+      : 'Fix the code at this location so that it compiles.',
+    ...(location && { file: location.file, line: location.line, column: location.column + 1 }),
+  }
+}
+
+/** The user's line the message is about: a plugin's error points into esbuild, its note at the import. */
+function userLocation(message: Message): Location | null {
+  const inPackage = (location: Location | null) => !location || /(^|[\\/])node_modules[\\/]/.test(location.file)
+  if (!inPackage(message.location)) return message.location
+  return message.notes.find((note) => !inPackage(note.location))?.location ?? null
+}
+
+/**
+ * Bundles the registry module and every local file it imports into one ES module. Bare packages stay
+ * external (they resolve from the project at import time); `unplugin-oac` is bundled in from here.
+ */
+export async function bundleRegistry(entry: string, root: string): Promise<RegistryBundle | Diagnostic[]> {
+  try {
+    const result = await build({
+      entryPoints: [entry],
+      absWorkingDir: root,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      write: false,
+      // Never written: it makes the source map's paths relative to the root, which `sourceRoot` anchors.
+      outfile: join(root, 'oac-registry.mjs'),
+      sourcemap: 'external',
+      sourceRoot: pathToFileURL(root).href + '/',
+      sourcesContent: false,
+      metafile: true,
+      logLevel: 'silent',
+      define: IMPORT_META,
+      plugins: [ownPackage],
+    })
+    const ownFolder = dirname(ownModule('index')) + sep
+    const inputs = Object.keys(result.metafile.inputs)
+      .map((input) => resolve(root, input))
+      .filter((file) => !file.includes(`${sep}node_modules${sep}`) && !file.startsWith(ownFolder))
+    const output = (extension: string) => result.outputFiles.find((file) => file.path.endsWith(extension))!.text
+    const sourceMap = JSON.parse(output('.mjs.map')) as SourceMapPayload
+    const inlineMap = `\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(JSON.stringify(sourceMap)).toString('base64')}\n`
+    return { code: output('.mjs') + inlineMap, sourceMap, inputs }
+  } catch (error) {
+    if (isBuildFailure(error)) return error.errors.map(buildDiagnostic)
+    throw error
+  }
+}

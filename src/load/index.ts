@@ -1,0 +1,134 @@
+import { existsSync } from 'node:fs'
+import { mkdir, realpath, rm, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { projectPath } from '../compile/source.js'
+import type { AgentDefinition, RegistryDefinition, SourceLocation } from '../define/types.js'
+import type { Diagnostic } from '../diagnostics.js'
+import { bundleRegistry } from './bundle.js'
+import { importFailure } from './import-error.js'
+import { bundleLocator, relocateDefinitions } from './locations.js'
+import { readPrompts } from './prompts.js'
+import { parseRegistrySpec } from './spec.js'
+
+export interface LoadedRegistry {
+  registry: RegistryDefinition
+  /** Every agent's prompt text; `{ file }` prompts already read from disk. */
+  prompts: ReadonlyMap<AgentDefinition, string>
+  /** Absolute paths of every local source file the definitions came from, prompt files included (for watch mode). */
+  files: string[]
+  diagnostics: Diagnostic[]
+}
+
+let loadCount = 0
+
+function failed(diagnostics: Diagnostic[], files: string[] = []): LoadedRegistry {
+  return { registry: emptyRegistry(), prompts: new Map(), files, diagnostics }
+}
+
+function emptyRegistry(): RegistryDefinition {
+  return { kind: 'oac:registry', agents: [], tools: [], configs: {}, source: { file: '<none>', line: 0, column: 0 } }
+}
+
+function isRegistry(value: unknown): value is RegistryDefinition {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'oac:registry'
+}
+
+/**
+ * Loads the registry named by `spec` (`path/to/registry.ts:exportName`, `path#exportName`, or a path for
+ * the default export; relative to `root`). The module is bundled afresh on every call, so watch mode
+ * sees edits. Problems come back as diagnostics, never as thrown stacks.
+ */
+export async function loadRegistry(spec: string, projectRoot: string): Promise<LoadedRegistry> {
+  const root = resolve(projectRoot)
+  const parsed = parseRegistrySpec(spec)
+  if (!parsed) {
+    return failed([
+      {
+        severity: 'error',
+        code: 'registry-spec-invalid',
+        message: `"${spec}" does not name a registry module.`,
+        fix: 'Name it as path/to/registry.ts:exportName (or path#exportName; the default export when none is named).',
+      },
+    ])
+  }
+  const entry = resolve(root, parsed.path)
+  const where = projectPath(root, entry)
+  if (!existsSync(entry)) {
+    return failed([
+      {
+        severity: 'error',
+        code: 'registry-not-found',
+        message: `The registry module ${where} does not exist.`,
+        fix: `Check the path in "${spec}"; it is resolved from ${root}.`,
+      },
+    ])
+  }
+
+  const bundle = await bundleRegistry(entry, root)
+  // Watch the entry even when it does not compile, so fixing it triggers the next build.
+  if (Array.isArray(bundle)) return failed(bundle, [entry])
+
+  // Bare imports in the bundle resolve from here, as they would from the project's own files.
+  const cacheFolder = join(root, 'node_modules', '.cache', 'oac')
+  await mkdir(cacheFolder, { recursive: true })
+  const moduleFile = join(cacheFolder, `registry-${process.pid}-${Date.now()}-${++loadCount}.mjs`)
+  let namespace: Record<string, unknown>
+  let locate: (location: SourceLocation) => SourceLocation
+  try {
+    await writeFile(moduleFile, bundle.code)
+    // Node reports the real path of a module reached through a symlinked node_modules.
+    locate = bundleLocator([moduleFile, await realpath(moduleFile)], bundle.sourceMap, root)
+    // Stack traces (and so the locations define functions record) then name the user's original files.
+    process.setSourceMapsEnabled(true)
+    namespace = (await import(pathToFileURL(moduleFile).href)) as Record<string, unknown>
+  } catch (error) {
+    const context = { root, inputs: bundle.inputs, registry: where, bundleFile: moduleFile, locate: locate! }
+    return failed([importFailure(error, context)], bundle.inputs)
+  } finally {
+    await rm(moduleFile, { force: true })
+  }
+
+  const value = namespace[parsed.exportName]
+  const exportLabel = parsed.exportName === 'default' ? 'a default export' : `an export named "${parsed.exportName}"`
+  if (value === undefined) {
+    const existing = Object.keys(namespace)
+    return failed(
+      [
+        {
+          severity: 'error',
+          code: 'registry-export-missing',
+          message: `${where} has no ${exportLabel}. ${existing.length ? `Its exports: ${existing.join(', ')}.` : 'It exports nothing.'}`,
+          fix: existing.length
+            ? `Name one of its exports, e.g. ${parsed.path}:${existing[0]}, or export the registry as "${parsed.exportName}".`
+            : `Export the registry: export const registry = defineRegistry({ ... }).`,
+          file: where,
+        },
+      ],
+      bundle.inputs,
+    )
+  }
+  if (!isRegistry(value)) {
+    return failed(
+      [
+        {
+          severity: 'error',
+          code: 'registry-not-defined',
+          message: `${exportLabel[0]!.toUpperCase()}${exportLabel.slice(1)} of ${where} is not a registry made by defineRegistry.`,
+          fix: `Wrap it: export const ${parsed.exportName === 'default' ? 'registry' : parsed.exportName} = defineRegistry({ agents: [...], tools: [...] }) (import { defineRegistry } from 'unplugin-oac').`,
+          file: where,
+        },
+      ],
+      bundle.inputs,
+    )
+  }
+
+  relocateDefinitions(value, locate)
+  const prompts = await readPrompts(value, root)
+  return {
+    registry: value,
+    prompts: prompts.texts,
+    files: [...new Set([...bundle.inputs, ...prompts.files])].sort(),
+    diagnostics: prompts.diagnostics,
+  }
+}

@@ -1,0 +1,42 @@
+import { type SourceMapPayload, SourceMap } from 'node:module'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { AnyToolDefinition, RegistryDefinition, SourceLocation } from '../define/types.js'
+
+export interface Located {
+  file: string
+  line: number
+  column: number
+}
+
+/**
+ * Maps a location in the bundled registry module back to the user's file. Node maps stack traces
+ * itself once source maps are enabled, but a host that replaces `Error.prepareStackTrace` (test
+ * runners, source-map-support) leaves them pointing at the bundle; those are mapped here.
+ */
+export function bundleLocator(bundleFiles: readonly string[], sourceMap: SourceMapPayload, root: string): <L extends Located>(location: L) => L {
+  const map = new SourceMap(sourceMap)
+  return (location) => {
+    if (!bundleFiles.includes(location.file)) return location
+    const origin = map.findOrigin(location.line, location.column)
+    if (!('fileName' in origin)) return location
+    const file = origin.fileName.startsWith('file:') ? fileURLToPath(origin.fileName) : resolve(root, origin.fileName)
+    return { ...location, file, line: origin.lineNumber, column: origin.columnNumber }
+  }
+}
+
+function isTool(value: unknown): value is AnyToolDefinition {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'oac:tool'
+}
+
+/** Points the `source` of every reachable definition at the user's file (definitions come from this load's own module instance). */
+export function relocateDefinitions(registry: RegistryDefinition, locate: (location: SourceLocation) => SourceLocation): void {
+  const tools = (list: unknown) => (Array.isArray(list) ? list.filter(isTool) : [])
+  const definitions: Array<{ source: SourceLocation }> = [registry, ...tools(registry.tools)]
+  for (const agent of Array.isArray(registry.agents) ? registry.agents : []) {
+    if (typeof agent === 'object' && agent !== null) definitions.push(agent, ...tools(agent.tools))
+  }
+  for (const definition of definitions) {
+    if (definition.source) (definition as { source: SourceLocation }).source = locate(definition.source)
+  }
+}

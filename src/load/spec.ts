@@ -1,0 +1,17 @@
+/** A registry named on the command line or in plugin options: a module path and the export to use. */
+export interface RegistrySpec {
+  /** The module path as given, relative to the project root (or absolute). */
+  path: string
+  /** The export holding the registry; `default` when the spec names none. */
+  exportName: string
+}
+
+// The export name must be an identifier, so a Windows drive letter (`C:\...`) is never mistaken for one.
+const SPEC = /^(.+?)(?:[:#]([A-Za-z_$][\w$]*))?$/
+
+/** Parses `path/to/registry.ts:exportName`, `path#exportName`, or a bare path (the default export). */
+export function parseRegistrySpec(spec: string): RegistrySpec | undefined {
+  const match = SPEC.exec(spec.trim())
+  if (!match) return undefined
+  return { path: match[1]!, exportName: match[2] ?? 'default' }
+}
