@@ -1,0 +1,333 @@
+// The measurements of `npm run bench`. Each returns `{ values: { key: figure }, details: [lines] }`;
+// every ratio is taken from contenders run side by side in the same process, in rotating order.
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { revisionMarker } from './generate.mjs'
+import {
+  distDir,
+  importDist,
+  importWriteOutputs,
+  mcpHandshake,
+  median,
+  percentile,
+  removeDir,
+  rotate,
+  runProcess,
+  StdioPeer,
+  tempDir,
+  timed,
+} from './lib.mjs'
+import { repoRoot } from './generate.mjs'
+
+const ms = (value) => `${value.toFixed(1)} ms`
+
+/** plugin_overhead: `vite build` of playground/ with the plugin (all harnesses, native tools) / without it. */
+export async function pluginOverhead({ rounds, log }) {
+  const [{ build }, { default: oac }] = await Promise.all([import('vite'), importDist('vite.js')])
+  const root = join(repoRoot, 'playground')
+  const viteBuild = async (plugins) => {
+    const outDir = await tempDir('vite-out')
+    const target = await tempDir('vite-agents')
+    try {
+      await build({
+        root,
+        configFile: false,
+        logLevel: 'silent',
+        plugins: plugins(target),
+        build: { outDir, emptyOutDir: true },
+      })
+    } finally {
+      await Promise.all([removeDir(outDir), removeDir(target)])
+    }
+  }
+  const samples = await rotate(
+    {
+      'with plugin': () => viteBuild((target) => [oac({ registry: './agents/registry.ts:registry', config: 'prod', target })]),
+      'without plugin': () => viteBuild(() => []),
+    },
+    { rounds, warmup: 1, log },
+  )
+  const withPlugin = median(samples['with plugin'])
+  const without = median(samples['without plugin'])
+  return {
+    values: { plugin_overhead: withPlugin / without },
+    details: [`vite build of playground/: ${ms(withPlugin)} with the plugin, ${ms(without)} without (median of ${rounds})`],
+  }
+}
+
+/**
+ * The floor of any compile: one esbuild build of the tool modules themselves, with the bundle stage's
+ * settings (src/bundle/index.ts, ScriptBundler.contextFor) but none of our entries, runtime or plugins.
+ */
+async function bareEsbuild(project) {
+  const esbuild = await import('esbuild')
+  const result = await esbuild.build({
+    entryPoints: Object.fromEntries(project.tools.map((tool) => [tool.name, join(project.dir, tool.file)])),
+    absWorkingDir: project.dir,
+    outdir: join(project.dir, '.oac-bundle', 'scripts'),
+    write: false,
+    metafile: true,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    banner: { js: "import { createRequire as __oacCreateRequire } from 'node:module'; const require = __oacCreateRequire(import.meta.url);" },
+    alias: { 'unplugin-oac': join(distDir, 'index.js') },
+    logLevel: 'silent',
+  })
+  return result.outputFiles.length
+}
+
+async function coldCompile(compile, project) {
+  const target = await tempDir(`cold-${project.tools.length}`)
+  try {
+    return await compile({ registry: project.registry, root: project.dir, config: project.config, target })
+  } finally {
+    await removeDir(target)
+  }
+}
+
+/**
+ * scale_vs_esbuild, scale_growth, incremental_vs_cold and incremental_files_written, from the same rounds:
+ * each round runs a cold compile of 1,000 tools (a new Compiler, empty target), the bare esbuild build of
+ * the same tool modules, a cold compile of 100 tools, and, on a Compiler kept alive since before the
+ * first round (watch mode), generate + write after editing one tool's `run` body.
+ */
+export async function scale({ small, large, rounds, log }) {
+  const api = await importDist('api.js')
+  const writeOutputs = await importWriteOutputs()
+
+  const watchTarget = await tempDir('watch')
+  const compiler = new api.Compiler(large.dir)
+  const options = { registry: large.registry, config: large.config }
+  const writeAll = async (files, serverName) =>
+    writeOutputs(files, { target: watchTarget, mode: 'write', force: false, owner: serverName })
+  let previous = await compiler.generate(options)
+  await writeAll(previous.files, previous.plan.serverName)
+
+  const edits = []
+  const edited = new Map()
+  // Round r edits the run body of a different tool (its revision marker goes from 0 to r + 10); earlier
+  // edits stay until the end, so each rebuild sees exactly one changed file.
+  const editTool = async (round) => {
+    const tool = large.tools[((round + 1) * 37) % large.tools.length]
+    const file = join(large.dir, tool.file)
+    const source = await readFile(file, 'utf8')
+    const before = JSON.stringify(revisionMarker(tool.name, 0))
+    if (!source.includes(before)) throw new Error(`${file} does not hold ${before}; regenerate the bench projects`)
+    edited.set(file, source)
+    const marker = revisionMarker(tool.name, round + 10)
+    await writeFile(file, source.replace(before, JSON.stringify(marker)))
+    return { tool, marker }
+  }
+
+  try {
+    const samples = await rotate(
+      {
+        'cold compile 1000': () => coldCompile(api.compile, large),
+        'bare esbuild 1000': () => bareEsbuild(large),
+        'cold compile 100': () => coldCompile(api.compile, small),
+        'incremental 1000': async (round) => {
+          // The edit is a plain file write, as a watcher would see it.
+          const edit = await editTool(round)
+          const generated = await compiler.generate(options)
+          const report = await writeAll(generated.files, generated.plan.serverName)
+          edits.push({ edit, round, generated, previous, report })
+          previous = generated
+        },
+      },
+      { rounds, warmup: 1, log },
+    )
+    const cold1000 = median(samples['cold compile 1000'])
+    const esbuild1000 = median(samples['bare esbuild 1000'])
+    const cold100 = median(samples['cold compile 100'])
+    const incremental = median(samples['incremental 1000'])
+    const counted = edits.filter((e) => e.round >= 0).map(countIncremental)
+    const last = counted[counted.length - 1]
+    return {
+      values: {
+        scale_vs_esbuild: cold1000 / esbuild1000,
+        scale_growth: cold1000 / cold100,
+        incremental_vs_cold: incremental / cold1000,
+        incremental_files_written: { written: last.written.length, expected: last.expected.length },
+      },
+      details: [
+        `cold compile: ${ms(cold1000)} at 1,000 tools, ${ms(cold100)} at 100 tools; bare esbuild of the 1,000 tool modules: ${ms(esbuild1000)} (median of ${rounds})`,
+        `watch rebuild after editing one tool's run body: ${ms(incremental)} (median of ${rounds})`,
+        ...counted.map(
+          (c) =>
+            `  edit of ${c.tool}: wrote ${c.written.length} (${c.written.join(', ')}), expected ${c.expected.length} (${c.expected.join(', ')}), ` +
+            `content changed in ${c.changed.length}${c.removed.length ? `, removed ${c.removed.join(', ')}` : ''}`,
+        ),
+      ],
+    }
+  } finally {
+    await compiler.dispose()
+    for (const [file, source] of edited) await writeFile(file, source)
+    await removeDir(watchTarget)
+  }
+}
+
+/**
+ * What one watch rebuild wrote against what it had to: the files that hold the edited tool's code
+ * (its new revision marker), nothing else. `changed` is every file whose generated content differs.
+ */
+function countIncremental({ edit, generated, previous, report }) {
+  const before = new Map(previous.files.filter((f) => f.kind === 'owned').map((f) => [f.path, f.content]))
+  const owned = generated.files.filter((f) => f.kind === 'owned')
+  return {
+    tool: edit.tool.name,
+    written: [...report.written].sort(),
+    removed: [...report.removed].sort(),
+    expected: owned.filter((f) => f.content.includes(edit.marker)).map((f) => f.path).sort(),
+    changed: owned.filter((f) => before.get(f.path) !== f.content).map((f) => f.path).sort(),
+  }
+}
+
+/** Compiles `project` into a fresh folder for the runtime benchmarks. */
+export async function compileInto(project, label, extra = {}) {
+  const { compile } = await importDist('api.js')
+  const target = await tempDir(label)
+  await compile({ registry: project.registry, root: project.dir, config: project.config, target, ...extra })
+  return target
+}
+
+/** The command the generated `.mcp.json` gives the harness for our server, run from the target. */
+async function mcpCommand(target) {
+  const config = JSON.parse(await readFile(join(target, '.mcp.json'), 'utf8'))
+  const servers = Object.entries(config.mcpServers ?? {})
+  if (servers.length !== 1) throw new Error(`${join(target, '.mcp.json')}: expected one MCP server, found ${servers.length}`)
+  const [, server] = servers[0]
+  return { command: server.command === 'node' ? process.execPath : server.command, args: server.args ?? [] }
+}
+
+// The floor: a bare node process that answers every JSON-RPC request line with an empty result.
+const FLOOR_SERVER = `const rl = require('node:readline').createInterface({ input: process.stdin })
+rl.on('line', (line) => { const m = JSON.parse(line); if (m.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { tools: [] } }) + '\\n') })`
+
+/**
+ * mcp_cold_start_vs_node: spawn -> first tools/list answered, generated server (100 tools) / bare node.
+ * mcp_call_p50_ms, mcp_call_p99_ms: `calls` sequential warm tools/call round trips.
+ */
+export async function mcp({ small, target, rounds, calls, log }) {
+  const server = await mcpCommand(target)
+  const coldStart = async (command, args, expectTools) => {
+    const peer = new StdioPeer(command, args, { cwd: target })
+    try {
+      const tools = await mcpHandshake(peer)
+      if (tools.length !== expectTools) throw new Error(`tools/list answered ${tools.length} tools, expected ${expectTools}\n${peer.stderr}`)
+    } finally {
+      await peer.close()
+    }
+  }
+  // Only the time to the answer counts: `close` runs outside the timed part.
+  const timedStart = async (command, args, expectTools) => {
+    const peer = new StdioPeer(command, args, { cwd: target })
+    const { ms: startMs, result: tools } = await timed(() => mcpHandshake(peer))
+    await peer.close()
+    if (tools.length !== expectTools) throw new Error(`tools/list answered ${tools.length} tools, expected ${expectTools}\n${peer.stderr}`)
+    return startMs
+  }
+  await coldStart(server.command, server.args, small.tools.length)
+  const starts = { server: [], floor: [] }
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 ? ['floor', 'server'] : ['server', 'floor']
+    for (const which of order) {
+      const startMs =
+        which === 'server'
+          ? await timedStart(server.command, server.args, small.tools.length)
+          : await timedStart(process.execPath, ['-e', FLOOR_SERVER], 0)
+      starts[which].push(startMs)
+      log(`  round ${round + 1}/${rounds} ${which}: ${ms(startMs)}`)
+    }
+  }
+  const serverStart = median(starts.server)
+  const floorStart = median(starts.floor)
+
+  const peer = new StdioPeer(server.command, server.args, { cwd: target })
+  const latencies = []
+  try {
+    await mcpHandshake(peer)
+    const call = async (tool) => {
+      const result = await peer.request('tools/call', { name: tool.name, arguments: tool.sample })
+      if (result.isError) throw new Error(`tools/call ${tool.name} failed: ${JSON.stringify(result.content)}`)
+    }
+    // Warm: every tool's module loaded once before the timed calls.
+    for (const tool of small.tools) await call(tool)
+    for (let i = 0; i < calls; i++) {
+      const { ms: callMs } = await timed(() => call(small.tools[i % small.tools.length]))
+      latencies.push(callMs)
+    }
+  } finally {
+    await peer.close()
+  }
+  return {
+    values: {
+      mcp_cold_start_vs_node: serverStart / floorStart,
+      mcp_call_p50_ms: percentile(latencies, 50),
+      mcp_call_p99_ms: percentile(latencies, 99),
+    },
+    details: [
+      `MCP spawn -> tools/list: ${ms(serverStart)} for the generated server (${small.tools.length} tools), ${ms(floorStart)} for bare node (median of ${rounds})`,
+      `MCP tools/call round trip over ${calls} warm calls: p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(Math.max(...latencies))}`,
+    ],
+  }
+}
+
+/**
+ * inline_vs_process_call: one call through the inline bridge (the script module imported once, as a
+ * shim caches it, then `invoke`) / through the process bridge (`node scripts/<tool>.mjs --json`).
+ */
+export async function bridges({ small, target, rounds, log }) {
+  const tool = small.tools[0]
+  const script = join(target, 'scripts', `${tool.name}.mjs`)
+  const input = JSON.stringify(tool.sample)
+  const options = () => ({ signal: new AbortController().signal, cwd: target, env: {}, progress: () => {} })
+  const { ms: firstInlineMs, result: module } = await timed(async () => {
+    const imported = await import(pathToFileURL(script).href)
+    const result = await imported.invoke(tool.sample, options())
+    if (!result.ok) throw new Error(`inline invoke of ${tool.name} failed: ${result.message}`)
+    return imported
+  })
+  const inline = async () => {
+    const result = await module.invoke(tool.sample, options())
+    if (!result.ok) throw new Error(`inline invoke of ${tool.name} failed: ${result.message}`)
+  }
+  const viaProcess = () => runProcess(process.execPath, [script, '--json'], { cwd: target, input })
+  const samples = await rotate({ inline, process: viaProcess }, { rounds, warmup: 1, log })
+  const inlineMs = median(samples.inline)
+  const processMs = median(samples.process)
+  return {
+    values: { inline_vs_process_call: inlineMs / processMs },
+    details: [
+      `one call of ${tool.name}: ${ms(inlineMs)} inline, ${ms(processMs)} through a process (median of ${rounds}); ` +
+        `the first inline call, import included: ${ms(firstInlineMs)}`,
+    ],
+  }
+}
+
+/** peak_rss_mb_1000_tools: peak RSS of `node dist/cli.js compile` of the 1,000-tool registry, cold, in a child. */
+export async function peakRss({ large }) {
+  const target = await tempDir('rss')
+  try {
+    const { ms: cliMs, result } = await timed(() =>
+      runProcess(
+        process.execPath,
+        ['--import', pathToFileURL(join(repoRoot, 'bench', 'rss-reporter.mjs')).href, join(distDir, 'cli.js'), 'compile', large.registry, '--root', large.dir, '--config', large.config, '--target', target],
+        { cwd: large.dir },
+      ),
+    )
+    const match = /oac-bench:max-rss-kib (\d+)/.exec(result.stderr)
+    if (!match) throw new Error(`the CLI child reported no peak RSS:\n${result.stderr}`)
+    const mb = Number(match[1]) / 1024
+    return { values: { peak_rss_mb_1000_tools: mb }, details: [`oac compile of 1,000 tools in a child: peak RSS ${mb.toFixed(0)} MB, ${ms(cliMs)} wall time (node start included)`] }
+  } finally {
+    await removeDir(target)
+  }
+}
