@@ -90,7 +90,7 @@ export async function loadRegistry(spec: string, projectRoot: string): Promise<L
   }
 
   const value = namespace[parsed.exportName]
-  const exportLabel = parsed.exportName === 'default' ? 'a default export' : `an export named "${parsed.exportName}"`
+  const isDefault = parsed.exportName === 'default'
   if (value === undefined) {
     const existing = Object.keys(namespace)
     return failed(
@@ -98,10 +98,10 @@ export async function loadRegistry(spec: string, projectRoot: string): Promise<L
         {
           severity: 'error',
           code: 'registry-export-missing',
-          message: `${where} has no ${exportLabel}. ${existing.length ? `Its exports: ${existing.join(', ')}.` : 'It exports nothing.'}`,
+          message: `${where} has no ${isDefault ? 'default export' : `export named "${parsed.exportName}"`}. ${existing.length ? `Its exports: ${existing.join(', ')}.` : 'It exports nothing.'}`,
           fix: existing.length
-            ? `Name one of its exports, e.g. ${parsed.path}:${existing[0]}, or export the registry as "${parsed.exportName}".`
-            : `Export the registry: export const registry = defineRegistry({ ... }).`,
+            ? `Name one of its exports (e.g. ${parsed.path}:${existing[0]}), or export the registry as ${isDefault ? 'default' : `"${parsed.exportName}"`}.`
+            : 'Export the registry: export const registry = defineRegistry({ ... }).',
           file: where,
         },
       ],
@@ -114,8 +114,8 @@ export async function loadRegistry(spec: string, projectRoot: string): Promise<L
         {
           severity: 'error',
           code: 'registry-not-defined',
-          message: `${exportLabel[0]!.toUpperCase()}${exportLabel.slice(1)} of ${where} is not a registry made by defineRegistry.`,
-          fix: `Wrap it: export const ${parsed.exportName === 'default' ? 'registry' : parsed.exportName} = defineRegistry({ agents: [...], tools: [...] }) (import { defineRegistry } from 'unplugin-oac').`,
+          message: `The ${isDefault ? 'default export' : `export "${parsed.exportName}"`} of ${where} is not a registry made by defineRegistry.`,
+          fix: `Wrap it: export const ${isDefault ? 'registry' : parsed.exportName} = defineRegistry({ agents: [...], tools: [...] }), with defineRegistry imported from 'unplugin-oac'.`,
           file: where,
         },
       ],

@@ -1,0 +1,151 @@
+import { existsSync } from 'node:fs'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { AgentDefinition, AnyToolDefinition } from '../../src/define/types.js'
+import { loadRegistry } from '../../src/load/index.js'
+import { copyProject, repoRoot } from '../util/project.js'
+
+const basic = resolve(repoRoot, 'test/fixtures/load-basic')
+const errors = resolve(repoRoot, 'test/fixtures/load-errors')
+
+/** The 1-based line and column of `call` on the first line of a file that contains `lineText`, found by reading it. */
+async function positionOf(file: string, lineText: string, call = lineText): Promise<{ line: number; column: number }> {
+  const lines = (await readFile(file, 'utf8')).split('\n')
+  const index = lines.findIndex((text) => text.includes(lineText))
+  if (index < 0) throw new Error(`${lineText} not in ${file}`)
+  return { line: index + 1, column: lines[index]!.indexOf(call) + 1 }
+}
+
+function agent(loaded: { registry: { agents: readonly AgentDefinition[] } }, name: string): AgentDefinition {
+  const found = loaded.registry.agents.find((a) => a.name === name)
+  if (!found) throw new Error(`no agent ${name}`)
+  return found
+}
+
+describe('loadRegistry: a valid registry', () => {
+  it('loads the named export with its agents, tools and every local file it came from', async () => {
+    const loaded = await loadRegistry('agents/registry.ts:registry', basic)
+    expect(loaded.diagnostics).toEqual([])
+    expect(loaded.registry.kind).toBe('oac:registry')
+    expect(loaded.registry.agents.map((a) => a.name)).toEqual(['planner', 'gambler'])
+    expect(loaded.registry.tools.map((t) => t.name)).toEqual(['dice'])
+    expect(agent(loaded, 'gambler').tools).toEqual(['dice'])
+    const inline = agent(loaded, 'planner').tools[0] as AnyToolDefinition
+    expect(inline.name).toBe('weather')
+    // Our own define API is bundled in, so its files are not the user's; the prompt file is.
+    expect(loaded.files).toEqual(
+      ['agents/planner.md', 'agents/registry.ts', 'agents/tools/dice.ts', 'agents/tools/weather.ts'].map((f) => join(basic, f)),
+    )
+  })
+
+  it('accepts path#export and a bare path (the default export) for the same registry', async () => {
+    const named = await loadRegistry('agents/registry.ts:registry', basic)
+    for (const spec of ['agents/registry.ts#registry', 'agents/registry.ts', './agents/registry.ts:default']) {
+      const loaded = await loadRegistry(spec, basic)
+      expect(loaded.diagnostics, spec).toEqual([])
+      expect(loaded.registry.agents.map((a) => a.name), spec).toEqual(named.registry.agents.map((a) => a.name))
+      expect(loaded.registry.source, spec).toEqual(named.registry.source)
+    }
+  })
+
+  it('records where each definition was written: the user file, line and column', async () => {
+    const loaded = await loadRegistry('agents/registry.ts:registry', basic)
+    const weatherFile = join(basic, 'agents/tools/weather.ts')
+    const inline = agent(loaded, 'planner').tools[0] as AnyToolDefinition
+    expect(inline.source).toEqual({ file: weatherFile, ...(await positionOf(weatherFile, 'defineTool({')) })
+    const diceFile = join(basic, 'agents/tools/dice.ts')
+    expect(loaded.registry.tools[0]!.source).toEqual({ file: diceFile, ...(await positionOf(diceFile, 'defineTool({')) })
+    const registryFile = join(basic, 'agents/registry.ts')
+    expect(agent(loaded, 'gambler').source).toEqual({ file: registryFile, ...(await positionOf(registryFile, 'const gambler =', 'defineAgent(')) })
+    expect(loaded.registry.source).toEqual({ file: registryFile, ...(await positionOf(registryFile, 'defineRegistry({')) })
+  })
+
+  it('reads prompt files next to the defining module, and import.meta.url names the user file', async () => {
+    const loaded = await loadRegistry('agents/registry.ts:registry', basic)
+    expect(loaded.prompts.get(agent(loaded, 'planner'))).toBe(await readFile(join(basic, 'agents/planner.md'), 'utf8'))
+    expect(loaded.prompts.get(agent(loaded, 'gambler'))).toBe(await readFile(join(basic, 'agents/data/gambler.txt'), 'utf8'))
+  })
+
+  it('sees fresh code on every call and leaves no bundle behind', async () => {
+    const project = await copyProject(basic)
+    const first = await loadRegistry('agents/registry.ts:registry', project)
+    const toolFile = join(project, 'agents/tools/weather.ts')
+    await writeFile(toolFile, (await readFile(toolFile, 'utf8')).replace('Current weather for a city.', 'Weather, edited.'))
+    const second = await loadRegistry('agents/registry.ts:registry', project)
+    expect((agent(first, 'planner').tools[0] as AnyToolDefinition).description).toBe('Current weather for a city.')
+    expect((agent(second, 'planner').tools[0] as AnyToolDefinition).description).toBe('Weather, edited.')
+    const cache = join(project, 'node_modules/.cache/oac')
+    expect((await readdir(cache)).filter((f) => f.startsWith(`registry-${process.pid}-`))).toEqual([])
+  })
+})
+
+describe('loadRegistry: problems come back as diagnostics', () => {
+  async function only(spec: string) {
+    const loaded = await loadRegistry(spec, errors)
+    expect(loaded.diagnostics).toHaveLength(1)
+    return { ...loaded, diagnostic: loaded.diagnostics[0]! }
+  }
+
+  it('a registry file that does not exist', async () => {
+    const { diagnostic, files } = await only('agents/nowhere.ts:registry')
+    expect(diagnostic).toMatchObject({ severity: 'error', code: 'registry-not-found' })
+    expect(diagnostic.message).toContain('agents/nowhere.ts')
+    expect(files).toEqual([])
+  })
+
+  it('a syntax error, at the line esbuild reports, and the file is still watched', async () => {
+    const { diagnostic, files } = await only('syntax-error.ts:registry')
+    expect(diagnostic).toMatchObject({ code: 'registry-build-failed', file: 'syntax-error.ts' })
+    expect(diagnostic.line).toBe((await positionOf(join(errors, 'syntax-error.ts'), 'oops')).line)
+    expect(files).toEqual([join(errors, 'syntax-error.ts')])
+  })
+
+  it('an import that does not resolve', async () => {
+    const { diagnostic } = await only('unresolved.ts:registry')
+    expect(diagnostic).toMatchObject({ code: 'registry-build-failed', file: 'unresolved.ts' })
+    expect(diagnostic.message).toContain('./does-not-exist.ts')
+    expect(diagnostic.line).toBe((await positionOf(join(errors, 'unresolved.ts'), 'does-not-exist')).line)
+  })
+
+  it('an exception while importing: its message and the user line that threw', async () => {
+    const { diagnostic, files } = await only('throws.ts:registry')
+    expect(diagnostic).toMatchObject({ code: 'registry-import-failed', file: 'helpers/explode.ts' })
+    expect(diagnostic.message).toContain('the tool catalogue is unreachable')
+    expect(diagnostic.line).toBe((await positionOf(join(errors, 'helpers/explode.ts'), 'throw new Error')).line)
+    expect(diagnostic.message).not.toContain('node_modules')
+    expect(files).toEqual([join(errors, 'helpers/explode.ts'), join(errors, 'throws.ts')])
+  })
+
+  it('a package that is not installed, named without the temp bundle path', async () => {
+    const { diagnostic } = await only('missing-package.ts:registry')
+    expect(diagnostic).toMatchObject({ code: 'registry-import-failed', file: 'missing-package.ts' })
+    expect(diagnostic.message).toContain('oac-fixture-package-that-is-not-installed')
+    expect(diagnostic.message).not.toContain('.cache')
+  })
+
+  it('an export that is missing lists the exports that exist', async () => {
+    const { diagnostic } = await only('not-a-registry.ts:agents')
+    expect(diagnostic).toMatchObject({ code: 'registry-export-missing', file: 'not-a-registry.ts' })
+    expect(diagnostic.message).toContain('Its exports: helper, registry.')
+    const byDefault = await only('not-a-registry.ts')
+    expect(byDefault.diagnostic.code).toBe('registry-export-missing')
+    expect(byDefault.diagnostic.message).toContain('has no default export')
+  })
+
+  it('an export not made by defineRegistry says to wrap it', async () => {
+    const { diagnostic } = await only('not-a-registry.ts:registry')
+    expect(diagnostic).toMatchObject({ code: 'registry-not-defined', file: 'not-a-registry.ts' })
+    expect(diagnostic.fix).toContain('defineRegistry(')
+  })
+
+  it('a prompt file that is missing names the agent, its line and the path tried', async () => {
+    const { diagnostic, files } = await only('missing-prompt.ts:registry')
+    expect(diagnostic).toMatchObject({ code: 'prompt-file-missing', file: 'missing-prompt.ts' })
+    expect(diagnostic.line).toBe((await positionOf(join(errors, 'missing-prompt.ts'), 'const writer')).line)
+    expect(diagnostic.message).toContain('"writer"')
+    expect(diagnostic.message).toContain('prompts/writer.md')
+    expect(files).toContain(join(errors, 'prompts/writer.md'))
+    expect(existsSync(join(errors, 'prompts/writer.md'))).toBe(false)
+  })
+})
