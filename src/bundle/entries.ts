@@ -1,0 +1,73 @@
+import { join } from 'node:path'
+import type { Plan, PlannedTool } from '../compile/plan.js'
+import { jsString, jsValue } from '../emit/codegen/escape.js'
+import type { OwnModule } from '../package-paths.js'
+
+/** The entry that serves every JSON tool over MCP stdio, next to the tool scripts. */
+export const MCP_SERVER_ENTRY = 'mcp_tools_server'
+
+/** True when the plan needs `scripts/mcp_tools_server.mjs`: native tools for Claude Code or Codex, and a JSON tool to serve. */
+export function needsMcpServer(plan: Plan): boolean {
+  return plan.nativeTools && plan.harnesses.some((h) => h === 'claude' || h === 'codex') && plan.tools.some((t) => t.json)
+}
+
+export interface EntryContext {
+  /** The project root: tool modules are `root + tool.source.file`. */
+  root: string
+  /** Absolute path of one of our runtime modules. */
+  ownModule(name: OwnModule): string
+  /** Our package version, announced by the MCP server. */
+  version: string
+}
+
+/** The absolute path of the module where the tool's `defineTool` was called. */
+export function toolModulePath(root: string, tool: PlannedTool): string {
+  return join(root, ...tool.source.file.split('/'))
+}
+
+/**
+ * `scripts/<tool>.mjs`: imported, it exports `tool` and `invoke(input, options)` (the inline
+ * bridge); run by node, it is the tool's command line. The main-module test needs the entry's
+ * own `import.meta.url`, so it is written here rather than in the shared runtime.
+ */
+export function toolEntrySource(plan: Plan, tool: PlannedTool, context: EntryContext): string {
+  const spec = { name: tool.name, description: tool.description, script: tool.script, schema: tool.schema, env: plan.env }
+  return [
+    `import { invokeTool, pickTool } from ${jsString(context.ownModule('runtime/invoke'))}`,
+    `import { isMainModule, runToolCli } from ${jsString(context.ownModule('runtime/tool-cli'))}`,
+    `import * as toolModule from ${jsString(toolModulePath(context.root, tool))}`,
+    `const spec = ${jsValue(spec)}`,
+    `export const tool = pickTool(toolModule, spec.name, ${jsString(tool.source.file)})`,
+    `export function invoke(input, options) { return invokeTool(tool, input, options) }`,
+    `if (isMainModule(import.meta.url)) runToolCli(tool, spec)`,
+    '',
+  ].join('\n')
+}
+
+/** `scripts/mcp_tools_server.mjs`: every JSON tool, its module imported on the first call to it. */
+export function mcpServerEntrySource(plan: Plan, context: EntryContext): string {
+  const tools = plan.tools
+    .filter((tool) => tool.json)
+    .map((tool) =>
+      [
+        `  {`,
+        `    name: ${jsString(tool.name)},`,
+        `    description: ${jsString(tool.description)},`,
+        `    inputSchema: ${jsValue(tool.schema)},`,
+        `    load: () => import(${jsString(toolModulePath(context.root, tool))}).then((m) => pickTool(m, ${jsString(tool.name)}, ${jsString(tool.source.file)})),`,
+        `  },`,
+      ].join('\n'),
+    )
+  return [
+    `import { pickTool } from ${jsString(context.ownModule('runtime/invoke'))}`,
+    `import { startMcpServer } from ${jsString(context.ownModule('runtime/mcp-server'))}`,
+    `const tools = [`,
+    ...tools,
+    `]`,
+    `startMcpServer({ name: ${jsString(plan.serverName)}, version: ${jsString(context.version)}, env: ${jsValue(plan.env)}, tools }).catch((error) => {`,
+    `  process.stderr.write(String(error instanceof Error ? error.message : error) + "\\n")`,
+    `  process.exit(1)`,
+    `})`,
+    '',
+  ].join('\n')
+}

@@ -1,0 +1,201 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join, relative, resolve, sep } from 'node:path'
+import { type BuildContext, type BuildFailure, type Message, type Metafile, context as createContext, type Plugin } from 'esbuild'
+import type { Plan } from '../compile/plan.js'
+import type { Diagnostic } from '../diagnostics.js'
+import type { OwnedFile } from '../emit/types.js'
+import { ownModule, packageRoot } from '../package-paths.js'
+import { type EntryContext, MCP_SERVER_ENTRY, mcpServerEntrySource, needsMcpServer, toolEntrySource, toolModulePath } from './entries.js'
+
+export interface BundleResult {
+  /** `scripts/<tool>.mjs`, `scripts/mcp_tools_server.mjs` when needed, and shared `scripts/chunks/*`. */
+  files: OwnedFile[]
+  /** Absolute paths of the local (non-node_modules) files the scripts were built from, for watch mode. */
+  inputs: string[]
+  diagnostics: Diagnostic[]
+}
+
+const ENTRY_NAMESPACE = 'oac-entry'
+
+/** Gives bundled CommonJS dependencies a `require` for node built-ins (ESM output has none). The
+ * import is renamed so it cannot clash with a bundled module's own `createRequire` import; esbuild
+ * already renames bundled top-level `require` bindings, which it treats as reserved. */
+const REQUIRE_BANNER = "import { createRequire as __oacCreateRequire } from 'node:module'; const require = __oacCreateRequire(import.meta.url);"
+
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version?: unknown }
+  return typeof manifest.version === 'string' ? manifest.version : '0.0.0'
+}
+
+interface CachedContext {
+  /** The entry names the context was created with; a different set needs a new context. */
+  key: string
+  context: BuildContext<{ write: false; metafile: true }>
+}
+
+/**
+ * Builds the standalone tool scripts with one esbuild build (every tool plus the MCP server as
+ * entries, shared code split into chunks). The esbuild context is kept between builds so a watch
+ * rebuild only re-reads what changed; it is recreated when the set of entries changes.
+ */
+export class ScriptBundler {
+  readonly root: string
+  /** Where esbuild pretends to write; nothing is written, output paths are made relative to it. */
+  private readonly outdir: string
+  /** Source of each virtual entry for the next build, read by the entry plugin on every rebuild. */
+  private readonly entrySources = new Map<string, string>()
+  private cached: CachedContext | undefined
+  private queue: Promise<unknown> = Promise.resolve()
+  private version: string | undefined
+
+  constructor(root: string) {
+    this.root = resolve(root)
+    this.outdir = join(this.root, '.oac-bundle', 'scripts')
+  }
+
+  /** Builds run one at a time: they share the esbuild context and the entry sources. */
+  build(plan: Plan): Promise<BundleResult> {
+    const run = this.queue.then(() => this.buildNow(plan))
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  async dispose(): Promise<void> {
+    await this.queue
+    const cached = this.cached
+    this.cached = undefined
+    await cached?.context.dispose()
+  }
+
+  private async buildNow(plan: Plan): Promise<BundleResult> {
+    const diagnostics = this.checkPlan(plan)
+    if (diagnostics.length > 0) return { files: [], inputs: [], diagnostics }
+
+    this.version ??= packageVersion()
+    const entryContext: EntryContext = { root: this.root, ownModule, version: this.version }
+    const sources = new Map(plan.tools.map((tool) => [tool.name, toolEntrySource(plan, tool, entryContext)]))
+    if (needsMcpServer(plan)) sources.set(MCP_SERVER_ENTRY, mcpServerEntrySource(plan, entryContext))
+    this.entrySources.clear()
+    for (const [name, source] of sources) this.entrySources.set(name, source)
+
+    const context = await this.contextFor([...sources.keys()].sort())
+    let result
+    try {
+      result = await context.rebuild()
+    } catch (error) {
+      const failure = error as Partial<BuildFailure>
+      if (!Array.isArray(failure.errors)) throw error
+      return {
+        files: [],
+        inputs: [],
+        diagnostics: [...failure.errors.map((m) => this.diagnostic(m, 'error')), ...(failure.warnings ?? []).map((m) => this.diagnostic(m, 'warning'))],
+      }
+    }
+    const files: OwnedFile[] = result.outputFiles
+      .map((file): OwnedFile => ({ kind: 'owned', path: `scripts/${relative(this.outdir, file.path).split(sep).join('/')}`, content: file.text }))
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    return { files, inputs: this.localInputs(result.metafile), diagnostics: result.warnings.map((m) => this.diagnostic(m, 'warning')) }
+  }
+
+  /** Problems esbuild would report less clearly: a tool module that is gone, a name taken by the server entry. */
+  private checkPlan(plan: Plan): Diagnostic[] {
+    const diagnostics: Diagnostic[] = []
+    for (const tool of plan.tools) {
+      const where = { file: tool.source.file, line: tool.source.line, column: tool.source.column }
+      if (tool.name === MCP_SERVER_ENTRY) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'tool-name-reserved',
+          message: `The tool name "${MCP_SERVER_ENTRY}" is reserved: scripts/${MCP_SERVER_ENTRY}.mjs is the generated MCP server.`,
+          fix: 'Rename the tool.',
+          ...where,
+        })
+      }
+      if (!existsSync(toolModulePath(this.root, tool))) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'tool-module-missing',
+          message: `The module of the tool "${tool.name}" (${tool.source.file}) does not exist, so scripts/${tool.name}.mjs cannot be built.`,
+          fix: 'Restore the file, or compile again so the plan points at the module that now defines the tool.',
+          ...where,
+        })
+      }
+    }
+    return diagnostics
+  }
+
+  private async contextFor(entryNames: string[]): Promise<CachedContext['context']> {
+    const key = entryNames.join('\n')
+    if (this.cached?.key === key) return this.cached.context
+    const previous = this.cached
+    this.cached = undefined
+    await previous?.context.dispose()
+    const context = await createContext({
+      entryPoints: Object.fromEntries(entryNames.map((name) => [name, `${ENTRY_NAMESPACE}:${name}`])),
+      absWorkingDir: this.root,
+      outdir: this.outdir,
+      write: false,
+      metafile: true,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      splitting: true,
+      chunkNames: 'chunks/[name]-[hash]',
+      outExtension: { '.js': '.mjs' },
+      // Whitespace minification also drops esbuild's `// path` comments, which would put
+      // checkout-specific paths into the output; identifiers stay readable for stack traces.
+      minifyWhitespace: true,
+      minifySyntax: true,
+      banner: { js: REQUIRE_BANNER },
+      logLevel: 'silent',
+      plugins: [this.entryPlugin()],
+    })
+    this.cached = { key, context }
+    return context
+  }
+
+  /** Serves the virtual entries and points `unplugin-oac` imports in tool code at our own index. */
+  private entryPlugin(): Plugin {
+    const sources = this.entrySources
+    const root = this.root
+    return {
+      name: 'oac-entries',
+      setup(build) {
+        build.onResolve({ filter: new RegExp(`^${ENTRY_NAMESPACE}:`) }, (args) => ({
+          path: args.path.slice(ENTRY_NAMESPACE.length + 1),
+          namespace: ENTRY_NAMESPACE,
+        }))
+        build.onLoad({ filter: /.*/, namespace: ENTRY_NAMESPACE }, (args) => {
+          const contents = sources.get(args.path)
+          if (contents === undefined) return { errors: [{ text: `No generated entry named "${args.path}".` }] }
+          return { contents, loader: 'js', resolveDir: root }
+        })
+        build.onResolve({ filter: /^unplugin-oac$/ }, () => ({ path: ownModule('index') }))
+      },
+    }
+  }
+
+  private localInputs(metafile: Metafile): string[] {
+    return Object.keys(metafile.inputs)
+      .filter((input) => !input.startsWith(`${ENTRY_NAMESPACE}:`) && !/(^|[\\/])node_modules[\\/]/.test(input))
+      .map((input) => resolve(this.root, input))
+      .sort()
+  }
+
+  private diagnostic(message: Message, severity: Diagnostic['severity']): Diagnostic {
+    const location = message.location
+    const inEntry = location?.file.startsWith(`${ENTRY_NAMESPACE}:`)
+    return {
+      severity,
+      code: severity === 'error' ? 'bundle-error' : 'bundle-warning',
+      message: `${message.text}${message.notes.map((note) => ` (${note.text})`).join('')}`,
+      ...(location &&
+        !inEntry && {
+          file: location.file,
+          line: location.line,
+          column: location.column + 1,
+        }),
+    }
+  }
+}

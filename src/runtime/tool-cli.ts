@@ -1,0 +1,117 @@
+import { realpathSync } from 'node:fs'
+import { constants } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import type { JsonSchema } from '../compile/plan.js'
+import type { AnyToolDefinition } from '../define/types.js'
+import { describeValue } from './describe.js'
+import { formatHelp, inputFlags, parseCommand } from './flags.js'
+import { invokeTool } from './invoke.js'
+
+/** What a tool script knows about its tool besides the code: embedded by the generated entry. */
+export interface ToolScriptSpec {
+  name: string
+  description: string
+  /** The script path relative to the target (`scripts/<tool>.mjs`), for usage lines. */
+  script: string
+  /** The canonical JSON Schema of the input: flags and `--help` derive from it. */
+  schema: JsonSchema
+  /** Names of the environment variables handed to the tool as `ctx.env`. */
+  env: string[]
+}
+
+/** Prefix of the stderr line carrying one progress message; bridges parse these lines. */
+export const PROGRESS_PREFIX = 'oac:progress '
+
+/**
+ * True when the module at `moduleUrl` is the file node was started with. Generated entries pass
+ * their own `import.meta.url` (a shared chunk has another URL), and realpaths make a symlinked
+ * or relative launch path count too.
+ */
+export function isMainModule(moduleUrl: string): boolean {
+  const launched = process.argv[1]
+  if (!launched) return false
+  try {
+    return realpathSync(launched) === realpathSync(fileURLToPath(moduleUrl))
+  } catch {
+    return false
+  }
+}
+
+function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  if (text === '') return Promise.resolve()
+  return new Promise((resolve) => stream.write(text, () => resolve()))
+}
+
+/** Flushes both streams before exiting: a tool may leave timers or sockets that would keep node alive. */
+async function exit(code: number, stdout: string, stderr = ''): Promise<never> {
+  await write(process.stdout, stdout)
+  await write(process.stderr, stderr)
+  process.exit(code)
+}
+
+async function readJsonObject(stream: NodeJS.ReadStream): Promise<{ value: object } | { problem: string }> {
+  let text = ''
+  stream.setEncoding('utf8')
+  for await (const chunk of stream) text += chunk as string
+  text = text.replace(/^\uFEFF/, '')
+  if (text.trim() === '') return { problem: 'expected one JSON object on stdin, got nothing' }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    return { problem: `invalid JSON on stdin: ${error instanceof Error ? error.message : String(error)}` }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { problem: `expected one JSON object on stdin, got ${describeValue(value)}` }
+  }
+  return { value }
+}
+
+/**
+ * The command line of `scripts/<tool>.mjs`: flags or `--json` on stdin in, the result on stdout.
+ * Exit code 0 on success, 2 on invalid input (each problem names the field), 1 when the tool
+ * fails (its message; the stack only with `OAC_DEBUG` set). Never returns.
+ */
+export async function runToolCli(tool: AnyToolDefinition, spec: ToolScriptSpec): Promise<never> {
+  const invalid = (problems: string[]) =>
+    exit(2, '', `Invalid input for ${spec.name}:\n${problems.map((p) => `  ${p}\n`).join('')}Run "node ${spec.script} --help" for the options.\n`)
+  try {
+    const flags = inputFlags(spec.schema)
+    const command = parseCommand(process.argv.slice(2), flags)
+    if (command.kind === 'help') return await exit(0, formatHelp(spec, flags))
+    if (command.kind === 'invalid') return await invalid(command.problems)
+    let input: unknown
+    if (command.kind === 'json') {
+      const read = await readJsonObject(process.stdin)
+      if ('problem' in read) return await invalid([read.problem])
+      input = read.value
+    } else {
+      input = command.input
+    }
+
+    const controller = new AbortController()
+    const cancel = (signal: 'SIGINT' | 'SIGTERM') => {
+      // The first signal asks the tool to stop through ctx.signal; a second one does not wait for it.
+      if (controller.signal.aborted) process.exit(128 + constants.signals[signal])
+      controller.abort(new Error(`cancelled by ${signal}`))
+    }
+    process.on('SIGINT', cancel)
+    process.on('SIGTERM', cancel)
+
+    const result = await invokeTool(tool, input, {
+      signal: controller.signal,
+      cwd: process.cwd(),
+      env: Object.fromEntries(spec.env.map((name) => [name, process.env[name]])),
+      progress: (message) => {
+        process.stderr.write(`${PROGRESS_PREFIX}${JSON.stringify({ message: String(message) })}\n`)
+      },
+    })
+    if (result.ok) return await exit(0, result.text === '' || result.text.endsWith('\n') ? result.text : `${result.text}\n`)
+    if (result.kind === 'invalid-input') return await invalid(result.message.split('\n'))
+    const detail = process.env.OAC_DEBUG && result.stack ? result.stack : result.message
+    return await exit(1, '', `${detail}\n`)
+  } catch (error) {
+    // Only a defect of the runner itself lands here: the tool's own errors come back as results.
+    return await exit(1, '', `${error instanceof Error ? (process.env.OAC_DEBUG && error.stack) || error.message : String(error)}\n`)
+  }
+}
