@@ -1,0 +1,82 @@
+import type { sources as rspackSources } from '@rspack/core'
+import { createUnplugin, type UnpluginOptions } from 'unplugin'
+import type { sources as webpackSources } from 'webpack'
+import { failureText } from './report.js'
+import { esbuildSetup } from './esbuild.js'
+import { validateOptions, type OacPluginOptions } from './options.js'
+import { rollupLikeHooks } from './rollup-like.js'
+import { OacSession } from './session.js'
+import { viteHooks, type ViteMode } from './vite.js'
+import { applyWebpackLike } from './webpack-like.js'
+import { manifestModule, manifestOf, RESOLVED_VIRTUAL_ID, resolvedVirtualIdFilter, virtualIdFilter } from './virtual.js'
+
+type WebpackSource = webpackSources.Source
+type RspackSource = rspackSources.Source
+
+export type { OacPluginOptions } from './options.js'
+export { OacOptionsError } from './options.js'
+
+/**
+ * unplugin-oac: compiles the agent registry during the build and puts the agent tree into the target.
+ * All pipeline work is the Compiler's (api.ts) and write/'s; this wires it into each bundler.
+ */
+export const unpluginOac = createUnplugin<OacPluginOptions, false>((raw, meta) => {
+  const options = validateOptions(raw)
+  const session = new OacSession(options)
+  const vite: ViteMode = { serving: false }
+
+  const plugin: UnpluginOptions = {
+    name: 'unplugin-oac',
+    enforce: 'pre',
+    resolveId: {
+      filter: { id: virtualIdFilter },
+      handler: () => RESOLVED_VIRTUAL_ID,
+    },
+    load: {
+      filter: { id: resolvedVirtualIdFilter },
+      async handler() {
+        let generated
+        try {
+          // The dev server may ask before its watcher has seen an edit, so it checks the sources itself.
+          generated = vite.serving ? await session.refresh() : await session.latest()
+        } catch (error) {
+          throw new Error(`unplugin-oac: the agent registry does not compile, so virtual:oac has no manifest:\n${failureText(error)}`)
+        }
+        if (!vite.serving) for (const file of session.watchPlan([], []).files) this.addWatchFile(file)
+        return manifestModule(manifestOf(generated.plan, generated.files))
+      },
+    },
+    // Exact filters keep esbuild from calling into JS for every other module (3x slower otherwise).
+    esbuild: { onResolveFilter: virtualIdFilter, onLoadFilter: resolvedVirtualIdFilter },
+  }
+
+  switch (meta.framework) {
+    case 'esbuild':
+      plugin.esbuild = { ...plugin.esbuild, setup: esbuildSetup(session) }
+      break
+    case 'vite':
+      plugin.vite = viteHooks(session, vite)
+      break
+    case 'rollup':
+    case 'rolldown': {
+      const hooks = rollupLikeHooks(session)
+      plugin[meta.framework] = {
+        ...hooks,
+        async closeBundle() {
+          if (!this.meta.watchMode) await session.release()
+        },
+        async closeWatcher() {
+          await session.release()
+        },
+      }
+      break
+    }
+    case 'webpack':
+      plugin.webpack = (compiler) => applyWebpackLike<WebpackSource>(session, compiler)
+      break
+    case 'rspack':
+      plugin.rspack = (compiler) => applyWebpackLike<RspackSource>(session, compiler)
+      break
+  }
+  return plugin
+})

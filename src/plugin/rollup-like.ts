@@ -1,0 +1,131 @@
+import { rm } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import type { Generated } from '../api.js'
+import { MergeMemory, treeAssets, writeTree } from './output.js'
+import { bundlerLog, type BundlerLog, errorsOf } from './report.js'
+import { isInside, type OacSession } from './session.js'
+
+/** The part of the Rollup / Rolldown / Vite plugin context these hooks use. */
+interface HostContext {
+  addWatchFile(id: string): void
+  emitFile(file: { type: 'asset'; fileName: string; source: string }): string
+  warn(log: BundlerLog): void
+  error(log: BundlerLog): never
+  /** Vite only: the environment being built. SSR-like environments drop emitted assets unless `build.emitAssets`. */
+  environment?: { config: { build: { emitAssets: boolean } } }
+}
+
+interface HostOutputOptions {
+  dir?: string | undefined
+  file?: string | undefined
+}
+
+type HostBundle = Record<string, { type: 'asset'; source: string | Uint8Array } | { type: 'chunk' }>
+
+/** How one output (one `generateBundle` + `writeBundle`) delivers the agent tree. */
+interface Delivery {
+  mode: 'emit' | 'write'
+  target: string
+  generated: Generated
+  paths: string[]
+}
+
+function outputFolder(options: HostOutputOptions): string | undefined {
+  if (options.dir) return resolve(options.dir)
+  if (options.file) return dirname(resolve(options.file))
+  return undefined
+}
+
+/**
+ * The build hooks for Rollup, Rolldown and Vite (build mode). Every hook runs on the host's own plugin
+ * context. `defaultOutDir` gives Vite's resolved `build.outDir`, known before the bundle is written.
+ */
+export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string | undefined = () => undefined) {
+  const memory = new MergeMemory()
+  const reported = new WeakSet<Generated>()
+  const deliveries = new Map<string, Delivery>()
+  /** Paths (relative to the target) we emitted last time, per target, so a deleted tool's files go away. */
+  const emitted = new Map<string, Set<string>>()
+  const targets = new Set<string>()
+
+  function knownTargets(): string[] {
+    const fallback = defaultOutDir()
+    if (session.options.target !== undefined || fallback !== undefined) targets.add(session.target(fallback))
+    return [...targets]
+  }
+
+  function watch(context: HostContext, generated: Generated | undefined): void {
+    const outputs = generated ? knownTargets().flatMap((target) => generated.files.map((file) => join(target, file.path))) : []
+    const plan = session.watchPlan(knownTargets(), outputs)
+    for (const file of plan.files) context.addWatchFile(file)
+    for (const dir of plan.dirs) context.addWatchFile(dir)
+  }
+
+  return {
+    async buildStart(this: HostContext): Promise<void> {
+      let generated: Generated
+      try {
+        generated = await session.refresh()
+      } catch (error) {
+        watch(this, undefined)
+        return this.error(bundlerLog(errorsOf(error), session.root))
+      }
+      watch(this, generated)
+      if (reported.has(generated)) return
+      reported.add(generated)
+      for (const warning of generated.diagnostics.filter((d) => d.severity === 'warning')) this.warn(bundlerLog([warning], session.root))
+    },
+
+    async generateBundle(this: HostContext, outputOptions: HostOutputOptions, bundle: HostBundle): Promise<void> {
+      const outDir = outputFolder(outputOptions)
+      const target = session.target(outDir ?? defaultOutDir())
+      targets.add(target)
+      const generated = await session.latest()
+      const emitsAssets = this.environment?.config.build.emitAssets ?? true
+      const key = outDir ?? target
+      if (!outDir || !emitsAssets || !isInside(target, outDir)) {
+        deliveries.set(key, { mode: 'write', target, generated, paths: [] })
+        return
+      }
+      const bundledText = (fileName: string) => {
+        const asset = bundle[fileName]
+        if (asset?.type !== 'asset') return undefined
+        return typeof asset.source === 'string' ? asset.source : Buffer.from(asset.source).toString('utf8')
+      }
+      let assets
+      try {
+        assets = await treeAssets(generated, target, outDir, bundledText, memory)
+      } catch (error) {
+        return this.error(bundlerLog(errorsOf(error), session.root))
+      }
+      for (const asset of assets) {
+        const existing = bundle[asset.fileName]
+        // Rollup and Rolldown only accept new assets through emitFile; one already in the bundle is updated in place.
+        if (asset.replacesBundled && existing?.type === 'asset') existing.source = asset.source
+        else this.emitFile({ type: 'asset', fileName: asset.fileName, source: asset.source })
+      }
+      deliveries.set(key, { mode: 'emit', target, generated, paths: assets.map((asset) => asset.path) })
+    },
+
+    async writeBundle(this: HostContext, outputOptions: HostOutputOptions): Promise<void> {
+      const outDir = outputFolder(outputOptions)
+      const key = outDir ?? session.target(defaultOutDir())
+      const delivery = deliveries.get(key)
+      if (!delivery) return
+      deliveries.delete(key)
+      if (delivery.mode === 'write') {
+        try {
+          const report = await writeTree(delivery.generated, delivery.target, session.options.force ?? false)
+          for (const warning of report.diagnostics) this.warn(bundlerLog([warning], session.root))
+        } catch (error) {
+          return this.error(bundlerLog(errorsOf(error), session.root))
+        }
+        return
+      }
+      const current = new Set(delivery.paths)
+      const stale = [...(emitted.get(delivery.target) ?? [])].filter((path) => !current.has(path))
+      await Promise.all(stale.map((path) => rm(join(delivery.target, path), { force: true })))
+      emitted.set(delivery.target, current)
+    },
+  }
+}

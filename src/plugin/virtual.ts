@@ -1,0 +1,73 @@
+import type { Plan } from '../compile/plan.js'
+import type { Harness, JsonValue } from '../define/types.js'
+import type { OutputFile } from '../emit/types.js'
+import { jsValue } from '../emit/codegen/escape.js'
+
+/** The id users import. */
+export const VIRTUAL_ID = 'virtual:oac'
+/** The same module for webpack, which reads `virtual:` as a URL scheme and never asks plugins to resolve it. */
+export const VIRTUAL_ALIAS = '~oac'
+/** The resolved id: the `\0` prefix keeps other plugins (node-resolve, sourcemaps) away from it. */
+export const RESOLVED_VIRTUAL_ID = '\0virtual:oac'
+
+export const virtualIdFilter = /^(?:virtual:oac|~oac)$/
+// `\x00`, not `\0`: esbuild hands the pattern to Go's regexp, which has no `\0` escape.
+export const resolvedVirtualIdFilter = /^\x00virtual:oac$/
+
+/** The compiled manifest as the app sees it: plain data, no absolute paths (see client.d.ts). */
+export interface OacManifest {
+  config: string
+  harnesses: Harness[]
+  nativeTools: boolean
+  serverName: string
+  agents: Array<{
+    name: string
+    description: string
+    mode: 'subagent' | 'primary' | 'all'
+    tools: string[]
+    model: Partial<Record<Harness, string>>
+  }>
+  tools: Array<{
+    name: string
+    description: string
+    json: boolean
+    schemaKind: 'zod' | 'typebox'
+    schema: { [key: string]: JsonValue }
+    /** The bundled tool script, relative to the target. */
+    script: string
+  }>
+  /** Every generated file, relative to the target. */
+  files: string[]
+}
+
+export function manifestOf(plan: Plan, files: readonly OutputFile[]): OacManifest {
+  return {
+    config: plan.config,
+    harnesses: plan.harnesses,
+    nativeTools: plan.nativeTools,
+    serverName: plan.serverName,
+    agents: plan.agents.map((agent) => ({
+      name: agent.name,
+      description: agent.description,
+      mode: agent.mode,
+      tools: agent.tools,
+      model: agent.model,
+    })),
+    tools: plan.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      json: tool.json,
+      schemaKind: tool.schemaKind,
+      schema: tool.schema,
+      script: tool.script,
+    })),
+    files: files.map((file) => file.path),
+  }
+}
+
+/** The virtual module's code: the manifest as a default export plus one named export per field. */
+export function manifestModule(manifest: OacManifest): string {
+  const data: { [key: string]: JsonValue } = { ...manifest }
+  const named = Object.keys(manifest).map((key) => `export const ${key} = manifest.${key}\n`)
+  return `const manifest = ${jsValue(data)}\nexport default manifest\n${named.join('')}`
+}

@@ -1,0 +1,44 @@
+import { resolve } from 'node:path'
+import type { Plugin, ResolvedConfig } from 'vite'
+import { rollupLikeHooks } from './rollup-like.js'
+import type { OacSession } from './session.js'
+import { serveAgentTree } from './vite-dev.js'
+
+/** Whether Vite is serving (dev) or building, as the virtual module's load needs to know. */
+export interface ViteMode {
+  serving: boolean
+}
+
+/**
+ * Vite: the Rollup-like build hooks, shared by every environment of one build (`sharedDuringBuild`),
+ * so client + ssr compile once; in dev, the dev server keeps the target current instead.
+ */
+export function viteHooks(session: OacSession, mode: ViteMode): Partial<Plugin> {
+  let outDir: string | undefined
+  const build = rollupLikeHooks(session, () => outDir)
+  return {
+    sharedDuringBuild: true,
+    configResolved(config: ResolvedConfig) {
+      // Called again for each environment of a build; the first call is the app's own config.
+      if (outDir !== undefined) return
+      session.useRoot(config.root)
+      outDir = resolve(config.root, config.build.outDir)
+      mode.serving = config.command === 'serve'
+    },
+    configureServer(server) {
+      serveAgentTree(server, session, session.target(outDir))
+    },
+    async buildStart() {
+      if (mode.serving) return
+      await build.buildStart.call(this)
+    },
+    generateBundle: build.generateBundle,
+    writeBundle: build.writeBundle,
+    async closeBundle() {
+      if (!this.meta.watchMode) await session.release()
+    },
+    async closeWatcher() {
+      await session.release()
+    },
+  }
+}

@@ -1,0 +1,155 @@
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Generated } from '../api.js'
+import type { Diagnostic } from '../diagnostics.js'
+import { MergeMemory, treeAssets, writeTree } from './output.js'
+import { bundlerLog, diagnosticsOf } from './report.js'
+import { isInside, type OacSession } from './session.js'
+
+const NAME = 'unplugin-oac'
+
+/** The part of a webpack 5 / Rspack asset source these hooks use. */
+interface HostSource {
+  source(): string | Buffer | ArrayBuffer
+}
+
+interface HostCompilation<S extends HostSource> {
+  errors: Error[]
+  warnings: Error[]
+  fileDependencies: { add(file: string): void }
+  contextDependencies: { add(dir: string): void }
+  getAsset(name: string): { source: S } | undefined | void
+  emitAsset(name: string, source: S): void
+  updateAsset(name: string, source: S): void
+  hooks: { processAssets: { tapPromise(options: { name: string; stage: number }, fn: () => Promise<void>): void } }
+}
+
+interface Tap<Args extends unknown[]> {
+  tap(name: string, fn: (...args: Args) => void): void
+}
+interface TapPromise<Args extends unknown[]> {
+  tapPromise(name: string, fn: (...args: Args) => Promise<void>): void
+}
+
+/** The part of a webpack 5 / Rspack compiler these hooks use; both hand the same shapes to plugins. */
+export interface HostCompiler<S extends HostSource> {
+  options: { context?: string | undefined; output: { path?: string | undefined } }
+  watchMode: boolean
+  webpack: {
+    sources: { RawSource: new (source: string) => S }
+    WebpackError: new (message?: string) => Error & { file?: string; hideStack?: boolean }
+    Compilation: { PROCESS_ASSETS_STAGE_ADDITIONS: number }
+  }
+  hooks: {
+    thisCompilation: Tap<[HostCompilation<S>, ...unknown[]]>
+    make: TapPromise<[HostCompilation<S>]>
+    afterCompile: Tap<[HostCompilation<S>]>
+    afterEmit: TapPromise<[HostCompilation<S>]>
+    done: TapPromise<[unknown]>
+    shutdown: TapPromise<[]>
+  }
+}
+
+function text(source: HostSource): string {
+  const value = source.source()
+  return typeof value === 'string' ? value : Buffer.from(value as ArrayBuffer).toString('utf8')
+}
+
+/**
+ * webpack 5 and Rspack: compile in `make`, emit the agent tree in `processAssets` (after assets other
+ * plugins copy, so a copied `.mcp.json` is merged into), watch through `fileDependencies` and, for new
+ * files, `contextDependencies` (webpack ignores new files in a folder given as a file dependency), and
+ * write a target outside the output folder in `afterEmit` when the compilation has no errors.
+ */
+export function applyWebpackLike<S extends HostSource>(session: OacSession, compiler: HostCompiler<S>): void {
+  session.useRoot(compiler.options.context ?? process.cwd())
+  const outDir = compiler.options.output.path
+  const memory = new MergeMemory()
+  const reported = new WeakSet<Generated>()
+  let emitted = new Set<string>()
+  let delivered: Set<string> | undefined
+  /** This compilation's result; undefined when its compile failed. */
+  let current: Generated | undefined
+
+  const target = () => session.target(outDir)
+  const emitsAssets = () => outDir !== undefined && isInside(target(), outDir)
+
+  function push(list: Error[], diagnostics: readonly Diagnostic[]): void {
+    for (const diagnostic of diagnostics) {
+      const log = bundlerLog([diagnostic], session.root)
+      const error = new compiler.webpack.WebpackError(`[${NAME}] ${log.message}`)
+      if (log.id) error.file = log.id
+      error.hideStack = true
+      list.push(error)
+    }
+  }
+
+  compiler.hooks.make.tapPromise(NAME, async (compilation) => {
+    current = undefined
+    try {
+      const generated = await session.refresh()
+      current = generated
+      if (reported.has(generated)) return
+      reported.add(generated)
+      push(compilation.warnings, generated.diagnostics.filter((d) => d.severity === 'warning'))
+    } catch (error) {
+      push(compilation.errors, diagnosticsOf(error).filter((d) => d.severity === 'error'))
+    }
+  })
+
+  const addDependencies = (compilation: HostCompilation<S>) => {
+    const generated = session.settledResult()
+    const outputs = generated ? generated.files.map((file) => join(target(), file.path)) : []
+    const plan = session.watchPlan([target()], outputs)
+    for (const file of plan.files) compilation.fileDependencies.add(file)
+    for (const dir of plan.dirs) compilation.contextDependencies.add(dir)
+  }
+  compiler.hooks.afterCompile.tap(NAME, addDependencies)
+
+  compiler.hooks.thisCompilation.tap(NAME, (compilation) => {
+    compilation.hooks.processAssets.tapPromise({ name: NAME, stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONS }, async () => {
+      delivered = undefined
+      const generated = current
+      if (!emitsAssets() || !outDir || !generated) return
+      try {
+        const assets = await treeAssets(generated, target(), outDir, (name) => {
+          const asset = compilation.getAsset(name)
+          return asset ? text(asset.source) : undefined
+        }, memory)
+        for (const asset of assets) {
+          const source = new compiler.webpack.sources.RawSource(asset.source)
+          if (compilation.getAsset(asset.fileName)) compilation.updateAsset(asset.fileName, source)
+          else compilation.emitAsset(asset.fileName, source)
+        }
+        delivered = new Set(assets.map((asset) => asset.path))
+      } catch (error) {
+        push(compilation.errors, diagnosticsOf(error).filter((d) => d.severity === 'error'))
+      }
+    })
+  })
+
+  compiler.hooks.afterEmit.tapPromise(NAME, async (compilation) => {
+    if (compilation.errors.length > 0) return
+    if (emitsAssets()) {
+      // A tool deleted during watch mode: remove the files we emitted for it last time.
+      if (!delivered) return
+      const current = delivered
+      await Promise.all([...emitted].filter((path) => !current.has(path)).map((path) => rm(join(target(), path), { force: true })))
+      emitted = current
+      return
+    }
+    const generated = current
+    if (!generated) return
+    try {
+      const report = await writeTree(generated, target(), session.options.force ?? false)
+      push(compilation.warnings, report.diagnostics)
+    } catch (error) {
+      push(compilation.errors, diagnosticsOf(error).filter((d) => d.severity === 'error'))
+    }
+  })
+
+  compiler.hooks.done.tapPromise(NAME, async () => {
+    if (!compiler.watchMode) await session.release()
+  })
+  compiler.hooks.shutdown.tapPromise(NAME, () => session.release())
+}
