@@ -98,6 +98,13 @@ export async function runToolCli(tool: AnyToolDefinition, spec: ToolScriptSpec):
     process.on('SIGINT', cancel)
     process.on('SIGTERM', cancel)
 
+    // A run() awaiting something that holds no handle lets node exit mid-call with code 0 and no
+    // output; report that as the failure it is.
+    const unfinished = () => {
+      process.stderr.write(`${spec.name} did not finish: its run() returned a promise that never settled, and nothing was left to wait for.\n`)
+      process.exitCode = 1
+    }
+    process.once('exit', unfinished)
     const result = await invokeTool(tool, input, {
       signal: controller.signal,
       cwd: process.cwd(),
@@ -106,6 +113,7 @@ export async function runToolCli(tool: AnyToolDefinition, spec: ToolScriptSpec):
         process.stderr.write(`${PROGRESS_PREFIX}${JSON.stringify({ message: String(message) })}\n`)
       },
     })
+    process.off('exit', unfinished)
     if (result.ok) return await exit(0, result.text === '' || result.text.endsWith('\n') ? result.text : `${result.text}\n`)
     if (result.kind === 'invalid-input') return await invalid(result.message.split('\n'))
     const detail = process.env.OAC_DEBUG && result.stack ? result.stack : result.message

@@ -97,6 +97,16 @@ export function fixturePlan(overrides: Partial<Plan> = {}): Plan {
         json: false,
         schema: { type: 'object', properties: { to: { type: 'integer', minimum: 0 } }, required: ['to'], additionalProperties: false },
       }),
+      tool('wait_for_cancel', 'tools/wait.ts', 4, {
+        description: 'Waits until the call is cancelled, then fails with the reason.',
+        json: false,
+        schema: {
+          type: 'object',
+          properties: { hold: { type: 'boolean', description: 'Keep the process alive while waiting (as real work would)' } },
+          required: ['hold'],
+          additionalProperties: false,
+        },
+      }),
     ],
     ...overrides,
   }
