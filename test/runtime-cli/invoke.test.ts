@@ -1,0 +1,193 @@
+import { Type } from '@sinclair/typebox'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { defineTool } from '../../src/define/index.js'
+import type { ToolOutput } from '../../src/define/types.js'
+import { invokeTool, pickTool } from '../../src/runtime/invoke.js'
+import type { InvokeOptions } from '../../src/runtime/types.js'
+
+function options(overrides: Partial<InvokeOptions> = {}): InvokeOptions {
+  return { signal: new AbortController().signal, cwd: '/work/here', env: { TOKEN: 't' }, progress: () => {}, ...overrides }
+}
+
+const zodTool = defineTool({
+  name: 'zod_tool',
+  description: 'zod',
+  input: z.object({
+    city: z.string(),
+    days: z.number().int().min(1).optional(),
+    unit: z.enum(['c', 'f']).default('c'),
+    stops: z.array(z.object({ nights: z.number() })).optional(),
+  }),
+  run: (input) => input,
+})
+
+const typeboxTool = defineTool({
+  name: 'typebox_tool',
+  description: 'TypeBox',
+  input: Type.Object({
+    title: Type.String({ minLength: 2 }),
+    priority: Type.Optional(Type.Integer({ default: 3 })),
+    kind: Type.Union([Type.Literal('todo'), Type.Literal('idea')]),
+    nested: Type.Optional(Type.Object({ ids: Type.Array(Type.Number()) })),
+  }),
+  run: (input) => input,
+})
+
+function returning(value: unknown) {
+  return defineTool({ name: 'out', description: 'returns a value', input: z.object({}), run: () => value as ToolOutput })
+}
+
+describe('validation with the tool’s own schema', () => {
+  it('passes zod’s parsed output (defaults applied) to run', async () => {
+    expect(await invokeTool(zodTool, { city: 'Oslo' }, options())).toEqual({ ok: true, text: JSON.stringify({ city: 'Oslo', unit: 'c' }, null, 2) })
+  })
+
+  it('names each bad zod field by path with what was expected and what came', async () => {
+    const result = await invokeTool(zodTool, { days: 'x', unit: 'k', stops: [{ nights: 'two' }] }, options())
+    expect(result).toEqual({
+      ok: false,
+      kind: 'invalid-input',
+      message: [
+        'city: missing (expected string)',
+        'days: expected number, got "x"',
+        'unit: expected one of "c", "f", got "k"',
+        'stops[0].nights: expected number, got "two"',
+      ].join('\n'),
+    })
+  })
+
+  it('says integer for zod .int() and reports bounds', async () => {
+    const fraction = await invokeTool(zodTool, { city: 'a', days: 1.5 }, options())
+    expect(fraction).toMatchObject({ kind: 'invalid-input', message: 'days: expected integer, got 1.5' })
+    const low = await invokeTool(zodTool, { city: 'a', days: 0 }, options())
+    expect(low).toMatchObject({ kind: 'invalid-input', message: 'days: too small: expected number to be >=1, got 0' })
+  })
+
+  it('rejects a non-object input', async () => {
+    expect(await invokeTool(zodTool, ['a'], options())).toMatchObject({ kind: 'invalid-input', message: '(input): expected object, got an array' })
+  })
+
+  it('runs async zod refinements', async () => {
+    const tool = defineTool({
+      name: 'refined',
+      description: 'async refinement',
+      input: z.object({ name: z.string().refine(async (name) => name !== 'taken', 'that name is taken') }),
+      run: ({ name }) => `hello ${name}`,
+    })
+    expect(await invokeTool(tool, { name: 'free' }, options())).toEqual({ ok: true, text: 'hello free' })
+    expect(await invokeTool(tool, { name: 'taken' }, options())).toEqual({ ok: false, kind: 'invalid-input', message: 'name: that name is taken' })
+  })
+
+  it('applies TypeBox defaults before checking', async () => {
+    const result = await invokeTool(typeboxTool, { title: 'ok', kind: 'todo' }, options())
+    expect(result).toEqual({ ok: true, text: JSON.stringify({ title: 'ok', kind: 'todo', priority: 3 }, null, 2) })
+  })
+
+  it('names each bad TypeBox field once, by path', async () => {
+    const result = await invokeTool(typeboxTool, { title: 'x', priority: 'high', kind: 'nope', nested: { ids: [1, 'a'] } }, options())
+    expect(result).toEqual({
+      ok: false,
+      kind: 'invalid-input',
+      message: [
+        'title: expected string length greater or equal to 2, got "x"',
+        'priority: expected integer, got "high"',
+        'kind: expected one of "todo", "idea", got "nope"',
+        'nested.ids[1]: expected number, got "a"',
+      ].join('\n'),
+    })
+  })
+
+  it('reports missing TypeBox fields with the expected type', async () => {
+    const result = await invokeTool(typeboxTool, {}, options())
+    expect(result).toEqual({
+      ok: false,
+      kind: 'invalid-input',
+      message: ['title: missing (expected string)', 'kind: missing (expected one of "todo", "idea")'].join('\n'),
+    })
+  })
+
+  it('does not run the tool on invalid input', async () => {
+    let ran = false
+    const tool = defineTool({ name: 't', description: 'd', input: z.object({ n: z.number() }), run: () => ((ran = true), 'ran') })
+    await invokeTool(tool, { n: 'x' }, options())
+    expect(ran).toBe(false)
+  })
+})
+
+describe('running', () => {
+  it('gives run the caller’s cwd, signal, env and progress', async () => {
+    const controller = new AbortController()
+    const messages: string[] = []
+    const tool = defineTool({
+      name: 'ctx',
+      description: 'echoes its context',
+      input: z.object({}),
+      run: (_input, ctx) => {
+        ctx.progress('half way')
+        return { cwd: ctx.cwd, aborted: ctx.signal.aborted, sameSignal: ctx.signal === controller.signal, env: { ...ctx.env } }
+      },
+    })
+    const result = await invokeTool(tool, {}, options({ signal: controller.signal, progress: (m) => messages.push(m) }))
+    expect(result).toEqual({ ok: true, text: JSON.stringify({ cwd: '/work/here', aborted: false, sameSignal: true, env: { TOKEN: 't' } }, null, 2) })
+    expect(messages).toEqual(['half way'])
+  })
+
+  it.each<[string, unknown, string]>([
+    ['a string as is', 'line 1\nline 2', 'line 1\nline 2'],
+    ['an empty string', '', ''],
+    ['undefined as empty text', undefined, ''],
+    ['null as JSON', null, 'null'],
+    ['a number as JSON', 42, '42'],
+    ['a boolean as JSON', false, 'false'],
+    ['an array as indented JSON', [1, 'two'], '[\n  1,\n  "two"\n]'],
+  ])('turns %s into text', async (_name, value, text) => {
+    expect(await invokeTool(returning(value), {}, options())).toEqual({ ok: true, text })
+  })
+
+  it('reports an output with no JSON form as a tool error', async () => {
+    const result = await invokeTool(returning({ big: 1n }), {}, options())
+    expect(result).toMatchObject({ ok: false, kind: 'tool-error' })
+    expect(result.ok === false && result.message).toMatch(/^The tool "out" returned a value that cannot be turned into JSON: .*BigInt/)
+  })
+
+  it('turns a throw into a tool error with message and stack', async () => {
+    const tool = defineTool({
+      name: 'thrower',
+      description: 'throws',
+      input: z.object({}),
+      run: async () => {
+        throw new RangeError('out of range')
+      },
+    })
+    const result = await invokeTool(tool, {}, options())
+    expect(result).toMatchObject({ ok: false, kind: 'tool-error', message: 'out of range' })
+    expect(result.ok === false && result.kind === 'tool-error' && result.stack).toMatch(/^RangeError: out of range\n\s+at /)
+  })
+
+  it('turns a thrown non-Error into its text, without a stack', async () => {
+    const tool = defineTool({
+      name: 'thrower',
+      description: 'throws a string',
+      input: z.object({}),
+      run: () => {
+        throw 'plain text'
+      },
+    })
+    expect(await invokeTool(tool, {}, options())).toEqual({ ok: false, kind: 'tool-error', message: 'plain text', stack: undefined })
+  })
+})
+
+describe('pickTool', () => {
+  it('finds the tool by its name among the exports, default included', () => {
+    expect(pickTool({ other: 1, zodTool }, 'zod_tool', 'tools/a.ts')).toBe(zodTool)
+    expect(pickTool({ default: typeboxTool }, 'typebox_tool', 'tools/b.ts')).toBe(typeboxTool)
+  })
+
+  it('says which file does not export the tool, what it exports, and how to fix it', () => {
+    expect(() => pickTool({ zodTool }, 'forecast', 'tools/forecast.ts')).toThrow(
+      'tools/forecast.ts does not export the tool "forecast". It exports "zod_tool". ' +
+        'Export the definition from the module where defineTool is called, e.g. `export const myTool = defineTool({ name: "forecast", ... })`.',
+    )
+  })
+})
