@@ -125,7 +125,7 @@ describe('running', () => {
       input: z.object({}),
       run: (_input, ctx) => {
         ctx.progress('half way')
-        return { cwd: ctx.cwd, aborted: ctx.signal.aborted, sameSignal: ctx.signal === controller.signal, env: { ...ctx.env } }
+        return { cwd: ctx.cwd, aborted: ctx.signal.aborted, sameSignal: ctx.signal === controller.signal, env: { TOKEN: ctx.env.TOKEN ?? null } }
       },
     })
     const result = await invokeTool(tool, {}, options({ signal: controller.signal, progress: (m) => messages.push(m) }))
