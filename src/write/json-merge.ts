@@ -1,0 +1,300 @@
+import { applyEdits, createScanner, type Edit, modify, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser'
+import type { JsonValue } from '../define/types.js'
+import type { MergeEntry, MergeFile } from '../emit/types.js'
+import {
+  defineKey,
+  describeKind,
+  detectEol,
+  formatPath,
+  mergeError,
+  type PlainObject,
+  type PlainValue,
+  staleEntries,
+  verifyMerge,
+} from './merge-common.js'
+
+// `.mcp.json` may be JSONC: comments and trailing commas are the user's and stay.
+const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true }
+
+// jsonc-parser's SyntaxKind is a const enum, which isolated modules cannot read.
+const COMMA = 5
+const LINE_COMMENT = 12
+const BLOCK_COMMENT = 13
+const LINE_BREAK = 14
+const TRIVIA = 15
+
+interface JsonStyle {
+  /** One level of indentation, as the file writes it. */
+  unit: string
+  eol: string
+}
+
+/**
+ * Merges our entries into a JSON or JSONC document. Only our key paths change: every other byte
+ * (servers, unknown keys, comments, order, indentation, line breaks) stays as it was. Entries of
+ * `previous` that `file` no longer has are removed. Throws OacError (file, line, fix) when the text
+ * does not parse or a parent of our keys is not an object.
+ */
+export function mergeJsonText(text: string | undefined, file: MergeFile, previous: MergeEntry[]): string {
+  const source = text ?? ''
+  const errors: ParseError[] = []
+  const root = parseTree(source, errors, PARSE_OPTIONS)
+  const firstError = errors[0]
+  if (firstError) {
+    throw mergeError(
+      file,
+      source,
+      firstError.offset,
+      'merge-parse-error',
+      `${file.path} is not valid JSON (${printParseErrorCode(firstError.error)}); unplugin-oac left it unchanged.`,
+      `Fix the JSON at this position (or delete the file to have it recreated), then build again.`,
+    )
+  }
+  const removed = staleEntries(file, previous)
+  if (root && root.type !== 'object') {
+    throw mergeError(
+      file,
+      source,
+      root.offset,
+      'merge-unexpected-shape',
+      `${file.path} holds ${describeKind(nodeValue(root))}, but unplugin-oac adds its entries to an object; it left the file unchanged.`,
+      `Make the document an object (for example { "${file.entries[0]?.keyPath[0] ?? 'key'}": { ... } }), then build again.`,
+    )
+  }
+  for (const entry of [...file.entries, ...removed]) checkParents(source, root, file, entry.keyPath)
+  const style = detectStyle(source, root)
+  let result = source
+  if (!root) {
+    if (file.entries.length === 0) return source
+    const document: PlainObject = {}
+    for (const entry of file.entries) setPlain(document, entry.keyPath, entry.value)
+    const separator = source === '' || source.endsWith('\n') ? '' : style.eol
+    result = `${source}${separator}${pretty(document, '', style)}${style.eol}`
+  } else {
+    for (const entry of removed) result = removeProperty(result, entry.keyPath)
+    for (const entry of file.entries) result = setProperty(result, entry.keyPath, entry.value, style)
+  }
+  const after = parseTree(result, [], PARSE_OPTIONS)
+  verifyMerge(file, root ? nodeValue(root) : undefined, after ? nodeValue(after) : {}, removed, (value) => value)
+  return result
+}
+
+/** The value at a key path of a JSON/JSONC text, or undefined (also when it does not parse). */
+export function readJsonPath(text: string, keyPath: readonly string[]): PlainValue | undefined {
+  const errors: ParseError[] = []
+  const root = parseTree(text, errors, PARSE_OPTIONS)
+  if (!root || errors.length > 0) return undefined
+  const node = findProperty(root, keyPath)
+  return node?.children?.[1] ? nodeValue(node.children[1]) : undefined
+}
+
+/** The tree as plain data; `__proto__` keys stay ordinary keys, the last duplicate wins (as in JSON.parse). */
+function nodeValue(node: Node): PlainValue {
+  if (node.type === 'object') {
+    const out: PlainObject = {}
+    for (const property of node.children ?? []) {
+      const [key, value] = property.children ?? []
+      if (key && value) defineKey(out, String(key.value), nodeValue(value))
+    }
+    return out
+  }
+  if (node.type === 'array') return (node.children ?? []).map(nodeValue)
+  return node.value as PlainValue
+}
+
+function propertiesNamed(object: Node, key: string): Node[] {
+  return (object.children ?? []).filter((property) => property.children?.[0]?.value === key)
+}
+
+/** The property node at `path` (following the first match at each level), if present. */
+function findProperty(root: Node, path: readonly string[]): Node | undefined {
+  let node: Node | undefined = root
+  let property: Node | undefined
+  for (const key of path) {
+    if (node?.type !== 'object') return undefined
+    property = propertiesNamed(node, key)[0]
+    node = property?.children?.[1]
+  }
+  return property
+}
+
+/** Every parent of our key must be an object, and no key on the path may appear twice. */
+function checkParents(text: string, root: Node | undefined, file: MergeFile, path: readonly string[]): void {
+  let node = root
+  for (let depth = 0; node && depth < path.length; depth++) {
+    const key = path[depth] as string
+    const matches = propertiesNamed(node, key)
+    const second = matches[1]
+    if (second) {
+      throw mergeError(
+        file,
+        text,
+        second.offset,
+        'merge-unexpected-shape',
+        `"${formatPath(path.slice(0, depth + 1))}" appears more than once in ${file.path}; unplugin-oac cannot tell which one is read, and left the file unchanged.`,
+        `Keep one "${key}" key, then build again.`,
+      )
+    }
+    const value = matches[0]?.children?.[1]
+    if (!value || depth === path.length - 1) return
+    if (value.type !== 'object') {
+      throw mergeError(
+        file,
+        text,
+        value.offset,
+        'merge-unexpected-shape',
+        `"${formatPath(path.slice(0, depth + 1))}" in ${file.path} is ${describeKind(nodeValue(value))}, but unplugin-oac needs an object there to hold its entry "${formatPath(path)}"; it left the file unchanged.`,
+        `Make "${key}" an object (for example "${key}": { "${path[depth + 1]}": { ... } }) or remove it, then build again.`,
+      )
+    }
+    node = value
+  }
+}
+
+/** Indentation of the document's first property (the file's unit), and its line break. */
+function detectStyle(text: string, root: Node | undefined): JsonStyle {
+  const first = root?.children?.[0]
+  const lead = first ? lineLead(text, first.offset) : undefined
+  return { unit: lead && /^(\t+| +)$/.test(lead) ? lead : '  ', eol: detectEol(text) }
+}
+
+function lineStart(text: string, offset: number): number {
+  return text.lastIndexOf('\n', offset - 1) + 1
+}
+
+/** The text between the start of the line and `offset`. */
+function lineLead(text: string, offset: number): string {
+  return text.slice(lineStart(text, offset), offset)
+}
+
+function startsOwnLine(text: string, offset: number): boolean {
+  return /^[ \t]*$/.test(lineLead(text, offset))
+}
+
+/** The whitespace that indents the line holding `offset`. */
+function indentOf(text: string, offset: number): string {
+  return /^[ \t]*/.exec(lineLead(text, offset))?.[0] ?? ''
+}
+
+/** JSON for our value, indented by the file's unit and continued at `base`. */
+function pretty(value: JsonValue, base: string, style: JsonStyle): string {
+  return JSON.stringify(value, null, style.unit).split('\n').join(style.eol + base)
+}
+
+function setPlain(root: PlainObject, path: readonly string[], value: JsonValue): void {
+  let node = root
+  for (const key of path.slice(0, -1)) {
+    const next = node[key]
+    const child: PlainObject = typeof next === 'object' && next !== null && !Array.isArray(next) ? next : {}
+    defineKey(node, key, child)
+    node = child
+  }
+  defineKey(node, path[path.length - 1] as string, value)
+}
+
+function nest(path: readonly string[], value: JsonValue): JsonValue {
+  return path.reduceRight<JsonValue>((inner, key) => {
+    const wrapper: PlainObject = {}
+    defineKey(wrapper, key, inner)
+    return wrapper as JsonValue
+  }, value)
+}
+
+/**
+ * What follows a value on its line: an optional comma, then only comments, then the line break
+ * (its offset). Undefined when another token shares the line (a compact style we do not reflow).
+ */
+function lineTail(text: string, offset: number): { commaAt?: number; lineBreakAt: number } | undefined {
+  const scanner = createScanner(text, false)
+  scanner.setPosition(offset)
+  let commaAt: number | undefined
+  for (;;) {
+    const kind = scanner.scan() as number
+    if (kind === TRIVIA || kind === LINE_COMMENT) continue
+    if (kind === BLOCK_COMMENT && !/[\r\n]/.test(text.slice(scanner.getTokenOffset(), scanner.getPosition()))) continue
+    if (kind === COMMA && commaAt === undefined) {
+      commaAt = scanner.getTokenOffset()
+      continue
+    }
+    if (kind === LINE_BREAK) return { commaAt, lineBreakAt: scanner.getTokenOffset() }
+    return undefined
+  }
+}
+
+function setProperty(text: string, path: readonly string[], value: JsonValue, style: JsonStyle): string {
+  const root = parseTree(text, [], PARSE_OPTIONS) as Node
+  let parent = root
+  for (let depth = 0; depth < path.length; depth++) {
+    const property = propertiesNamed(parent, path[depth] as string)[0]
+    const valueNode = property?.children?.[1]
+    if (!property || !valueNode) return insertProperty(text, parent, path, depth, value, style)
+    if (depth === path.length - 1) {
+      // Already right: keep the bytes, including however the user formatted our entry.
+      if (JSON.stringify(nodeValue(valueNode)) === JSON.stringify(value)) return text
+      const content = pretty(value, indentOf(text, property.offset), style)
+      return applyEdits(text, [{ offset: valueNode.offset, length: valueNode.length, content }])
+    }
+    parent = valueNode
+  }
+  return text
+}
+
+/** Adds `path[depth]` (holding the rest of the path) to `parent`, on its own line at its siblings' indentation. */
+function insertProperty(text: string, parent: Node, path: readonly string[], depth: number, value: JsonValue, style: JsonStyle): string {
+  const key = path[depth] as string
+  const nested = nest(path.slice(depth + 1), value)
+  const children = parent.children ?? []
+  const last = children[children.length - 1]
+  const end = parent.offset + parent.length - 1
+  if (!last) {
+    if (text.slice(parent.offset + 1, end).trim() === '') {
+      const base = indentOf(text, parent.offset)
+      const inner = base + style.unit
+      const content = `${style.eol}${inner}${JSON.stringify(key)}: ${pretty(nested, inner, style)}${style.eol}${base}`
+      return applyEdits(text, [{ offset: parent.offset + 1, length: end - parent.offset - 1, content }])
+    }
+  } else {
+    const tail = lineTail(text, last.offset + last.length)
+    if (tail && startsOwnLine(text, last.offset)) {
+      const indent = indentOf(text, last.offset)
+      const trailingComma = tail.commaAt !== undefined ? ',' : ''
+      const line = `${style.eol}${indent}${JSON.stringify(key)}: ${pretty(nested, indent, style)}${trailingComma}`
+      const edits: Edit[] = [{ offset: tail.lineBreakAt, length: 0, content: line }]
+      if (tail.commaAt === undefined) edits.push({ offset: last.offset + last.length, length: 0, content: ',' })
+      return applyEdits(text, edits)
+    }
+  }
+  // A compact object (siblings share lines, or comments fill an empty one): add ours compactly too.
+  return applyEdits(text, modify(text, path.slice(0, depth + 1), nested, {}))
+}
+
+/** Removes the property at `path`: its whole lines when it has them to itself, else just its text. */
+function removeProperty(text: string, path: readonly string[]): string {
+  const root = parseTree(text, [], PARSE_OPTIONS) as Node
+  const property = findProperty(root, path)
+  const parent = property?.parent
+  if (!property || !parent) return text
+  const siblings = parent.children ?? []
+  const index = siblings.indexOf(property)
+  const tail = lineTail(text, property.offset + property.length)
+  if (tail && startsOwnLine(text, property.offset)) {
+    const from = lineStart(text, property.offset)
+    const to = tail.lineBreakAt + (text.startsWith('\r\n', tail.lineBreakAt) ? 2 : 1)
+    const parentEnd = parent.offset + parent.length - 1
+    if (siblings.length === 1) {
+      const rest = text.slice(parent.offset + 1, from) + text.slice(to, parentEnd)
+      if (rest.trim() === '') return applyEdits(text, [{ offset: parent.offset + 1, length: parentEnd - parent.offset - 1, content: '' }])
+      return applyEdits(text, [{ offset: from, length: to - from, content: '' }])
+    }
+    const edits: Edit[] = [{ offset: from, length: to - from, content: '' }]
+    const previous = siblings[index - 1]
+    if (index === siblings.length - 1 && tail.commaAt === undefined && previous) {
+      // We were last without a trailing comma: the comma before us would now trail.
+      const previousTail = lineTail(text, previous.offset + previous.length)
+      if (previousTail?.commaAt === undefined) return applyEdits(text, modify(text, [...path], undefined, {}))
+      edits.push({ offset: previousTail.commaAt, length: 1, content: '' })
+    }
+    return applyEdits(text, edits)
+  }
+  return applyEdits(text, modify(text, [...path], undefined, {}))
+}

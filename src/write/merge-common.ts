@@ -1,0 +1,154 @@
+import { isDeepStrictEqual } from 'node:util'
+import type { JsonValue } from '../define/types.js'
+import { type Diagnostic, OacError } from '../diagnostics.js'
+import type { MergeEntry, MergeFile } from '../emit/types.js'
+
+/** A parsed document as plain data: objects, arrays and scalars (TOML dates as ISO strings). */
+export type PlainValue = string | number | boolean | null | PlainValue[] | { [key: string]: PlainValue }
+export type PlainObject = { [key: string]: PlainValue }
+
+export function isPlainObject(value: unknown): value is PlainObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
+}
+
+export function samePath(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((key, i) => key === b[i])
+}
+
+/** True when `path` starts with every key of `prefix`. */
+export function startsWithPath(path: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= path.length && prefix.every((key, i) => key === path[i])
+}
+
+export function formatPath(path: readonly string[]): string {
+  return path.map((key) => (/^[A-Za-z0-9_-]+$/.test(key) ? key : JSON.stringify(key))).join('.')
+}
+
+/** 1-based line and column of an offset. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1
+  let lineStart = 0
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++
+    lineStart = i + 1
+  }
+  return { line, column: offset - lineStart + 1 }
+}
+
+/** The line break the file already uses (CRLF when its first line break is one), else LF. */
+export function detectEol(text: string): '\n' | '\r\n' {
+  const first = text.indexOf('\n')
+  return first > 0 && text[first - 1] === '\r' ? '\r\n' : '\n'
+}
+
+/** Previous entries that the current file no longer emits: their keys are removed. */
+export function staleEntries(file: MergeFile, previous: readonly MergeEntry[]): MergeEntry[] {
+  return previous.filter((old) => !file.entries.some((entry) => samePath(entry.keyPath, old.keyPath)))
+}
+
+export function getAtPath(root: PlainValue | undefined, path: readonly string[]): PlainValue | undefined {
+  let node = root
+  for (const key of path) {
+    if (!isPlainObject(node) || !Object.hasOwn(node, key)) return undefined
+    node = node[key]
+  }
+  return node
+}
+
+function setAtPath(root: PlainObject, path: readonly string[], value: PlainValue): void {
+  let node = root
+  for (const key of path.slice(0, -1)) {
+    const next = node[key]
+    if (isPlainObject(next)) node = next
+    else {
+      const created: PlainObject = {}
+      defineKey(node, key, created)
+      node = created
+    }
+  }
+  defineKey(node, path[path.length - 1] as string, value)
+}
+
+/** Assignment that also works for the key `__proto__`. */
+export function defineKey(node: PlainObject, key: string, value: PlainValue): void {
+  Object.defineProperty(node, key, { value, enumerable: true, writable: true, configurable: true })
+}
+
+function deleteAtPath(root: PlainObject, path: readonly string[]): void {
+  const parent = getAtPath(root, path.slice(0, -1))
+  if (isPlainObject(parent)) delete parent[path[path.length - 1] as string]
+}
+
+/** Drops the objects along `path` (deepest first) that are empty, so "removed the last server"
+ * compares equal whether or not the format keeps an empty parent behind. */
+function pruneEmptyParents(root: PlainObject, path: readonly string[]): void {
+  for (let depth = path.length - 1; depth >= 1; depth--) {
+    const parentPath = path.slice(0, depth)
+    const node = getAtPath(root, parentPath)
+    if (isPlainObject(node) && Object.keys(node).length === 0) deleteAtPath(root, parentPath)
+  }
+}
+
+/** A deep copy as plain data: null-prototype objects become ordinary ones, dates ISO strings. */
+export function toPlain(value: unknown): PlainValue {
+  if (value instanceof Date) return value.toISOString()
+  if (Array.isArray(value)) return value.map(toPlain)
+  if (typeof value === 'object' && value !== null) {
+    const out: PlainObject = {}
+    for (const [key, child] of Object.entries(value)) defineKey(out, key, toPlain(child))
+    return out
+  }
+  if (typeof value === 'bigint') return Number(value)
+  return value as PlainValue
+}
+
+/**
+ * Checks a merge result against what it must mean: the user's document with our stale keys
+ * removed and our entries set, nothing else changed. A mismatch is our bug, and the file is not written.
+ */
+export function verifyMerge(
+  file: MergeFile,
+  before: PlainValue | undefined,
+  after: PlainValue,
+  removed: readonly MergeEntry[],
+  normalise: (value: JsonValue) => PlainValue,
+): void {
+  const expected = isPlainObject(before) ? (toPlain(before) as PlainObject) : {}
+  const actual = toPlain(after)
+  if (!isPlainObject(actual)) throw mergeBug(file, 'the merged document is not an object')
+  for (const entry of removed) deleteAtPath(expected, entry.keyPath)
+  for (const entry of file.entries) setAtPath(expected, entry.keyPath, normalise(entry.value))
+  for (const entry of [...removed, ...file.entries]) {
+    pruneEmptyParents(expected, entry.keyPath)
+    pruneEmptyParents(actual, entry.keyPath)
+  }
+  if (!isDeepStrictEqual(expected, actual)) {
+    throw mergeBug(file, 'the merged document does not read back as the user document plus our entries')
+  }
+}
+
+function mergeBug(file: MergeFile, detail: string): OacError {
+  return new OacError([
+    {
+      severity: 'error',
+      code: 'merge-failed',
+      file: file.path,
+      message: `unplugin-oac could not merge its entries into ${file.path} safely (${detail}); the file was left unchanged.`,
+      fix: 'This is a bug in unplugin-oac: please report it with a copy of the file.',
+    },
+  ])
+}
+
+export function mergeError(file: MergeFile, text: string, offset: number, code: string, message: string, fix: string): OacError {
+  const { line, column } = lineColumn(text, offset)
+  const diagnostic: Diagnostic = { severity: 'error', code, file: file.path, line, column, message, fix }
+  return new OacError([diagnostic])
+}
+
+/** How a JSON value kind reads in messages. */
+export function describeKind(value: PlainValue | undefined): string {
+  if (Array.isArray(value)) return 'an array'
+  if (value === null) return 'null'
+  if (isPlainObject(value)) return 'an object'
+  return `a ${typeof value}`
+}
