@@ -1,0 +1,99 @@
+import { type ConfigProfile, type Harness, HARNESSES, type RegistryDefinition } from '../define/types.js'
+import type { Findings } from './findings.js'
+import { serverNameProblem } from './names.js'
+import type { Plan } from './plan.js'
+
+export interface PlanOptions {
+  /** The project root: source paths in the plan are relative to it. */
+  root: string
+  /** The config profile to use (see `resolveConfig` for the default). */
+  config?: string
+  /** Harnesses to emit (default: the profile's, else all). */
+  harnesses?: Harness[]
+  /** Emit native tool forms (default: the profile's, else true). */
+  nativeTools?: boolean
+  /** The MCP server's name (default `oac-tools`). */
+  serverName?: string
+  /** How native shims reach a tool (default `process`). */
+  bridge?: 'process' | 'inline'
+}
+
+export type ResolvedConfig = Pick<Plan, 'config' | 'harnesses' | 'nativeTools' | 'serverName' | 'bridge' | 'env'> & {
+  profile: ConfigProfile
+}
+
+const DEFAULT_PROFILE = 'default'
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+const BRIDGES: ReadonlyArray<Plan['bridge']> = ['process', 'inline']
+
+function isHarness(value: unknown): value is Harness {
+  return (HARNESSES as readonly unknown[]).includes(value)
+}
+
+/** Known harnesses of `list` in the canonical order of HARNESSES; unknown ones are reported. */
+function harnessList(list: unknown, origin: string, registry: RegistryDefinition, findings: Findings): Harness[] {
+  if (!Array.isArray(list)) {
+    findings.error('config-harness-unknown', `${origin} must be a list of harnesses.`, `List some of: ${HARNESSES.join(', ')}.`, registry.source)
+    return []
+  }
+  for (const value of list.filter((h) => !isHarness(h))) {
+    findings.error('config-harness-unknown', `${origin} names "${String(value)}", which is not a harness.`, `Use some of: ${HARNESSES.join(', ')}.`, registry.source)
+  }
+  return HARNESSES.filter((harness) => list.includes(harness))
+}
+
+/**
+ * The settings of this compile. The profile is `registry.configs[options.config]`; with no config
+ * named, the profile called `default` when the registry has one, else an empty profile of that name
+ * (all harnesses, native tools on, no models, no env). Options override the profile's values.
+ */
+export function resolveConfig(registry: RegistryDefinition, options: PlanOptions, findings: Findings): ResolvedConfig {
+  const configs = registry.configs ?? {}
+  const known = Object.keys(configs)
+  const name = options.config ?? DEFAULT_PROFILE
+  let profile: ConfigProfile = {}
+  if (Object.hasOwn(configs, name)) {
+    profile = configs[name] ?? {}
+  } else if (options.config !== undefined) {
+    findings.error(
+      'config-unknown',
+      `The registry has no config named "${options.config}". ${known.length ? `Known configs: ${known.join(', ')}.` : 'It defines no configs.'}`,
+      known.length ? `Use one of: ${known.join(', ')}; or add "${options.config}" to defineRegistry({ configs }).` : `Add configs: { ${options.config}: { ... } } to defineRegistry, or compile without a config.`,
+      registry.source,
+    )
+  }
+
+  const harnesses =
+    options.harnesses !== undefined
+      ? harnessList(options.harnesses, 'The harnesses option', registry, findings)
+      : profile.harnesses !== undefined
+        ? harnessList(profile.harnesses, `Config "${name}"'s harnesses`, registry, findings)
+        : [...HARNESSES]
+
+  const serverName = options.serverName ?? 'oac-tools'
+  const serverProblem = serverNameProblem(serverName)
+  if (serverProblem) {
+    findings.error('server-name-invalid', `The MCP server name "${serverName}" ${serverProblem}.`, 'Choose a short name of letters, digits, "_" and "-", e.g. "oac-tools".')
+  }
+
+  const bridge = options.bridge ?? 'process'
+  if (!BRIDGES.includes(bridge)) {
+    findings.error('bridge-invalid', `The bridge "${String(bridge)}" is not one of ${BRIDGES.join(', ')}.`, 'Use "process" (a process per call) or "inline" (import the bundled tool).')
+  }
+
+  const env: string[] = []
+  for (const variable of profile.env ?? []) {
+    if (typeof variable !== 'string' || !ENV_NAME.test(variable)) {
+      findings.error(
+        'config-env-invalid',
+        `Config "${name}" lists "${String(variable)}" in env, which is not an environment variable name.`,
+        'List variable names only (letters, digits and "_", not starting with a digit); values come from the environment at run time.',
+        registry.source,
+      )
+    } else if (!env.includes(variable)) {
+      env.push(variable)
+    }
+  }
+
+  return { config: name, profile, harnesses, nativeTools: options.nativeTools ?? profile.nativeTools ?? true, serverName, bridge, env }
+}

@@ -1,0 +1,64 @@
+import type { AgentDefinition, RegistryDefinition } from '../define/types.js'
+import { type Diagnostic, hasErrors } from '../diagnostics.js'
+import type { LoadedRegistry } from '../load/index.js'
+import { isAgent, planAgent } from './agents.js'
+import { type PlanOptions, resolveConfig } from './config.js'
+import { Findings } from './findings.js'
+import type { Plan, PlannedAgent, PlannedTool } from './plan.js'
+import { collectTools, planTool } from './tools.js'
+
+export type { PlanOptions } from './config.js'
+export { SCHEMA_SUPPORT } from './schema-support.js'
+
+/** The registry's agents made by defineAgent, each name once; anything else is reported. */
+function registryAgents(registry: RegistryDefinition, findings: Findings): AgentDefinition[] {
+  if (!Array.isArray(registry.agents)) {
+    findings.error('definition-invalid', 'The registry\'s agents is not a list.', 'Pass agents: [defineAgent({ ... }), ...] to defineRegistry.', registry.source)
+    return []
+  }
+  const agents: AgentDefinition[] = []
+  registry.agents.forEach((agent: unknown, i) => {
+    if (!isAgent(agent)) {
+      findings.error('definition-invalid', `registry.agents[${i}] is not an agent made by defineAgent.`, "Create agents with defineAgent({ name, description, prompt, tools }) from 'unplugin-oac'.", registry.source)
+      return
+    }
+    const twin = agents.find((other) => other.name === agent.name)
+    if (twin === agent) return
+    if (twin) {
+      findings.error('agent-duplicate', `Two agents are named "${agent.name}": this one and the one at ${findings.where(twin.source)}.`, 'Rename one of them: each agent becomes one file per harness.', agent.source)
+      return
+    }
+    agents.push(agent)
+  })
+  return agents
+}
+
+/**
+ * Turns loaded definitions into a Plan: every name checked, every input schema made one canonical
+ * JSON Schema, every problem a diagnostic at its definition. Pure: no I/O (prompt texts come from
+ * `loaded.prompts`), no absolute paths in the plan. The plan is absent when there are errors.
+ */
+export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { plan?: Plan; diagnostics: Diagnostic[] } {
+  const findings = new Findings(options.root)
+  const registry = loaded.registry
+  const config = resolveConfig(registry, options, findings)
+  const agents = registryAgents(registry, findings)
+  const collected = collectTools(registry, agents, findings)
+
+  const tools: PlannedTool[] = []
+  for (const tool of collected.tools) {
+    const planned = planTool(tool, config, options.root, findings)
+    if (planned) tools.push(planned)
+  }
+  const plannedAgents: PlannedAgent[] = []
+  for (const agent of agents) {
+    const inputs = { prompt: loaded.prompts.get(agent), tools: collected.byAgent.get(agent) ?? [], config, root: options.root }
+    const planned = planAgent(agent, inputs, findings)
+    if (planned) plannedAgents.push(planned)
+  }
+
+  const diagnostics = findings.diagnostics
+  if (hasErrors(diagnostics)) return { diagnostics }
+  const { profile: _profile, ...settings } = config
+  return { plan: { ...settings, tools, agents: plannedAgents }, diagnostics }
+}

@@ -1,0 +1,141 @@
+import type { AgentDefinition, AnyToolDefinition, RegistryDefinition, SourceLocation } from '../define/types.js'
+import type { ResolvedConfig } from './config.js'
+import type { Findings } from './findings.js'
+import { BUILTIN_TOOLS, builtinCollisions, toolNameProblem } from './names.js'
+import type { PlannedTool } from './plan.js'
+import { canonicalSchema } from './schema.js'
+import { schemaLimitations } from './schema-support.js'
+import { plannedSource } from './source.js'
+
+export function isTool(value: unknown): value is AnyToolDefinition {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'oac:tool'
+}
+
+export interface CollectedTools {
+  /** Every distinct tool: the registry's in order, then each agent's in order of first appearance. */
+  tools: AnyToolDefinition[]
+  /** Each agent's tools, resolved to definitions, without repeats. */
+  byAgent: Map<AgentDefinition, AnyToolDefinition[]>
+}
+
+/**
+ * Gathers the tools of the registry and its agents. One definition reached twice is one tool; two
+ * different definitions with one name are an error; a name string must match a registry tool.
+ */
+export function collectTools(registry: RegistryDefinition, agents: readonly AgentDefinition[], findings: Findings): CollectedTools {
+  const byName = new Map<string, AnyToolDefinition>()
+  const tools: AnyToolDefinition[] = []
+  const add = (tool: unknown, origin: string, at: SourceLocation): AnyToolDefinition | undefined => {
+    if (!isTool(tool)) {
+      findings.error('definition-invalid', `${origin} is not a tool made by defineTool.`, "Create tools with defineTool({ name, description, input, run }) from 'unplugin-oac'.", at)
+      return undefined
+    }
+    const existing = byName.get(tool.name)
+    if (existing === tool) return tool
+    if (existing) {
+      findings.error(
+        'tool-duplicate',
+        `Two different tools are named "${tool.name}": this one and the one at ${findings.where(existing.source)}.`,
+        'Rename one of them, or import and reuse the same definition.',
+        tool.source,
+      )
+      return undefined
+    }
+    byName.set(tool.name, tool)
+    tools.push(tool)
+    return tool
+  }
+
+  const registryTools = Array.isArray(registry.tools) ? registry.tools : []
+  registryTools.forEach((tool, i) => add(tool, `registry.tools[${i}]`, registry.source))
+  const registryNames = new Map(registryTools.filter(isTool).map((tool) => [tool.name, tool]))
+
+  const byAgent = new Map<AgentDefinition, AnyToolDefinition[]>()
+  for (const agent of agents) {
+    const own: AnyToolDefinition[] = []
+    const entries: readonly unknown[] = Array.isArray(agent.tools) ? agent.tools : []
+    entries.forEach((entry, i) => {
+      let tool: AnyToolDefinition | undefined
+      if (typeof entry === 'string') {
+        tool = registryNames.get(entry)
+        if (!tool) {
+          const known = [...registryNames.keys()]
+          findings.error(
+            'agent-tool-unknown',
+            `Agent "${agent.name}" names the tool "${entry}", which the registry's tools do not define.${known.length ? ` Registry tools: ${known.join(', ')}.` : ''}`,
+            `Add the tool's definition to defineRegistry({ tools: [...] }), or pass the definition itself in the agent's tools.`,
+            agent.source,
+          )
+        }
+      } else {
+        tool = add(entry, `Agent "${agent.name}"'s tools[${i}]`, agent.source)
+      }
+      if (tool && !own.includes(tool)) own.push(tool)
+    })
+    byAgent.set(agent, own)
+  }
+  return { tools, byAgent }
+}
+
+/** Checks one tool and turns it into its planned form (undefined when it cannot be planned). */
+export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, root: string, findings: Findings): PlannedTool | undefined {
+  const at = tool.source
+  const label = `Tool "${tool.name}"`
+  let ok = true
+  const nameProblem = typeof tool.name === 'string' ? toolNameProblem(tool.name, config.serverName) : 'must be a string'
+  if (nameProblem) {
+    ok = false
+    findings.error('tool-name-invalid', `The tool name "${String(tool.name)}" ${nameProblem}.`, 'Rename the tool to lowercase words joined by "_" or "-", e.g. "search_issues".', at)
+  }
+  if (typeof tool.description !== 'string' || tool.description.trim() === '') {
+    ok = false
+    findings.error('tool-description-missing', `${label} has no description.`, 'Describe what the tool does and when to use it: the model reads this to choose the tool.', at)
+  }
+
+  // Built-ins share a namespace with our tools only where the tool gets a native form.
+  const native = config.nativeTools && tool.json
+  const collisions = native && !nameProblem ? builtinCollisions(tool.name, config.harnesses) : []
+  if (collisions.length && !tool.replacesBuiltin) {
+    ok = false
+    findings.error(
+      'tool-name-builtin',
+      `${label} has the name of a built-in tool of ${collisions.join(', ')}.`,
+      collisions.includes('omp')
+        ? 'Rename the tool (omp rejects custom tools named like its built-ins, even with replacesBuiltin).'
+        : 'Rename the tool, or set replacesBuiltin: true to replace the built-in deliberately.',
+      at,
+    )
+  } else if (collisions.includes('omp')) {
+    ok = false
+    findings.error(
+      'tool-replaces-builtin-omp',
+      `${label} sets replacesBuiltin, but omp rejects custom tools named like its built-ins ("${tool.name}" conflicts with an existing tool).`,
+      'Rename the tool, or leave omp out of the harnesses for this config.',
+      at,
+    )
+  } else if (tool.replacesBuiltin && !Object.values(BUILTIN_TOOLS).some((names) => names.includes(tool.name))) {
+    findings.warning('tool-replaces-nothing', `${label} sets replacesBuiltin, but no harness has a built-in tool of that name.`, 'Remove replacesBuiltin.', at)
+  }
+
+  const canonical = canonicalSchema(tool.input)
+  if (!canonical.ok) {
+    findings.error(canonical.code, `${label}: ${canonical.message}`, canonical.fix, at)
+    return undefined
+  }
+  if (native) {
+    for (const { rule, harness, effect, pointers } of schemaLimitations(canonical.schema, config.harnesses)) {
+      findings.add(effect.severity, 'tool-schema-construct', `${label}'s input has ${rule.label} at ${pointers.join(', ')}; for ${harness}, ${effect.effect}.`, rule.fix, at)
+    }
+  }
+  if (!ok) return undefined
+  return {
+    name: tool.name,
+    description: tool.description,
+    json: tool.json,
+    replacesBuiltin: tool.replacesBuiltin,
+    schema: canonical.schema,
+    schemaKind: canonical.kind,
+    source: plannedSource(root, at),
+    script: `scripts/${tool.name}.mjs`,
+  }
+}
