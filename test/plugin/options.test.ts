@@ -1,0 +1,69 @@
+import { describe, expect, test } from 'vitest'
+import oacEsbuild from '../../src/esbuild.js'
+import { OacOptionsError, unpluginOac } from '../../src/plugin/index.js'
+import { validateOptions } from '../../src/plugin/options.js'
+import oacRollup from '../../src/rollup.js'
+import oacVite from '../../src/vite.js'
+import webpack from 'webpack'
+import oacWebpack from '../../src/webpack.js'
+
+function problemsOf(raw: unknown): string {
+  try {
+    validateOptions(raw)
+  } catch (error) {
+    expect(error).toBeInstanceOf(OacOptionsError)
+    return (error as Error).message
+  }
+  throw new Error('expected the options to be rejected')
+}
+
+describe('plugin options', () => {
+  test('accepts every documented option', () => {
+    const options = {
+      registry: './agents/registry.ts:registry',
+      config: 'prod',
+      target: '.',
+      harnesses: ['claude', 'opencode'] as const,
+      nativeTools: false,
+      root: 'apps/a',
+      serverName: 'app-a-tools',
+      bridge: 'inline' as const,
+      force: true,
+    }
+    expect(validateOptions({ ...options, harnesses: [...options.harnesses] })).toEqual({ ...options, harnesses: ['claude', 'opencode'] })
+  })
+
+  test('names a missing registry and what to write', () => {
+    expect(problemsOf({})).toContain('option `registry` is missing')
+    expect(problemsOf({})).toContain('./agents/registry.ts:registry')
+  })
+
+  test('rejects a call without an options object', () => {
+    expect(problemsOf(undefined)).toContain('expected an options object')
+    expect(problemsOf('agents/registry.ts')).toContain('got "agents/registry.ts"')
+  })
+
+  test('names each bad option with the value it got', () => {
+    const message = problemsOf({ registry: 'r.ts', harnesses: ['claude', 'vim'], nativeTools: 'yes', bridge: 'socket', target: '' })
+    expect(message).toContain('option `harnesses[1]`: expected one of opencode, claude, codex, pi, omp, got "vim"')
+    expect(message).toContain('option `nativeTools`: expected true or false, got "yes"')
+    expect(message).toContain('option `bridge`: expected "process" or "inline", got "socket"')
+    expect(message).toContain('option `target`')
+    expect(message).toContain('empty string')
+  })
+
+  test('rejects unknown options and lists the known ones', () => {
+    const message = problemsOf({ registry: 'r.ts', outDir: 'dist', harness: ['claude'] })
+    expect(message).toContain('unknown options `outDir`, `harness`')
+    expect(message).toContain('known: registry, config, target, harnesses, nativeTools, root, serverName, bridge, force')
+  })
+
+  test('every bundler entry validates when the plugin is created', () => {
+    const bad = { registry: 'r.ts', harnesses: 'claude' } as never
+    for (const create of [oacVite, oacRollup, oacEsbuild, unpluginOac.rolldown]) {
+      expect(() => create(bad)).toThrow(/option `harnesses`: expected an array of harness names/)
+    }
+    // webpack creates the plugin when the compiler applies it.
+    expect(() => webpack({ context: import.meta.dirname, entry: './options.test.ts', plugins: [oacWebpack(bad)] })).toThrow(/option `harnesses`/)
+  })
+})
