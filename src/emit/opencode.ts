@@ -1,0 +1,82 @@
+import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
+import type { JsonValue } from '../define/types.js'
+import { bridgeCode, bridgeImports, generatedHeader, generatedNote, scriptFromShim, sourceRef } from './codegen/bridge.js'
+import { jsString, markdownWithFrontmatter } from './codegen/escape.js'
+import { indentTail } from './codegen/js-literal.js'
+import { hasNativeForm, renderAgentPrompt } from './codegen/prompt-docs.js'
+import { zodShapeCode } from './codegen/zod-code.js'
+import type { OutputFile, OwnedFile } from './types.js'
+
+/**
+ * opencode: a `.opencode/tool/<tool>.ts` shim per JSON tool (zod arguments on `tool.schema`, the
+ * bridge to the tool script) and a `.opencode/agent/<agent>.md` per agent.
+ */
+export function emitOpencode(plan: Plan): OutputFile[] {
+  const tools = plan.tools.filter((tool) => hasNativeForm(plan, tool, 'opencode'))
+  return [...tools.map((tool) => toolFile(plan, tool)), ...plan.agents.map((agent) => agentFile(plan, agent, tools))]
+}
+
+function toolFile(plan: Plan, tool: PlannedTool): OwnedFile {
+  const path = `.opencode/tool/${tool.name}.ts`
+  const args = zodShapeCode(tool.schema, { z: 'z', dialect: 'zod4' }).code
+  const content = [
+    generatedHeader(`tool ${JSON.stringify(tool.name)} (${sourceRef(tool.source)})`),
+    ...bridgeImports(plan),
+    `import { tool } from "@opencode-ai/plugin"`,
+    '',
+    ...(args === '{}' ? [] : ['const z = tool.schema', '']),
+    'export default tool({',
+    `  description: ${jsString(tool.description)},`,
+    `  args: ${indentTail(args)},`,
+    '  execute(args, context) {',
+    `    return runTool(${jsString(scriptFromShim(path, tool))}, args, {`,
+    '      cwd: context.directory,',
+    '      signal: context.abort,',
+    '      progress: (title) => context.metadata({ title }),',
+    '    })',
+    '  },',
+    '})',
+    '',
+    bridgeCode(plan),
+  ].join('\n')
+  return { kind: 'owned', path, content }
+}
+
+function isRecord(value: JsonValue | undefined): value is { [key: string]: JsonValue } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * The agent's tool permissions: its own tools allowed, our other native tools denied. With
+ * `builtinTools.opencode` set, every other tool is denied first (opencode applies the last rule
+ * that matches) and those built-ins are allowed.
+ */
+function permissions(agent: PlannedAgent, tools: readonly PlannedTool[]): { [key: string]: JsonValue } {
+  const permission: { [key: string]: JsonValue } = {}
+  const builtins = agent.builtinTools.opencode
+  if (builtins) {
+    permission['*'] = 'deny'
+    for (const name of builtins) permission[name] = 'allow'
+  }
+  for (const tool of tools) permission[tool.name] = agent.tools.includes(tool.name) ? 'allow' : 'deny'
+  return permission
+}
+
+function agentFile(plan: Plan, agent: PlannedAgent, tools: readonly PlannedTool[]): OwnedFile {
+  const { permission: extraPermission, ...extras } = agent.harness.opencode ?? {}
+  // A `permission` map from `harness.opencode` refines ours key by key; any other value replaces it.
+  const permission =
+    extraPermission === undefined || isRecord(extraPermission) ? { ...permissions(agent, tools), ...extraPermission } : extraPermission
+  const frontmatter: { [key: string]: JsonValue } = {
+    description: agent.description,
+    mode: agent.mode,
+    ...(agent.model.opencode ? { model: agent.model.opencode } : {}),
+    // Other fields from `harness.opencode` are written as given, over the generated ones.
+    ...extras,
+    ...(isRecord(permission) && Object.keys(permission).length === 0 ? {} : { permission }),
+  }
+  // The note is a YAML comment inside the frontmatter: opencode reads frontmatter only from the first line.
+  const note = generatedNote(`agent ${JSON.stringify(agent.name)} (${sourceRef(agent.source)})`)
+  const content = markdownWithFrontmatter(frontmatter, renderAgentPrompt(plan, agent, 'opencode')).replace(/^---\n/, `---\n# ${note}\n`)
+  return { kind: 'owned', path: `.opencode/agent/${agent.name}.md`, content }
+}
