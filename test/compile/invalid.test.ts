@@ -1,0 +1,218 @@
+import { readFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { compilePlan, type PlanOptions } from '../../src/compile/index.js'
+import type { Diagnostic } from '../../src/diagnostics.js'
+import { loadRegistry } from '../../src/load/index.js'
+import { repoRoot } from '../util/project.js'
+
+const root = resolve(repoRoot, 'test/fixtures/compile-invalid')
+
+/** The 1-based line of the fixture file that carries `// @marker`, found by reading the file. */
+async function markedLine(file: string, marker: string): Promise<number> {
+  const lines = (await readFile(join(root, file), 'utf8')).split('\n')
+  const index = lines.findIndex((line) => line.trimEnd().endsWith(`// @${marker}`))
+  if (index < 0) throw new Error(`no @${marker} in ${file}`)
+  return index + 1
+}
+
+async function compile(exportName: string, options: Partial<PlanOptions> = {}) {
+  const loaded = await loadRegistry(`registries.ts:${exportName}`, root)
+  expect(loaded.diagnostics).toEqual([])
+  return compilePlan(loaded, { root, ...options })
+}
+
+/** Compiles, expects no plan, and returns the diagnostics with `code`. */
+async function failing(exportName: string, code: string, options: Partial<PlanOptions> = {}): Promise<Diagnostic[]> {
+  const result = await compile(exportName, options)
+  expect(result.plan).toBeUndefined()
+  const found = result.diagnostics.filter((d) => d.code === code)
+  expect(found.length, JSON.stringify(result.diagnostics, null, 2)).toBeGreaterThan(0)
+  for (const d of found) expect(d.fix).toBeTruthy()
+  return found
+}
+
+async function expectAt(d: Diagnostic, file: string, marker: string, severity: Diagnostic['severity'] = 'error') {
+  expect(d).toMatchObject({ severity, file, line: await markedLine(file, marker) })
+  expect(d.column).toBeGreaterThan(0)
+}
+
+describe('compilePlan: each invalid definition fails with a diagnostic at its definition', () => {
+  it('a tool name that is not valid in every harness', async () => {
+    const [d] = await failing('toolNameInvalid', 'tool-name-invalid')
+    await expectAt(d!, 'tools.ts', 'tool-name-invalid')
+    expect(d!.message).toContain('"searchIssues"')
+  })
+
+  it("a tool name too long for Codex's mcp__<server>__<tool> cap, which depends on the server name", async () => {
+    expect((await compile('toolNameLong')).plan).toBeDefined()
+    const [d] = await failing('toolNameLong', 'tool-name-invalid', { serverName: 'a-rather-long-server-name' })
+    await expectAt(d!, 'tools.ts', 'tool-name-long')
+    expect(d!.message).toContain('mcp__a-rather-long-server-name__summarise_the_release_notes_for_a_version')
+  })
+
+  it('two different tools with one name, naming both locations', async () => {
+    const [d] = await failing('toolDuplicate', 'tool-duplicate')
+    await expectAt(d!, 'tools.ts', 'tool-duplicate')
+    expect(d!.message).toContain(`tools.ts:${await markedLine('tools.ts', 'search-a')}`)
+  })
+
+  it('a tool named like a built-in of opencode, pi or omp', async () => {
+    const [d] = await failing('toolBuiltin', 'tool-name-builtin')
+    await expectAt(d!, 'tools.ts', 'tool-name-builtin')
+    expect(d!.message).toContain('opencode, pi, omp')
+    // Claude and Codex reach our tools through MCP, and the bash route has no namespace to share.
+    expect((await compile('toolBuiltin', { harnesses: ['claude', 'codex'] })).plan).toBeDefined()
+    expect((await compile('toolBuiltin', { nativeTools: false })).plan).toBeDefined()
+  })
+
+  it('replacesBuiltin is allowed for opencode and pi, but omp rejects it even then', async () => {
+    expect((await compile('toolReplacesBuiltin', { harnesses: ['opencode', 'pi', 'claude'] })).plan).toBeDefined()
+    const [d] = await failing('toolReplacesBuiltin', 'tool-replaces-builtin-omp')
+    await expectAt(d!, 'tools.ts', 'tool-replaces-builtin')
+    expect(d!.message).toContain('omp')
+  })
+
+  it('replacesBuiltin on a name no harness uses is a warning', async () => {
+    const result = await compile('toolReplacesNothing')
+    expect(result.plan).toBeDefined()
+    expect(result.diagnostics).toHaveLength(1)
+    expect(result.diagnostics[0]!.code).toBe('tool-replaces-nothing')
+    await expectAt(result.diagnostics[0]!, 'tools.ts', 'tool-replaces-nothing', 'warning')
+  })
+
+  it('a blank tool description', async () => {
+    const [d] = await failing('toolDescriptionMissing', 'tool-description-missing')
+    await expectAt(d!, 'tools.ts', 'tool-description-missing')
+  })
+
+  it('an input that is not an object schema, for zod and TypeBox', async () => {
+    const [zod, typebox] = await failing('inputNotObject', 'tool-input-not-object')
+    await expectAt(zod!, 'tools.ts', 'tool-input-not-object')
+    expect(zod!.fix).toContain('z.object(')
+    await expectAt(typebox!, 'tools.ts', 'tool-input-not-object-typebox')
+    expect(typebox!.fix).toContain('Type.Object(')
+  })
+
+  it('an input that is neither zod nor TypeBox', async () => {
+    const [d] = await failing('inputUnsupported', 'tool-schema-unsupported')
+    await expectAt(d!, 'tools.ts', 'tool-schema-unsupported')
+  })
+
+  it('an input JSON Schema cannot express (z.date, Type.Date)', async () => {
+    const [zod, typebox] = await failing('inputUnrepresentable', 'tool-schema-unrepresentable')
+    await expectAt(zod!, 'tools.ts', 'tool-schema-unrepresentable')
+    expect(zod!.message).toContain('Date')
+    await expectAt(typebox!, 'tools.ts', 'tool-schema-unrepresentable-typebox')
+    expect(typebox!.message).toContain('Date at /properties/at')
+  })
+
+  it('a TypeBox Type.Ref to a schema the input does not contain', async () => {
+    const [d] = await failing('inputDanglingRef', 'tool-schema-unresolved-ref')
+    await expectAt(d!, 'tools.ts', 'tool-schema-unresolved-ref')
+    expect(d!.message).toContain('"Elsewhere"')
+  })
+
+  it('an invalid agent name', async () => {
+    const [d] = await failing('agentNameInvalid', 'agent-name-invalid')
+    await expectAt(d!, 'registries.ts', 'agent-name-invalid')
+  })
+
+  it('two agents with one name, naming both locations', async () => {
+    const found = await failing('agentDuplicate', 'agent-duplicate')
+    expect(found).toHaveLength(1)
+    await expectAt(found[0]!, 'registries.ts', 'agent-duplicate')
+    expect(found[0]!.message).toContain(`registries.ts:${await markedLine('registries.ts', 'agent-first')}`)
+  })
+
+  it('a missing agent description', async () => {
+    const [d] = await failing('agentDescriptionMissing', 'agent-description-missing')
+    await expectAt(d!, 'registries.ts', 'agent-description-missing')
+  })
+
+  it('an agent naming a tool that is not defined', async () => {
+    const [d] = await failing('agentToolUnknown', 'agent-tool-unknown')
+    await expectAt(d!, 'registries.ts', 'agent-tool-unknown')
+    expect(d!.message).toContain('"nope"')
+    expect(d!.message).toContain('Registry tools: search.')
+  })
+
+  it('toolFormatOverrides naming a tool the agent does not have', async () => {
+    const [d] = await failing('agentOverrideUnknown', 'agent-override-unknown-tool')
+    await expectAt(d!, 'registries.ts', 'agent-override-unknown-tool')
+    expect(d!.message).toContain('"okay"')
+  })
+
+  it('a harness field that is not a JSON value', async () => {
+    const [d] = await failing('agentHarnessNotJson', 'agent-harness-not-json')
+    await expectAt(d!, 'registries.ts', 'agent-harness-not-json')
+    expect(d!.message).toContain('harness.opencode.color')
+  })
+
+  it('an agent not made by defineAgent', async () => {
+    const [d] = await failing('notAnAgent', 'definition-invalid')
+    await expectAt(d!, 'registries.ts', 'definition-invalid')
+  })
+
+  it('an unknown config lists the known ones', async () => {
+    const [d] = await failing('configured', 'config-unknown', { config: 'staging' })
+    await expectAt(d!, 'registries.ts', 'registry-configured')
+    expect(d!.message).toContain('Known configs: prod, dev.')
+  })
+
+  it('an env entry that is not a variable name', async () => {
+    const [d] = await failing('configured', 'config-env-invalid', { config: 'prod' })
+    await expectAt(d!, 'registries.ts', 'registry-configured')
+    expect(d!.message).toContain('"not-a-name"')
+  })
+
+  it('an MCP server name no harness accepts', async () => {
+    const [d] = await failing('configured', 'server-name-invalid', { serverName: 'oac tools' })
+    expect(d!.message).toContain('"oac tools"')
+  })
+})
+
+describe('compilePlan: schema constructs some target cannot express', () => {
+  const constructs = async (options: Partial<PlanOptions>) => {
+    const result = await compile('schemaConstructs', options)
+    return { plan: result.plan, found: result.diagnostics.filter((d) => d.code === 'tool-schema-construct') }
+  }
+  const about = (found: Diagnostic[], tool: string, harness: string) => found.filter((d) => d.message.startsWith(`Tool "${tool}"`) && d.message.includes(`for ${harness},`))
+
+  it('are errors where Codex would show the model a wrong type, at each tool definition', async () => {
+    const { plan, found } = await constructs({ harnesses: ['codex'] })
+    expect(plan).toBeUndefined()
+    for (const [tool, marker, construct] of [
+      ['outline', 'schema-recursion', 'recursive schema'],
+      ['shape', 'schema-exclusive-union', 'exclusive union'],
+      ['point', 'schema-tuple', 'tuple'],
+    ] as const) {
+      const [d, ...rest] = about(found, tool, 'codex')
+      expect(rest).toEqual([])
+      await expectAt(d!, 'tools.ts', marker)
+      expect(d!.message).toContain(construct)
+      expect(d!.fix).toBeTruthy()
+    }
+    // Codex keeps anyOf, so the plain union is fine there.
+    expect(about(found, 'either', 'codex')).toEqual([])
+  })
+
+  it('are warnings, naming the target and what it does, where the target only loosens them', async () => {
+    const { plan, found } = await constructs({ harnesses: ['opencode', 'pi', 'omp', 'claude'] })
+    expect(plan).toBeDefined()
+    expect(found.every((d) => d.severity === 'warning')).toBe(true)
+    expect(about(found, 'outline', 'opencode')[0]!.message).toContain('unknown')
+    expect(about(found, 'outline', 'omp')).toHaveLength(1)
+    const union = about(found, 'either', 'pi')[0]!
+    expect(union.message).toContain('/properties/v')
+    expect(union.message).toContain('Google')
+    await expectAt(union, 'tools.ts', 'schema-union', 'warning')
+    expect(found.filter((d) => d.message.includes('for claude,'))).toEqual([])
+  })
+
+  it('do not matter on the bash route', async () => {
+    const { plan, found } = await constructs({ nativeTools: false })
+    expect(plan).toBeDefined()
+    expect(found).toEqual([])
+  })
+})
