@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { Plan, PlannedTool } from '../compile/plan.js'
-import { jsString, jsValue } from '../emit/codegen/escape.js'
+import type { JsonValue } from '../define/types.js'
+import { jsString } from '../emit/codegen/escape.js'
 import type { OwnModule } from '../package-paths.js'
 
 /** The entry that serves every JSON tool over MCP stdio, next to the tool scripts. */
@@ -20,6 +21,15 @@ export interface EntryContext {
   version: string
 }
 
+/**
+ * Data embedded in generated code. Parsed from a JSON string rather than written as an object
+ * literal: in a literal, a `"__proto__"` key (a schema property may have that name) would set the
+ * prototype instead of creating the property.
+ */
+function jsonData(value: JsonValue): string {
+  return `JSON.parse(${jsString(JSON.stringify(value))})`
+}
+
 /** The absolute path of the module where the tool's `defineTool` was called. */
 export function toolModulePath(root: string, tool: PlannedTool): string {
   return join(root, ...tool.source.file.split('/'))
@@ -36,7 +46,7 @@ export function toolEntrySource(plan: Plan, tool: PlannedTool, context: EntryCon
     `import { invokeTool, pickTool } from ${jsString(context.ownModule('runtime/invoke'))}`,
     `import { isMainModule, runToolCli } from ${jsString(context.ownModule('runtime/tool-cli'))}`,
     `import * as toolModule from ${jsString(toolModulePath(context.root, tool))}`,
-    `const spec = ${jsValue(spec)}`,
+    `const spec = ${jsonData(spec)}`,
     `export const tool = pickTool(toolModule, spec.name, ${jsString(tool.source.file)})`,
     `export function invoke(input, options) { return invokeTool(tool, input, options) }`,
     `if (isMainModule(import.meta.url)) runToolCli(tool, spec)`,
@@ -53,7 +63,7 @@ export function mcpServerEntrySource(plan: Plan, context: EntryContext): string 
         `  {`,
         `    name: ${jsString(tool.name)},`,
         `    description: ${jsString(tool.description)},`,
-        `    inputSchema: ${jsValue(tool.schema)},`,
+        `    inputSchema: ${jsonData(tool.schema)},`,
         `    load: () => import(${jsString(toolModulePath(context.root, tool))}).then((m) => pickTool(m, ${jsString(tool.name)}, ${jsString(tool.source.file)})),`,
         `  },`,
       ].join('\n'),
@@ -64,7 +74,7 @@ export function mcpServerEntrySource(plan: Plan, context: EntryContext): string 
     `const tools = [`,
     ...tools,
     `]`,
-    `startMcpServer({ name: ${jsString(plan.serverName)}, version: ${jsString(context.version)}, env: ${jsValue(plan.env)}, tools }).catch((error) => {`,
+    `startMcpServer({ name: ${jsString(plan.serverName)}, version: ${jsString(context.version)}, env: ${jsonData(plan.env)}, tools }).catch((error) => {`,
     `  process.stderr.write(String(error instanceof Error ? error.message : error) + "\\n")`,
     `  process.exit(1)`,
     `})`,

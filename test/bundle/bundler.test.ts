@@ -1,0 +1,225 @@
+import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
+import { homedir, tmpdir } from 'node:os'
+import { join, sep } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MCP_SERVER_ENTRY, needsMcpServer } from '../../src/bundle/entries.js'
+import { type BundleResult, ScriptBundler } from '../../src/bundle/index.js'
+import type { Plan } from '../../src/compile/plan.js'
+import { packageRoot } from '../../src/package-paths.js'
+import { fixturePlan, fixtureRoot, runNode, tempDir, writeAndMove } from './fixture.js'
+
+/** A copy of the fixture project at `dir`, resolving packages through a node_modules link to ours. */
+async function copyFixture(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true })
+  await cp(fixtureRoot, dir, { recursive: true })
+  await symlink(join(packageRoot, 'node_modules'), join(dir, 'node_modules'), 'dir')
+  return dir
+}
+
+function contentOf(result: BundleResult, path: string): string {
+  const file = result.files.find((f) => f.path === path)
+  if (!file) throw new Error(`${path} was not produced; got ${result.files.map((f) => f.path).join(', ')}`)
+  return file.content
+}
+
+function toolScripts(plan: Plan): string[] {
+  return plan.tools.map((tool) => `scripts/${tool.name}.mjs`)
+}
+
+describe('the fixture build', () => {
+  const bundler = new ScriptBundler(fixtureRoot)
+  let result: BundleResult
+  beforeAll(async () => {
+    result = await bundler.build(fixturePlan())
+  })
+  afterAll(() => bundler.dispose())
+
+  it('produces one script per tool, the MCP server, and shared chunks, nothing else', () => {
+    expect(result.diagnostics).toEqual([])
+    const entries = result.files.filter((f) => !f.path.startsWith('scripts/chunks/')).map((f) => f.path)
+    expect(entries).toEqual([...toolScripts(fixturePlan()), `scripts/${MCP_SERVER_ENTRY}.mjs`].sort())
+    const chunks = result.files.filter((f) => f.path.startsWith('scripts/chunks/'))
+    expect(chunks.length).toBeGreaterThan(0)
+    for (const chunk of chunks) expect(chunk.path).toMatch(/^scripts\/chunks\/[\w-]+-[A-Z0-9]{8}\.mjs$/)
+  })
+
+  it('shares code between scripts instead of copying it', () => {
+    // lib/format.ts is imported by the weather and add_note tools: its body must exist once.
+    const copies = result.files.filter((f) => f.content.includes('\\xB0F'))
+    expect(copies.map((f) => f.path)).toHaveLength(1)
+    expect(copies[0]!.path).toMatch(/^scripts\/chunks\//)
+  })
+
+  it('leaves no absolute path of this machine in any file', () => {
+    const machinePaths = [packageRoot, fixtureRoot, join(homedir(), sep), join(tmpdir(), sep)]
+    for (const file of result.files) {
+      for (const path of machinePaths) expect(file.content.includes(path), `${file.path} contains ${path}`).toBe(false)
+    }
+  })
+
+  it('reports the local files the scripts were built from, without node_modules', () => {
+    const tools = ['count.ts', 'explode.ts', 'notes.ts', 'trip.ts', 'wait.ts', 'weather.ts'].map((f) => join(fixtureRoot, 'tools', f))
+    expect(result.inputs).toEqual(expect.arrayContaining([...tools, join(fixtureRoot, 'lib', 'format.ts'), join(packageRoot, 'src', 'runtime', 'tool-cli.ts')]))
+    expect(result.inputs.filter((input) => input.includes('node_modules'))).toEqual([])
+    expect(result.inputs.every((input) => input.startsWith('/'))).toBe(true)
+  })
+
+  it('serves the JSON tools from the moved MCP server, with the same text as the script', async () => {
+    const dir = await writeAndMove(result.files)
+    const client = new Client({ name: 'bundle-test', version: '1.0.0' })
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [`scripts/${MCP_SERVER_ENTRY}.mjs`], cwd: dir, stderr: 'pipe' }))
+    try {
+      const listed = await client.listTools()
+      const plan = fixturePlan()
+      expect(listed.tools.map((t) => t.name)).toEqual(['weather', 'add_note', 'plan_trip', 'explode'])
+      expect(listed.tools[0]!.inputSchema).toEqual(plan.tools[0]!.schema)
+      const called = await client.callTool({ name: 'plan_trip', arguments: { traveller: { name: 'Ada' }, stops: [{ city: 'Rome', nights: 4 }] } })
+      const cli = await runNode(dir, ['scripts/plan_trip.mjs', '--json'], { stdin: '{"traveller":{"name":"Ada"},"stops":[{"city":"Rome","nights":4}]}' })
+      expect(called.content).toEqual([{ type: 'text', text: cli.stdout.replace(/\n$/, '') }])
+      expect(called.isError).toBeFalsy()
+    } finally {
+      await client.close()
+    }
+  })
+})
+
+describe('the MCP server entry', () => {
+  it('exists only with native tools for Claude Code or Codex and some JSON tool', () => {
+    expect(needsMcpServer(fixturePlan())).toBe(true)
+    expect(needsMcpServer(fixturePlan({ harnesses: ['codex'] }))).toBe(true)
+    expect(needsMcpServer(fixturePlan({ harnesses: ['opencode', 'pi', 'omp'] }))).toBe(false)
+    expect(needsMcpServer(fixturePlan({ nativeTools: false }))).toBe(false)
+    expect(needsMcpServer({ ...fixturePlan(), tools: fixturePlan().tools.map((t) => ({ ...t, json: false })) })).toBe(false)
+  })
+
+  it('is not built when not needed', async () => {
+    const bundler = new ScriptBundler(fixtureRoot)
+    try {
+      const result = await bundler.build(fixturePlan({ nativeTools: false }))
+      expect(result.diagnostics).toEqual([])
+      expect(result.files.filter((f) => !f.path.startsWith('scripts/chunks/')).map((f) => f.path)).toEqual(toolScripts(fixturePlan()).sort())
+    } finally {
+      await bundler.dispose()
+    }
+  })
+})
+
+describe('diagnostics', () => {
+  it('names a tool whose module is gone, and a tool that takes the server’s name', async () => {
+    const plan = fixturePlan()
+    const tools = [{ ...plan.tools[0]!, source: { file: 'tools/gone.ts', line: 7, column: 3 } }, { ...plan.tools[1]!, name: MCP_SERVER_ENTRY }]
+    const bundler = new ScriptBundler(fixtureRoot)
+    try {
+      const result = await bundler.build({ ...plan, tools })
+      expect(result.files).toEqual([])
+      expect(result.diagnostics).toEqual([
+        expect.objectContaining({ severity: 'error', code: 'tool-module-missing', file: 'tools/gone.ts', line: 7, column: 3 }),
+        expect.objectContaining({ severity: 'error', code: 'tool-name-reserved', file: 'tools/notes.ts', line: 5 }),
+      ])
+    } finally {
+      await bundler.dispose()
+    }
+  })
+
+  it('turns build errors into diagnostics with file and line', async () => {
+    const root = await tempDir()
+    await mkdir(join(root, 'tools'))
+    await writeFile(join(root, 'tools', 'broken.ts'), "import { defineTool } from 'unplugin-oac'\n\nexport const broken = defineTool({\n  name: 'broken',,\n})\n")
+    await writeFile(join(root, 'tools', 'lost.ts'), "import { helper } from './missing.js'\n\nexport const lost = helper\n")
+    const plan = fixturePlan({ env: [] })
+    const base = plan.tools[3]!
+    const tools = [
+      { ...base, name: 'broken', source: { file: 'tools/broken.ts', line: 3, column: 23 }, script: 'scripts/broken.mjs' },
+      { ...base, name: 'lost', source: { file: 'tools/lost.ts', line: 3, column: 1 }, script: 'scripts/lost.mjs' },
+    ]
+    const bundler = new ScriptBundler(root)
+    try {
+      const result = await bundler.build({ ...plan, tools })
+      expect(result.files).toEqual([])
+      expect(result.diagnostics).toEqual([
+        { severity: 'error', code: 'bundle-error', message: 'Expected identifier but found ","', file: 'tools/broken.ts', line: 4, column: 18 },
+        { severity: 'error', code: 'bundle-error', message: 'Could not resolve "./missing.js"', file: 'tools/lost.ts', line: 1, column: 24 },
+      ])
+    } finally {
+      await bundler.dispose()
+    }
+  })
+})
+
+describe('incremental rebuilds', () => {
+  it('rebuilds an edited tool, keeps other scripts, and follows plan and entry-set changes', async () => {
+    const root = await copyFixture(join(await tempDir(), 'project'))
+    const bundler = new ScriptBundler(root)
+    try {
+      const first = await bundler.build(fixturePlan())
+      expect(first.diagnostics).toEqual([])
+
+      const explodePath = join(root, 'tools', 'explode.ts')
+      await writeFile(explodePath, (await readFile(explodePath, 'utf8')).replace('the tool blew up', 'the edited tool failed'))
+      const second = await bundler.build(fixturePlan())
+      expect(second.diagnostics).toEqual([])
+      expect(contentOf(second, 'scripts/weather.mjs')).toBe(contentOf(first, 'scripts/weather.mjs'))
+      const dir = await writeAndMove(second.files)
+      expect(await runNode(dir, ['scripts/explode.mjs', '--reason', 'x'])).toEqual({ code: 1, stdout: '', stderr: 'the edited tool failed: x\n' })
+
+      // Same entries, new plan data: the generated entry is regenerated on rebuild.
+      const described = fixturePlan()
+      described.tools[0] = { ...described.tools[0]!, description: 'A rewritten description.' }
+      const third = await bundler.build(described)
+      const help = await runNode(await writeAndMove(third.files), ['scripts/weather.mjs', '--help'])
+      expect(help.stdout).toContain('weather: A rewritten description.')
+
+      // Another entry set: a tool dropped, then back.
+      const fewer = fixturePlan()
+      fewer.tools = fewer.tools.filter((t) => t.name !== 'count')
+      const fourth = await bundler.build(fewer)
+      expect(fourth.files.map((f) => f.path)).not.toContain('scripts/count.mjs')
+      const fifth = await bundler.build(fixturePlan())
+      expect(fifth.files.map((f) => f.path)).toContain('scripts/count.mjs')
+      expect(contentOf(fifth, 'scripts/weather.mjs')).toBe(contentOf(first, 'scripts/weather.mjs'))
+    } finally {
+      await bundler.dispose()
+    }
+  })
+
+  it('recovers after a failed build once the error is fixed', async () => {
+    const root = await copyFixture(join(await tempDir(), 'project'))
+    const bundler = new ScriptBundler(root)
+    try {
+      const weatherPath = join(root, 'tools', 'weather.ts')
+      const original = await readFile(weatherPath, 'utf8')
+      await writeFile(weatherPath, `${original}\nexport const oops = (\n`)
+      const failed = await bundler.build(fixturePlan())
+      expect(failed.diagnostics).toEqual([expect.objectContaining({ code: 'bundle-error', file: 'tools/weather.ts' })])
+      await writeFile(weatherPath, original)
+      const fixed = await bundler.build(fixturePlan())
+      expect(fixed.diagnostics).toEqual([])
+      expect(fixed.files.map((f) => f.path)).toContain('scripts/weather.mjs')
+    } finally {
+      await bundler.dispose()
+    }
+  })
+})
+
+describe('determinism', () => {
+  async function buildAt(dir: string, plan: Plan): Promise<BundleResult> {
+    const bundler = new ScriptBundler(await copyFixture(dir))
+    try {
+      return await bundler.build(plan)
+    } finally {
+      await bundler.dispose()
+    }
+  }
+
+  // Chunk hashes cover the inputs' paths relative to the root, so two checkouts agree byte for
+  // byte when their layout relative to the root matches (as clones of one repository do).
+  it('gives byte-identical files from two checkouts at different paths', async () => {
+    const one = await buildAt(join(await tempDir(), 'checkout-one'), fixturePlan())
+    const two = await buildAt(join(await tempDir(), 'other-clone'), fixturePlan())
+    expect(one.diagnostics).toEqual([])
+    expect(two.files.map((f) => f.path)).toEqual(one.files.map((f) => f.path))
+    for (const [index, file] of one.files.entries()) expect(two.files[index]!.content, file.path).toBe(file.content)
+  })
+})

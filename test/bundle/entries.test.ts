@@ -1,0 +1,91 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { type EntryContext, mcpServerEntrySource, toolEntrySource } from '../../src/bundle/entries.js'
+import type { JsonSchema, Plan } from '../../src/compile/plan.js'
+import type { OwnModule } from '../../src/package-paths.js'
+import { fixturePlan, runNode, tempDir } from './fixture.js'
+
+const hostile = fc.constantFrom('"', "'", '`', '${process.exit(9)}', '*/', '/*', '</script>', '\u2028', '\u2029', '\n', '\r\n', '\\', '\\u0041', "'''", '"""', '\0', '\x1b[31m', '---', '__proto__', 'constructor')
+const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.array(hostile, { minLength: 1, maxLength: 6 }).map((parts) => parts.join('')))
+const key = fc.oneof(text, fc.constantFrom('__proto__', 'constructor', 'toString'))
+
+/** Own enumerable properties only: `{ "__proto__": ... }` must stay a property, as JSON.parse makes it. */
+function objectFrom(entries: Array<[string, string]>): JsonSchema {
+  const properties: JsonSchema = {}
+  for (const [name, description] of entries) Object.defineProperty(properties, name, { value: { type: 'string', description }, enumerable: true, writable: true, configurable: true })
+  return { type: 'object', properties }
+}
+
+const caseArbitrary = fc.record({
+  name: text,
+  description: text,
+  properties: fc.array(fc.tuple(key, text), { maxLength: 4 }),
+  env: fc.array(text, { maxLength: 3 }),
+  serverName: text,
+  version: text,
+})
+
+describe('generated entries', () => {
+  it('carry every name, description, schema key, env name and version back exactly, and run nothing from them', async () => {
+    const cases = fc.sample(caseArbitrary, { numRuns: 300, seed: 20_260_501 })
+    const root = await tempDir()
+    await mkdir(join(root, 'tools'))
+    await mkdir(join(root, 'runtime'))
+    // Stand-ins for the runtime that record what the entries hand them.
+    await writeFile(join(root, 'runtime', 'invoke.mjs'), 'export function pickTool(m, name, file) { return { picked: name, file, exports: Object.keys(m) } }\nexport function invokeTool() {}\n')
+    await writeFile(join(root, 'runtime', 'tool-cli.mjs'), 'export const isMainModule = () => true\nexport function runToolCli(tool, spec) { globalThis.recorded = { tool, spec } }\n')
+    await writeFile(
+      join(root, 'runtime', 'mcp-server.mjs'),
+      'export async function startMcpServer(options) { globalThis.recorded = { ...options, tools: await Promise.all(options.tools.map(async (t) => ({ ...t, load: await t.load() }))) } }\n',
+    )
+    await writeFile(join(root, 'tools', 'x.mjs'), 'export const defined = 1\n')
+    const context: EntryContext = { root, ownModule: (name: OwnModule) => join(root, `${name}.mjs`), version: '' }
+
+    const expected: string[] = []
+    for (const [index, c] of cases.entries()) {
+      const base = fixturePlan().tools[0]!
+      const tool = { ...base, name: c.name, description: c.description, schema: objectFrom(c.properties), source: { file: 'tools/x.mjs', line: 1, column: 1 } }
+      const plan: Plan = { ...fixturePlan(), serverName: c.serverName, env: c.env, tools: [tool] }
+      await writeFile(join(root, `tool-${index}.mjs`), toolEntrySource(plan, tool, context))
+      await writeFile(join(root, `server-${index}.mjs`), mcpServerEntrySource(plan, { ...context, version: c.version }))
+      const picked = { picked: c.name, file: 'tools/x.mjs', exports: ['defined'] }
+      expected.push(
+        JSON.stringify({ tool: picked, spec: { name: c.name, description: c.description, script: tool.script, schema: tool.schema, env: c.env } }),
+        JSON.stringify({ name: c.serverName, version: c.version, env: c.env, tools: [{ name: c.name, description: c.description, inputSchema: tool.schema, load: picked }] }),
+      )
+    }
+    const runner = `
+      const out = []
+      for (let i = 0; i < ${cases.length}; i++) {
+        for (const kind of ['tool', 'server']) {
+          globalThis.recorded = undefined
+          await import('./' + kind + '-' + i + '.mjs')
+          await new Promise((resolve) => setImmediate(resolve))
+          out.push(JSON.stringify(globalThis.recorded))
+        }
+      }
+      process.stdout.write(JSON.stringify(out))
+    `
+    await writeFile(join(root, 'runner.mjs'), runner)
+    const run = await runNode(root, ['runner.mjs'])
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    const recorded = JSON.parse(run.stdout) as string[]
+    expect(recorded).toHaveLength(expected.length)
+    for (const [index, value] of recorded.entries()) expect(value, `case ${Math.floor(index / 2)}`).toBe(expected[index])
+  })
+
+  it('import tool modules into the MCP server only on demand', () => {
+    const context: EntryContext = { root: '/project', ownModule: (name) => `/pkg/${name}.ts`, version: '1.0.0' }
+    const source = mcpServerEntrySource(fixturePlan(), context)
+    for (const file of ['weather', 'notes', 'trip', 'explode']) {
+      expect(source).toContain(`load: () => import("/project/tools/${file}.ts")`)
+      expect(source).not.toMatch(new RegExp(`from "/project/tools/${file}\\.ts"`))
+    }
+    // json: false tools stay on the bash route.
+    expect(source).not.toContain('/project/tools/count.ts')
+    expect(source).not.toContain('/project/tools/wait.ts')
+  })
+})
