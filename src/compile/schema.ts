@@ -93,16 +93,18 @@ function inlineDefinitions(schema: JsonSchema): JsonSchema {
   }
   const { $defs: _defs, ...body } = schema
   const result = mapSchema(body, inline)
-  // Keep only the (recursive) definitions still reachable from the schema.
-  const kept = new Set<string>()
+  // Keep only the (recursive) definitions still reachable from the schema, themselves inlined.
+  const kept = new Map<string, JsonSchema>()
   const pending = refsIn(result).map(defName).filter((n) => n !== undefined)
   while (pending.length) {
     const name = pending.pop()!
-    if (kept.has(name)) continue
-    kept.add(name)
-    pending.push(...defRefs(name))
+    const def = defs[name]
+    if (kept.has(name) || !isSchemaObject(def)) continue
+    const inlinedDef = mapSchema(def, inline)
+    kept.set(name, inlinedDef)
+    pending.push(...refsIn(inlinedDef).map(defName).filter((n) => n !== undefined))
   }
-  if (kept.size) result.$defs = Object.fromEntries([...kept].sort().map((name) => [name, mapSchema(defs[name] as JsonSchema, inline)]))
+  if (kept.size) result.$defs = Object.fromEntries([...kept].sort(([a], [b]) => (a < b ? -1 : 1)))
   return result
 }
 
