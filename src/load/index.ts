@@ -3,7 +3,7 @@ import { mkdir, realpath, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { projectPath } from '../compile/source.js'
-import type { AgentDefinition, RegistryDefinition, SourceLocation } from '../define/types.js'
+import type { AgentDefinition, RegistryDefinition } from '../define/types.js'
 import type { Diagnostic } from '../diagnostics.js'
 import { bundleRegistry } from './bundle.js'
 import { importFailure } from './import-error.js'
@@ -73,17 +73,18 @@ export async function loadRegistry(spec: string, projectRoot: string): Promise<L
   const cacheFolder = join(root, 'node_modules', '.cache', 'oac')
   await mkdir(cacheFolder, { recursive: true })
   const moduleFile = join(cacheFolder, `registry-${process.pid}-${Date.now()}-${++loadCount}.mjs`)
+  const bundleFiles = [moduleFile]
+  const locate = bundleLocator(bundleFiles, bundle.sourceMap, root)
   let namespace: Record<string, unknown>
-  let locate: (location: SourceLocation) => SourceLocation
   try {
     await writeFile(moduleFile, bundle.code)
     // Node reports the real path of a module reached through a symlinked node_modules.
-    locate = bundleLocator([moduleFile, await realpath(moduleFile)], bundle.sourceMap, root)
+    bundleFiles.push(await realpath(moduleFile))
     // Stack traces (and so the locations define functions record) then name the user's original files.
     process.setSourceMapsEnabled(true)
     namespace = (await import(pathToFileURL(moduleFile).href)) as Record<string, unknown>
   } catch (error) {
-    const context = { root, inputs: bundle.inputs, registry: where, bundleFile: moduleFile, locate: locate! }
+    const context = { root, inputs: bundle.inputs, registry: where, bundleFile: moduleFile, locate }
     return failed([importFailure(error, context)], bundle.inputs)
   } finally {
     await rm(moduleFile, { force: true })

@@ -13,6 +13,7 @@ export interface Located {
  * Maps a location in the bundled registry module back to the user's file. Node maps stack traces
  * itself once source maps are enabled, but a host that replaces `Error.prepareStackTrace` (test
  * runners, source-map-support) leaves them pointing at the bundle; those are mapped here.
+ * `bundleFiles` (the paths the bundle may be reported under) is read on each call.
  */
 export function bundleLocator(bundleFiles: readonly string[], sourceMap: SourceMapPayload, root: string): <L extends Located>(location: L) => L {
   const map = new SourceMap(sourceMap)

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox'
 import { z } from 'zod'
 import { z as z3 } from 'zod/v3'
 import { describe, expect, it } from 'vitest'
+import type { JsonSchema } from '../../src/compile/plan.js'
 import { agentNameProblem, builtinCollisions, maxToolNameLength, serverNameProblem, toolNameProblem } from '../../src/compile/names.js'
 import { canonicalSchema } from '../../src/compile/schema.js'
 import { SCHEMA_SUPPORT, schemaLimitations } from '../../src/compile/schema-support.js'
@@ -67,8 +68,8 @@ describe('the schema support table', () => {
   })
 
   it('reports allOf only where it decides the type (Codex keeps a typed node typed)', () => {
-    const typed = { type: 'object', properties: { a: { type: 'string', allOf: [{ pattern: 'a' }, { pattern: 'b' }] } } }
-    const untyped = { type: 'object', properties: { a: { allOf: [{ type: 'object' }, { required: ['x'] }] } } }
+    const typed: JsonSchema = { type: 'object', properties: { a: { type: 'string', allOf: [{ pattern: 'a' }, { pattern: 'b' }] } } }
+    const untyped: JsonSchema = { type: 'object', properties: { a: { allOf: [{ type: 'object' }, { required: ['x'] }] } } }
     expect(schemaLimitations(typed, ['codex', 'omp'])).toEqual([])
     expect(schemaLimitations(untyped, ['codex']).map((l) => [l.rule.construct, l.harness, l.effect.severity, l.pointers])).toEqual([
       ['intersection', 'codex', 'error', ['/properties/a']],
