@@ -1,0 +1,200 @@
+import type { CallToolRequest, CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
+import type { AnyToolDefinition } from '../define/types.js'
+import { divertStdout } from './mcp-stdio.js'
+import type { InvokeOptions, InvokeResult, McpServerOptions, ServedTool } from './types.js'
+
+/** Per-call timeout when neither the options nor `OAC_TOOL_TIMEOUT_MS` set one. */
+const DEFAULT_TIMEOUT_MS = 60_000
+
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>
+
+/**
+ * Serves `options.tools` over MCP stdio until stdin closes or the process gets SIGTERM/SIGINT.
+ * Resolves once the server is listening.
+ *
+ * Every failure a call can meet (unknown tool, invalid input, a throwing or hanging tool, a tool
+ * module that does not load) becomes a tool result with `isError: true`, so the model sees a
+ * message it can act on and the server keeps serving.
+ */
+export async function startMcpServer(options: McpServerOptions): Promise<void> {
+  const protocolOut = divertStdout()
+  // The SDK is needed before the first reply; tool code and the validator are loaded on first call.
+  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ])
+  const log = (message: string) => process.stderr.write(`[${options.name}] ${message}\n`)
+  const timeoutMs = resolveTimeout(options.timeoutMs, process.env.OAC_TOOL_TIMEOUT_MS, log)
+  const env = Object.fromEntries(options.env.map((name) => [name, declaredValue(name)]))
+  const tools = new Map(options.tools.map((tool) => [tool.name, tool]))
+  const loader = new ToolLoader()
+  const inFlight = new Set<AbortController>()
+
+  const server = new Server({ name: options.name, version: options.version }, { capabilities: { tools: {} } })
+  server.onerror = (error) => log(error.message)
+
+  const listed: Tool[] = options.tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    // The canonical schema always has `type: 'object'` at its root (see Plan), which is what MCP requires.
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+  }))
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }))
+
+  server.setRequestHandler(CallToolRequestSchema, async (request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> => {
+    const name = request.params.name
+    const tool = tools.get(name)
+    if (!tool) {
+      return failure(`Unknown tool "${name}". This server provides: ${[...tools.keys()].join(', ') || 'no tools'}.`)
+    }
+    const controller = new AbortController()
+    const stop = (reason: Error) => controller.abort(reason)
+    const onCancel = () => stop(new Error(`The client cancelled the call to "${name}".`))
+    extra.signal.addEventListener('abort', onCancel, { once: true })
+    const timer = setTimeout(
+      () => stop(new Error(`Tool "${name}" did not finish within ${timeoutMs} ms and was stopped.`)),
+      timeoutMs,
+    )
+    inFlight.add(controller)
+    let finished = false
+    try {
+      const result = await Promise.race([
+        runTool(tool, request.params.arguments ?? {}, {
+          signal: controller.signal,
+          cwd: process.cwd(),
+          env,
+          progress: progressReporter(request, extra, () => finished, log),
+        }),
+        rejection(controller.signal),
+      ])
+      return toCallResult(name, result, log)
+    } catch (error) {
+      return failure(errorMessage(error))
+    } finally {
+      finished = true
+      clearTimeout(timer)
+      extra.signal.removeEventListener('abort', onCancel)
+      inFlight.delete(controller)
+    }
+  })
+
+  async function runTool(tool: ServedTool, input: unknown, invokeOptions: InvokeOptions): Promise<InvokeResult> {
+    let definition: AnyToolDefinition
+    try {
+      definition = await loader.load(tool)
+    } catch (error) {
+      return { ok: false, kind: 'tool-error', message: `Tool "${tool.name}" could not be loaded: ${errorMessage(error)}` }
+    }
+    return invokeToolLazily(definition, input, invokeOptions)
+  }
+
+  // Tool code may fail outside its own promise (a throw in a timer, a rejected promise nobody
+  // awaits). Node would end the process and every other call with it; log it and keep serving.
+  process.on('uncaughtException', (error) => log(`uncaught error in tool code: ${errorStack(error)}`))
+  process.on('unhandledRejection', (reason) => log(`unhandled rejection in tool code: ${errorStack(reason)}`))
+
+  let closing = false
+  const shutdown = () => {
+    if (closing) return
+    closing = true
+    for (const controller of inFlight) controller.abort(new Error('The MCP server is shutting down.'))
+    // Exit even if tool code left timers or sockets open; replies still owed have no reader now.
+    server.close().finally(() => process.exit(0))
+  }
+  process.stdin.once('end', shutdown)
+  process.stdin.once('close', shutdown)
+  process.once('SIGTERM', shutdown)
+  process.once('SIGINT', shutdown)
+  // EPIPE on stdout means the client is gone.
+  process.stdout.on('error', shutdown)
+  protocolOut.on('error', shutdown)
+
+  await server.connect(new StdioServerTransport(process.stdin, protocolOut))
+}
+
+/** Loads each tool's module once, on its first call; a failed load is retried on the next call. */
+class ToolLoader {
+  private readonly loaded = new Map<string, Promise<AnyToolDefinition>>()
+
+  load(tool: ServedTool): Promise<AnyToolDefinition> {
+    let pending = this.loaded.get(tool.name)
+    if (!pending) {
+      pending = tool.load()
+      pending.catch(() => this.loaded.delete(tool.name))
+      this.loaded.set(tool.name, pending)
+    }
+    return pending
+  }
+}
+
+/** The validator (and with it zod/TypeBox helpers) is imported on the first call, not at startup. */
+async function invokeToolLazily(tool: AnyToolDefinition, input: unknown, options: InvokeOptions): Promise<InvokeResult> {
+  const { invokeTool } = await import('./invoke.js')
+  return invokeTool(tool, input, options)
+}
+
+/** `ctx.progress` for one call: MCP progress notifications when the client asked for them. */
+function progressReporter(
+  request: CallToolRequest,
+  extra: CallExtra,
+  finished: () => boolean,
+  log: (message: string) => void,
+): (message: string) => void {
+  const progressToken = request.params._meta?.progressToken
+  if (progressToken === undefined) return () => {}
+  let progress = 0
+  return (message: string) => {
+    // A notification after the result would reference a token the client has already dropped.
+    if (finished()) return
+    progress += 1
+    extra
+      .sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message: String(message) } })
+      .catch((error: unknown) => log(`could not send progress: ${errorMessage(error)}`))
+  }
+}
+
+function rejection(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))
+}
+
+function toCallResult(name: string, result: InvokeResult, log: (message: string) => void): CallToolResult {
+  if (result.ok) return { content: [{ type: 'text', text: result.text }] }
+  if (result.kind === 'invalid-input') {
+    return failure(`Invalid input for tool "${name}": ${result.message}\nFix the arguments to match the tool's input schema and call it again.`)
+  }
+  if (result.stack) log(`tool "${name}" failed: ${result.stack}`)
+  return failure(`Tool "${name}" failed: ${result.message}`)
+}
+
+function failure(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true }
+}
+
+function resolveTimeout(fromOptions: number | undefined, fromEnv: string | undefined, log: (message: string) => void): number {
+  if (fromEnv !== undefined && fromEnv !== '') {
+    const parsed = Number(fromEnv)
+    if (Number.isInteger(parsed) && parsed > 0) return parsed
+    log(`ignoring OAC_TOOL_TIMEOUT_MS=${JSON.stringify(fromEnv)}: expected a positive whole number of milliseconds`)
+  }
+  return fromOptions ?? DEFAULT_TIMEOUT_MS
+}
+
+/**
+ * The value of a declared variable. Claude Code passes `"${NAME}"` through literally when NAME is
+ * unset in its environment (`.mcp.json` names variables as `${NAME}`); that is no value, not a
+ * value to hand a tool as, say, an API key.
+ */
+function declaredValue(name: string): string | undefined {
+  const value = process.env[name]
+  return value === `\${${name}}` ? undefined : value
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+function errorStack(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error)
+}
