@@ -10,6 +10,7 @@ import {
   type PlainObject,
   type PlainValue,
   staleEntries,
+  toPlain,
   verifyMerge,
 } from './merge-common.js'
 
@@ -74,8 +75,10 @@ export function mergeJsonText(text: string | undefined, file: MergeFile, previou
     for (const entry of removed) result = removeProperty(result, entry.keyPath)
     for (const entry of file.entries) result = setProperty(result, entry.keyPath, entry.value, style)
   }
-  const after = parseTree(result, [], PARSE_OPTIONS)
-  verifyMerge(file, root ? nodeValue(root) : undefined, after ? nodeValue(after) : {}, removed, (value) => value)
+  const afterErrors: ParseError[] = []
+  const after = parseTree(result, afterErrors, PARSE_OPTIONS)
+  const afterValue = after && afterErrors.length === 0 ? nodeValue(after) : null
+  verifyMerge(file, root ? nodeValue(root) : undefined, afterValue, removed, toPlain)
   return result
 }
 
@@ -259,9 +262,14 @@ function insertProperty(text: string, parent: Node, path: readonly string[], dep
       const indent = indentOf(text, last.offset)
       const trailingComma = tail.commaAt !== undefined ? ',' : ''
       const line = `${style.eol}${indent}${JSON.stringify(key)}: ${pretty(nested, indent, style)}${trailingComma}`
-      const edits: Edit[] = [{ offset: tail.lineBreakAt, length: 0, content: line }]
-      if (tail.commaAt === undefined) edits.push({ offset: last.offset + last.length, length: 0, content: ',' })
-      return applyEdits(text, edits)
+      const lastEnd = last.offset + last.length
+      if (tail.commaAt !== undefined) return applyEdits(text, [{ offset: tail.lineBreakAt, length: 0, content: line }])
+      // The separating comma goes right after the last value (before any comment on its line).
+      if (lastEnd === tail.lineBreakAt) return applyEdits(text, [{ offset: lastEnd, length: 0, content: `,${line}` }])
+      return applyEdits(text, [
+        { offset: lastEnd, length: 0, content: ',' },
+        { offset: tail.lineBreakAt, length: 0, content: line },
+      ])
     }
   }
   // A compact object (siblings share lines, or comments fill an empty one): add ours compactly too.

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto'
+import { open, readdir, rename, unlink } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { processAlive } from './lock.js'
+
+const TEMP_NAME = /^\..+\.oac-(\d+)-[0-9a-f]+\.tmp$/
+// Lock staging files (see lock.ts): `<lock>.<pid>.<uuid>`.
+const STAGING_NAME = /\.lock\.(\d+)\.[0-9a-f-]{36}$/
+
+/** True for the temp files our atomic writes use (watch drivers ignore them). */
+export function isTempName(name: string): boolean {
+  return TEMP_NAME.test(name)
+}
+
+/**
+ * Writes a file so that readers (and a crash at any moment) see either the old content or the
+ * new, never a part: the data goes to a temp file in the same folder, is flushed to disk, and is
+ * renamed over the target (an atomic replace on one filesystem).
+ */
+export async function writeFileAtomic(path: string, data: Buffer, mode: number, exactMode = false): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.oac-${process.pid}-${randomBytes(6).toString('hex')}.tmp`)
+  try {
+    const handle = await open(temp, 'wx', mode)
+    try {
+      await handle.writeFile(data)
+      // A user's file keeps its permissions exactly; new files get ours minus the umask.
+      if (exactMode && process.platform !== 'win32') await handle.chmod(mode)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await renameWithRetry(temp, path)
+  } catch (error) {
+    await unlink(temp).catch(() => undefined)
+    throw error
+  }
+}
+
+// Windows refuses to replace a file another process has open for a moment (virus scanners, editors).
+async function renameWithRetry(from: string, to: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await rename(from, to)
+      return
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (process.platform !== 'win32' || attempt >= 10 || (code !== 'EPERM' && code !== 'EACCES' && code !== 'EBUSY')) throw error
+      await new Promise((done) => setTimeout(done, 20 * (attempt + 1)))
+    }
+  }
+}
+
+/** Flushes a folder's entries (the renames) to disk. Windows cannot open folders; it needs no flush. */
+export async function syncFolder(folder: string): Promise<void> {
+  if (process.platform === 'win32') return
+  const handle = await open(folder, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+/** Removes temp and lock staging files that a killed build left in `folder` (their process is gone). */
+export async function sweepStaleTemps(folder: string): Promise<void> {
+  const names = await readdir(folder).catch(() => [] as string[])
+  for (const name of names) {
+    const pid = (TEMP_NAME.exec(name) ?? STAGING_NAME.exec(name))?.[1]
+    if (pid && !processAlive(Number(pid))) await unlink(join(folder, name)).catch(() => undefined)
+  }
+}

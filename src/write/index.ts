@@ -1,0 +1,501 @@
+import { chmod, lstat, mkdir, readdir, readFile, realpath, rmdir, stat, unlink } from 'node:fs/promises'
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { type Diagnostic, hasErrors, OacError } from '../diagnostics.js'
+import type { MergeEntry, MergeFile, OutputFile, OwnedFile } from '../emit/types.js'
+import { isTempName, sweepStaleTemps, syncFolder, writeFileAtomic } from './atomic.js'
+import { mergeJsonText, readJsonPath } from './json-merge.js'
+import { acquireLock, type ReleaseLock } from './lock.js'
+import { emptyManifest, hashBytes, hashValue, type Manifest, type MergeRecord, manifestPath, manifestText, readManifest } from './manifest.js'
+import type { PlainValue } from './merge-common.js'
+import { secretDiagnostics } from './secrets.js'
+import { mergeTomlText, readTomlPath } from './toml-merge.js'
+
+export { mergeJsonText } from './json-merge.js'
+export { mergeTomlText } from './toml-merge.js'
+
+/** `write` changes files; `check` and `dry-run` write nothing and report what would change. */
+export type WriteMode = 'write' | 'check' | 'dry-run'
+
+export interface WriteReport {
+  /** Paths (relative to the target) written, or that would be written. */
+  written: string[]
+  unchanged: string[]
+  /** Paths removed (files we generated before and no longer do), or that would be removed. */
+  removed: string[]
+  diagnostics: Diagnostic[]
+}
+
+export interface WriteOptions {
+  /** Absolute path of the folder the tree goes into. */
+  target: string
+  mode: WriteMode
+  /** Overwrite user files in the way of owned files, and our files or entries edited by hand. */
+  force: boolean
+  /** Who is writing: the MCP server name, so apps sharing a target keep separate manifests. */
+  owner: string
+}
+
+const ownWritesSet = new Set<string>()
+
+/** Absolute paths this process has written or removed: a watch driver ignores change events on them. */
+export const ownWrites: ReadonlySet<string> = ownWritesSet
+
+/** True for paths our writes touch, temp and lock files included. */
+export function isOwnWrite(path: string): boolean {
+  return ownWritesSet.has(resolve(path)) || isTempName(basename(path)) || resolve(path).split(sep).includes('.oac')
+}
+
+type Operation =
+  | { kind: 'write'; path: string; data: Buffer; mode: number; exactMode: boolean; realPath?: string }
+  | { kind: 'chmod'; path: string; mode: number }
+  | { kind: 'remove'; path: string }
+
+interface Plan {
+  operations: Operation[]
+  unchanged: string[]
+  diagnostics: Diagnostic[]
+  next: Manifest
+}
+
+const FILE_MODE = 0o666
+const EXECUTABLE_MODE = 0o777
+const canChmod = process.platform !== 'win32'
+
+/**
+ * Writes generated files into the target: owned files whole (only when their bytes change,
+ * atomically), merge files by merging our entries into the user's file. Files this owner wrote
+ * before and no longer generates are removed; nothing else ever is. Everything is checked first
+ * (user files in the way, hand edits, unparsable merge targets, literal secrets); on any error
+ * nothing is written.
+ */
+export async function writeOutputs(files: OutputFile[], options: WriteOptions): Promise<WriteReport> {
+  const target = resolve(options.target)
+  const diagnostics = validateOutputs(files, options.owner)
+  if (hasErrors(diagnostics)) return { written: [], unchanged: [], removed: [], diagnostics }
+  const manifestFile = join(target, manifestPath(options.owner))
+  const locks: ReleaseLock[] = []
+  try {
+    const writing = options.mode === 'write'
+    if (writing) locks.push(await acquireLock(lockPath(target, manifestPath(options.owner))))
+    const { manifest: previous, diagnostics: manifestDiagnostics } = await readManifest(
+      manifestFile,
+      displayPath(target, manifestPath(options.owner)),
+      options.owner,
+    )
+    if (hasErrors(manifestDiagnostics)) return { written: [], unchanged: [], removed: [], diagnostics: manifestDiagnostics }
+    if (writing) {
+      const mergePaths = new Set([...files.filter((f) => f.kind === 'merge').map((f) => f.path), ...Object.keys(previous.merges)])
+      for (const path of [...mergePaths].sort()) locks.push(await acquireLock(lockPath(target, path)))
+    }
+    const plan = await planWrites(target, files, previous, options)
+    const report: WriteReport = {
+      written: plan.operations.filter((op) => op.kind !== 'remove').map((op) => op.path).sort(),
+      unchanged: plan.unchanged.sort(),
+      removed: plan.operations.filter((op) => op.kind === 'remove').map((op) => op.path).sort(),
+      diagnostics: plan.diagnostics,
+    }
+    if (hasErrors(plan.diagnostics)) return { ...report, written: [], removed: [] }
+    if (!writing) return report
+    await execute(target, previous, plan)
+    return report
+  } catch (error) {
+    if (error instanceof OacError) return { written: [], unchanged: [], removed: [], diagnostics: [...error.diagnostics] }
+    throw error
+  } finally {
+    for (const release of locks.reverse()) await release()
+  }
+}
+
+function lockPath(target: string, path: string): string {
+  return join(target, '.oac', 'locks', `${encodeURIComponent(path)}.lock`)
+}
+
+/** A path to show people: relative to the working directory when inside it, else absolute. */
+function displayPath(target: string, path: string): string {
+  const absolute = join(target, path)
+  const fromCwd = relative(process.cwd(), absolute)
+  return fromCwd === '' || fromCwd.startsWith('..') || isAbsolute(fromCwd) ? absolute : fromCwd.split(sep).join('/')
+}
+
+function validateOutputs(files: OutputFile[], owner: string): Diagnostic[] {
+  const diagnostics: Diagnostic[] = []
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(owner)) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'owner-invalid',
+      message: `The server name "${owner}" cannot name a manifest file.`,
+      fix: 'Use letters, digits, ".", "_" and "-" only in the server name.',
+    })
+  }
+  const seen = new Set<string>()
+  for (const file of files) {
+    const segments = file.path.split('/')
+    const valid =
+      file.path !== '' &&
+      !file.path.includes('\\') &&
+      !file.path.includes('\0') &&
+      !isAbsolute(file.path) &&
+      !/^[A-Za-z]:/.test(file.path) &&
+      segments.every((s) => s !== '' && s !== '.' && s !== '..') &&
+      segments[0] !== '.oac'
+    if (!valid) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'output-path-invalid',
+        message: `Generated file path "${file.path}" is not a plain relative path inside the target.`,
+        fix: 'This is a bug in an unplugin-oac emitter: please report it.',
+      })
+    } else if (seen.has(file.path)) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'output-path-duplicate',
+        message: `Two generated files have the same path "${file.path}".`,
+        fix: 'Give the tools or agents that produce it different names.',
+      })
+    }
+    seen.add(file.path)
+  }
+  return diagnostics
+}
+
+/** The file's bytes, undefined when it does not exist, 'folder' when a folder is in the way. */
+async function readExisting(path: string): Promise<Buffer | 'folder' | undefined> {
+  try {
+    return await readFile(path)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return undefined
+    if (code === 'EISDIR') return 'folder'
+    throw error
+  }
+}
+
+function hasOwn<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined
+}
+
+async function planWrites(target: string, files: OutputFile[], previous: Manifest, options: WriteOptions): Promise<Plan> {
+  const plan: Plan = { operations: [], unchanged: [], diagnostics: [], next: emptyManifest(options.owner) }
+  const nextFiles = new Map<string, { sha256: string[] }>()
+  const nextMerges = new Map<string, MergeRecord>()
+  const owned = files.filter((f): f is OwnedFile => f.kind === 'owned')
+  const merges = files.filter((f): f is MergeFile => f.kind === 'merge')
+  const current = new Set(files.map((f) => f.path))
+
+  for (const file of owned) {
+    const data = Buffer.from(file.content, 'utf8')
+    nextFiles.set(file.path, { sha256: [hashBytes(data)] })
+    plan.diagnostics.push(...secretDiagnostics(file, displayPath(target, file.path)))
+    await planOwnedFile(target, file, data, hasOwn(previous.files, file.path), options.force, plan)
+  }
+
+  for (const file of merges) {
+    const record = hasOwn(previous.merges, file.path)
+    const planned = await planMerge(target, file, record, options.force, plan)
+    if (planned) nextMerges.set(file.path, planned)
+  }
+
+  for (const [path, record] of Object.entries(previous.files)) {
+    if (current.has(path)) continue
+    const existing = await readExisting(join(target, path))
+    if (!Buffer.isBuffer(existing)) continue
+    if (record.sha256.includes(hashBytes(existing))) plan.operations.push({ kind: 'remove', path })
+    else {
+      plan.diagnostics.push({
+        severity: 'warning',
+        code: 'owned-file-kept',
+        file: displayPath(target, path),
+        message: `${path} was generated by unplugin-oac, which no longer generates it, but it was edited by hand: it was left in place and is yours now.`,
+        fix: 'Delete it if you no longer need it.',
+      })
+    }
+  }
+
+  for (const [path, record] of Object.entries(previous.merges)) {
+    if (current.has(path)) continue
+    const leftover = await planMerge(target, { kind: 'merge', path, format: record.format, entries: [] }, record, options.force, plan)
+    if (leftover && leftover.entries.length > 0) nextMerges.set(path, leftover)
+  }
+
+  plan.next = {
+    version: 1,
+    owner: options.owner,
+    files: Object.fromEntries(nextFiles),
+    merges: Object.fromEntries(nextMerges),
+    folders: previous.folders,
+  }
+  return plan
+}
+
+async function planOwnedFile(
+  target: string,
+  file: OwnedFile,
+  data: Buffer,
+  record: { sha256: string[] } | undefined,
+  force: boolean,
+  plan: Plan,
+): Promise<void> {
+  const path = join(target, file.path)
+  const mode = file.executable ? EXECUTABLE_MODE : FILE_MODE
+  const existing = await readExisting(path)
+  const shown = displayPath(target, file.path)
+  if (existing === 'folder') {
+    plan.diagnostics.push({
+      severity: 'error',
+      code: 'owned-path-taken',
+      file: shown,
+      message: `A folder sits where unplugin-oac generates the file ${file.path}.`,
+      fix: 'Move or delete the folder, or rename the tool or agent that generates this file.',
+    })
+    return
+  }
+  if (existing === undefined) {
+    plan.operations.push({ kind: 'write', path: file.path, data, mode, exactMode: false })
+    return
+  }
+  if (existing.equals(data)) {
+    const executable = ((await stat(path)).mode & 0o111) !== 0
+    if (canChmod && executable !== Boolean(file.executable)) {
+      plan.operations.push({ kind: 'chmod', path: file.path, mode: file.executable ? 0o755 : 0o644 })
+    } else plan.unchanged.push(file.path)
+    return
+  }
+  if (record?.sha256.includes(hashBytes(existing))) {
+    plan.operations.push({ kind: 'write', path: file.path, data, mode, exactMode: false })
+    return
+  }
+  // Hand edits and user files are never overwritten silently: an error names them; `force` overwrites with a warning.
+  const message = record
+    ? `${file.path} was generated by unplugin-oac and has been edited by hand since; the edit would be lost.`
+    : `${file.path} exists and was not written by unplugin-oac${await otherOwner(target, file.path, plan.next.owner)}; it would be overwritten.`
+  const fix = record
+    ? 'Make the change in the definitions (or config) instead, and delete the file or build with force to regenerate it.'
+    : 'Move or rename your file, rename the tool or agent that generates this path, or build with force to overwrite it.'
+  plan.diagnostics.push({ severity: force ? 'warning' : 'error', code: record ? 'owned-file-edited' : 'owned-path-taken', file: shown, message, fix })
+  if (force) plan.operations.push({ kind: 'write', path: file.path, data, mode, exactMode: false })
+}
+
+/** ` (it belongs to "<owner>")` when another app's manifest in the same target lists the path. */
+async function otherOwner(target: string, path: string, owner: string): Promise<string> {
+  const names = await readdir(join(target, '.oac')).catch(() => [] as string[])
+  for (const name of names) {
+    const other = /^manifest\.(.+)\.json$/.exec(name)?.[1]
+    if (!other || other === owner) continue
+    const { manifest } = await readManifest(join(target, '.oac', name), name, other).catch(() => ({ manifest: emptyManifest(other) }))
+    if (Object.hasOwn(manifest.files, path)) return ` (the app whose MCP server is "${other}" generates it)`
+  }
+  return ''
+}
+
+function readPath(format: MergeFile['format'], text: string, keyPath: readonly string[]): PlainValue | undefined {
+  return format === 'json' ? readJsonPath(text, keyPath) : readTomlPath(text, keyPath)
+}
+
+function mergeText(format: MergeFile['format'], text: string | undefined, file: MergeFile, previous: MergeEntry[]): string {
+  return format === 'json' ? mergeJsonText(text, file, previous) : mergeTomlText(text, file, previous)
+}
+
+/**
+ * Merges one file (or, with no entries, removes our old entries from it). Our entries edited by
+ * hand are reported: an error when we would overwrite them (a warning with force), and left in
+ * place when we no longer emit them. Returns the record for the next manifest.
+ */
+async function planMerge(target: string, file: MergeFile, record: MergeRecord | undefined, force: boolean, plan: Plan): Promise<MergeRecord | undefined> {
+  const path = join(target, file.path)
+  const shown = displayPath(target, file.path)
+  const link = await lstat(path).catch(() => undefined)
+  const realPath = link?.isSymbolicLink() ? await realpath(path) : undefined
+  const existing = await readExisting(realPath ?? path)
+  if (existing === 'folder') {
+    plan.diagnostics.push({
+      severity: 'error',
+      code: 'owned-path-taken',
+      file: shown,
+      message: `A folder sits where unplugin-oac merges its entries into the file ${file.path}.`,
+      fix: 'Move or delete the folder.',
+    })
+    return undefined
+  }
+  if (existing === undefined && file.entries.length === 0) return undefined
+  const raw = existing?.toString('utf8')
+  const bom = raw?.startsWith('\uFEFF') ? '\uFEFF' : ''
+  const text = raw === undefined ? undefined : raw.slice(bom.length)
+
+  const removable: MergeEntry[] = []
+  for (const old of record?.entries ?? []) {
+    const now = text === undefined ? undefined : readPath(file.format, text, old.keyPath)
+    const edited = now !== undefined && !old.sha256.includes(hashValue(now))
+    const stillOurs = file.entries.some((e) => samePath(e.keyPath, old.keyPath))
+    if (!edited) {
+      if (!stillOurs) removable.push({ keyPath: old.keyPath, value: null })
+      continue
+    }
+    if (stillOurs) {
+      plan.diagnostics.push({
+        severity: force ? 'warning' : 'error',
+        code: 'merge-entry-edited',
+        file: shown,
+        message: `The entry ${old.keyPath.join('.')} in ${file.path} was written by unplugin-oac and has been edited by hand since; the edit would be lost.`,
+        fix: 'Make the change in the definitions (or config) instead, and remove the entry or build with force to regenerate it.',
+      })
+    } else {
+      plan.diagnostics.push({
+        severity: 'warning',
+        code: 'merge-entry-kept',
+        file: shown,
+        message: `The entry ${old.keyPath.join('.')} in ${file.path} is no longer generated, but it was edited by hand: it was left in place and is yours now.`,
+        fix: 'Remove it if you no longer need it.',
+      })
+    }
+  }
+
+  let merged: string
+  try {
+    merged = mergeText(file.format, text, file, removable)
+  } catch (error) {
+    if (!(error instanceof OacError)) throw error
+    plan.diagnostics.push(...error.diagnostics.map((d) => ({ ...d, file: shown })))
+    return undefined
+  }
+  plan.diagnostics.push(...secretDiagnostics(file, shown, merged))
+  const created = record?.created ?? existing === undefined
+  const next: MergeRecord = {
+    format: file.format,
+    created,
+    entries: file.entries.map((entry) => ({
+      keyPath: entry.keyPath,
+      sha256: [hashValue(readPath(file.format, merged, entry.keyPath) ?? null)],
+    })),
+  }
+  const existingMode = canChmod && existing !== undefined ? (await stat(realPath ?? path)).mode & 0o7777 : FILE_MODE
+  if (file.entries.length === 0 && created && merged === emptySkeleton(file.format, removable)) {
+    // We created the file and nothing but our (now removed) entries' empty parents is left.
+    plan.operations.push({ kind: 'remove', path: file.path })
+  } else if (merged === text) plan.unchanged.push(file.path)
+  else {
+    const data = Buffer.from(bom + merged, 'utf8')
+    plan.operations.push({ kind: 'write', path: file.path, data, mode: existingMode, exactMode: existing !== undefined, realPath })
+  }
+  return next
+}
+
+function samePath(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((key, i) => key === b[i])
+}
+
+/** What is left of a file we created once its entries are removed again. */
+function emptySkeleton(format: MergeFile['format'], entries: MergeEntry[]): string {
+  const file: MergeFile = { kind: 'merge', path: 'skeleton', format, entries: entries.map((e) => ({ keyPath: e.keyPath, value: {} })) }
+  return mergeText(format, mergeText(format, undefined, file, []), { ...file, entries: [] }, file.entries)
+}
+
+/** The folders (relative to the target) that writing `path` will create, outermost first. */
+async function missingFolders(target: string, path: string): Promise<string[]> {
+  const missing: string[] = []
+  for (let folder = dirname(path); folder !== '.'; folder = dirname(folder)) {
+    const exists = await stat(join(target, folder)).then(
+      () => true,
+      () => false,
+    )
+    if (exists) break
+    missing.unshift(folder)
+  }
+  return missing
+}
+
+async function execute(target: string, previous: Manifest, plan: Plan): Promise<void> {
+  const manifestFile = join(target, manifestPath(plan.next.owner))
+  const writes = plan.operations.filter((op) => op.kind === 'write')
+  const created = new Set<string>()
+  for (const op of writes) for (const folder of await missingFolders(target, op.path)) created.add(folder)
+  const folders = [...new Set([...previous.folders, ...created])]
+
+  if (plan.operations.length > 0) {
+    // Until every file is in place, the manifest accepts both the old and the new content.
+    await writeManifest(manifestFile, transitional(previous, plan.next, folders))
+  }
+  const touched = new Set<string>()
+  for (const folder of [...created].sort()) await mkdir(join(target, folder), { recursive: true })
+  for (const op of writes) {
+    const folder = dirname(op.realPath ?? join(target, op.path))
+    if (!touched.has(folder)) await sweepStaleTemps(folder)
+    touched.add(folder)
+  }
+  await inBatches(writes, 16, async (op) => {
+    const path = op.realPath ?? join(target, op.path)
+    await writeFileAtomic(path, op.data, op.mode, op.exactMode)
+    ownWritesSet.add(join(target, op.path))
+  })
+  for (const op of plan.operations) {
+    if (op.kind === 'chmod') {
+      await chmod(join(target, op.path), op.mode)
+      ownWritesSet.add(join(target, op.path))
+    } else if (op.kind === 'remove') {
+      await unlink(join(target, op.path)).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error
+      })
+      ownWritesSet.add(join(target, op.path))
+      touched.add(dirname(join(target, op.path)))
+    }
+  }
+  plan.next.folders = await removeEmptyFolders(target, folders, plan.next)
+  for (const folder of touched) await syncFolder(folder).catch(() => undefined)
+  await writeManifest(manifestFile, plan.next)
+}
+
+async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run))
+}
+
+function transitional(previous: Manifest, next: Manifest, folders: string[]): Manifest {
+  const files = new Map(Object.entries(previous.files))
+  for (const [path, record] of Object.entries(next.files)) {
+    files.set(path, { sha256: [...new Set([...(files.get(path)?.sha256 ?? []), ...record.sha256])] })
+  }
+  const merges = new Map(Object.entries(previous.merges))
+  for (const [path, record] of Object.entries(next.merges)) {
+    const old = merges.get(path)
+    const entries = new Map((old?.entries ?? []).map((e) => [JSON.stringify(e.keyPath), e]))
+    for (const entry of record.entries) {
+      const key = JSON.stringify(entry.keyPath)
+      entries.set(key, { keyPath: entry.keyPath, sha256: [...new Set([...(entries.get(key)?.sha256 ?? []), ...entry.sha256])] })
+    }
+    merges.set(path, { format: record.format, created: old?.created ?? record.created, entries: [...entries.values()] })
+  }
+  return { version: 1, owner: next.owner, files: Object.fromEntries(files), merges: Object.fromEntries(merges), folders }
+}
+
+/** Removes the folders we created that are empty and hold no current file; returns those still there. */
+async function removeEmptyFolders(target: string, folders: string[], next: Manifest): Promise<string[]> {
+  const needed = new Set<string>()
+  for (const path of [...Object.keys(next.files), ...Object.keys(next.merges)]) {
+    for (let folder = dirname(path); folder !== '.'; folder = dirname(folder)) needed.add(folder)
+  }
+  const kept: string[] = []
+  // Deepest first, so a parent is empty by the time we reach it.
+  for (const folder of [...folders].sort((a, b) => b.split('/').length - a.split('/').length)) {
+    if (needed.has(folder)) {
+      kept.push(folder)
+      continue
+    }
+    const removed = await rmdir(join(target, folder)).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
+    )
+    if (!removed) kept.push(folder)
+  }
+  return kept
+}
+
+async function writeManifest(path: string, manifest: Manifest): Promise<void> {
+  const empty = Object.keys(manifest.files).length === 0 && Object.keys(manifest.merges).length === 0 && manifest.folders.length === 0
+  ownWritesSet.add(path)
+  if (empty) {
+    await unlink(path).catch(() => undefined)
+    return
+  }
+  const text = manifestText(manifest)
+  if ((await readExisting(path).catch(() => undefined))?.toString() === text) return
+  await mkdir(dirname(path), { recursive: true })
+  await writeFileAtomic(path, Buffer.from(text, 'utf8'), FILE_MODE)
+}

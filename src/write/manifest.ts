@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import type { Diagnostic } from '../diagnostics.js'
+import type { MergeFile } from '../emit/types.js'
+import type { PlainValue } from './merge-common.js'
+
+/**
+ * What one owner (one MCP server name, i.e. one app) wrote into a target folder, so the next build
+ * removes exactly what it no longer generates and notices hand edits. Kept at
+ * `.oac/manifest.<owner>.json`; deterministic (sorted, no timestamps) so it can be committed with
+ * the tree. While a write is under way a record accepts both the old and the new hash, so a build
+ * killed half-way leaves a manifest that still recognises every file it may have written.
+ */
+export interface Manifest {
+  version: 1
+  owner: string
+  /** Files we generate whole, by path relative to the target: the content hashes we accept as ours. */
+  files: Record<string, { sha256: string[] }>
+  /** Files we merge entries into. `created`: the file did not exist before we first merged into it. */
+  merges: Record<string, MergeRecord>
+  /** Folders we created (relative to the target): removed again once empty and no longer needed. */
+  folders: string[]
+}
+
+export interface MergeRecord {
+  format: MergeFile['format']
+  created: boolean
+  entries: { keyPath: string[]; sha256: string[] }[]
+}
+
+export function manifestPath(owner: string): string {
+  return `.oac/manifest.${owner}.json`
+}
+
+export function emptyManifest(owner: string): Manifest {
+  return { version: 1, owner, files: {}, merges: {}, folders: [] }
+}
+
+export function hashBytes(data: Buffer | string): string {
+  return createHash('sha256').update(data).digest('hex')
+}
+
+/** A hash of a value that ignores key order and formatting (our merge entries as read back). */
+export function hashValue(value: PlainValue): string {
+  return hashBytes(canonicalJson(value))
+}
+
+function canonicalJson(value: PlainValue): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value).sort()
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key] as PlainValue)}`).join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+export function manifestText(manifest: Manifest): string {
+  const sortedKeys = <T>(record: Record<string, T>): Record<string, T> =>
+    Object.fromEntries(Object.keys(record).sort().map((key) => [key, record[key] as T]))
+  const sorted: Manifest = {
+    version: 1,
+    owner: manifest.owner,
+    files: sortedKeys(manifest.files),
+    merges: sortedKeys(manifest.merges),
+    folders: [...new Set(manifest.folders)].sort(),
+  }
+  return `${JSON.stringify(sorted, null, 2)}\n`
+}
+
+/** Reads the manifest at `path`; a missing one is empty, a damaged one is an error (with the fix). */
+export async function readManifest(path: string, displayPath: string, owner: string): Promise<{ manifest: Manifest; diagnostics: Diagnostic[] }> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { manifest: emptyManifest(owner), diagnostics: [] }
+    throw error
+  }
+  const manifest = parseManifest(text, owner)
+  if (manifest) return { manifest, diagnostics: [] }
+  return {
+    manifest: emptyManifest(owner),
+    diagnostics: [
+      {
+        severity: 'error',
+        code: 'manifest-invalid',
+        file: displayPath,
+        message: `The list of files unplugin-oac wrote for "${owner}" is damaged, so it cannot tell its files from yours; nothing was written.`,
+        fix: `Delete ${displayPath} and build again: files identical to what would be generated are taken over, any other file in the way is reported.`,
+      },
+    ],
+  }
+}
+
+function parseManifest(text: string, owner: string): Manifest | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (!isRecord(value) || value.version !== 1 || value.owner !== owner) return undefined
+  const { files, merges, folders } = value
+  if (!isRecord(files) || !isRecord(merges) || !isStringArray(folders)) return undefined
+  const hashes = (record: unknown): record is { sha256: string[] } => isRecord(record) && isStringArray(record.sha256)
+  if (!Object.values(files).every(hashes)) return undefined
+  const mergeRecord = (record: unknown): record is MergeRecord =>
+    isRecord(record) &&
+    (record.format === 'json' || record.format === 'toml') &&
+    typeof record.created === 'boolean' &&
+    Array.isArray(record.entries) &&
+    record.entries.every((entry) => hashes(entry) && isStringArray((entry as { keyPath?: unknown }).keyPath))
+  if (!Object.values(merges).every(mergeRecord)) return undefined
+  return { version: 1, owner, files: files as Manifest['files'], merges: merges as Manifest['merges'], folders }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string')
+}

@@ -1,0 +1,132 @@
+import type { Diagnostic } from '../diagnostics.js'
+import type { MergeFile, OutputFile } from '../emit/types.js'
+import { lineColumn } from './merge-common.js'
+
+/**
+ * Secrets must reach tool processes through the environment (declared by name in the config's
+ * `env`), never as literals in generated files, which get committed and shared. This scan runs
+ * over every generated text file before anything is written; bundled `scripts/` are skipped
+ * (minified code is full of hashes and random-looking identifiers).
+ */
+
+interface KnownPattern {
+  kind: string
+  pattern: RegExp
+  /** Extra check on a match, to keep ordinary words out. */
+  accept?: (match: string) => boolean
+}
+
+const hasDigitAndLetter = (value: string): boolean => /\d/.test(value) && /[A-Za-z]/.test(value)
+
+const KNOWN_PATTERNS: KnownPattern[] = [
+  { kind: 'a private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g },
+  { kind: 'an AWS access key id', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, accept: (m) => !m.endsWith('EXAMPLE') },
+  { kind: 'a GitHub token', pattern: /\bgh[pousr]_[A-Za-z0-9]{36,}\b/g },
+  { kind: 'a GitHub fine-grained token', pattern: /\bgithub_pat_[A-Za-z0-9_]{22,}/g },
+  { kind: 'an Anthropic API key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g },
+  { kind: 'an OpenAI API key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, accept: hasDigitAndLetter },
+  { kind: 'a Slack token', pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/g, accept: hasDigitAndLetter },
+  { kind: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g },
+  { kind: 'a Stripe secret key', pattern: /\b[rs]k_live_[0-9A-Za-z]{16,}/g },
+  { kind: 'an npm token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { kind: 'a password in a URL', pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@'"`]+:[^\s/@'"`$]{3,}@/gi },
+]
+
+/**
+ * A value assigned to an environment-variable-like or secret-like name: `API_KEY = "..."`,
+ * `"token": "..."`, `password: ...` (TOML, JSON, YAML, TypeScript alike).
+ */
+const ASSIGNMENT = /(["']?)([A-Za-z_][A-Za-z0-9_.-]*)\1[ \t]*[:=][ \t]*(["'`]?)([A-Za-z0-9+/=_.~-]{20,})\3/g
+const SECRET_NAME = /secret|token|passw(?:or)?d|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|auth/i
+const ENV_NAME = /^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/
+
+/** Bits per character: random keys score high, words and paths low. */
+function entropy(value: string): number {
+  const counts = new Map<string, number>()
+  for (const char of value) counts.set(char, (counts.get(char) ?? 0) + 1)
+  let bits = 0
+  for (const count of counts.values()) {
+    const p = count / value.length
+    bits -= p * Math.log2(p)
+  }
+  return bits
+}
+
+function looksRandom(value: string): boolean {
+  return value.length >= 20 && hasDigitAndLetter(value) && entropy(value) >= 3.5
+}
+
+export interface SecretFinding {
+  kind: string
+  /** The literal that looks like a secret. */
+  match: string
+  offset: number
+}
+
+export function findSecrets(text: string): SecretFinding[] {
+  const findings: SecretFinding[] = []
+  const overlaps = (offset: number, length: number): boolean =>
+    findings.some((f) => offset < f.offset + f.match.length && f.offset < offset + length)
+  for (const { kind, pattern, accept } of KNOWN_PATTERNS) {
+    for (const found of text.matchAll(pattern)) {
+      if ((accept && !accept(found[0])) || overlaps(found.index, found[0].length)) continue
+      findings.push({ kind, match: found[0], offset: found.index })
+    }
+  }
+  for (const found of text.matchAll(ASSIGNMENT)) {
+    const name = found[2] as string
+    const value = found[4] as string
+    if (!SECRET_NAME.test(name) && !ENV_NAME.test(name)) continue
+    const offset = found.index + found[0].lastIndexOf(value)
+    if (!looksRandom(value) || overlaps(offset, value.length)) continue
+    findings.push({ kind: `a high-entropy value for ${name}`, match: value, offset })
+  }
+  return findings.sort((a, b) => a.offset - b.offset)
+}
+
+/** Bundled scripts are minified code, not configuration: not scanned. */
+function scanned(path: string): boolean {
+  return !path.startsWith('scripts/')
+}
+
+/** Diagnostics for secrets in an owned file's content, or in our entries of a merged file. */
+export function secretDiagnostics(file: OutputFile, displayPath: string, mergedText?: string): Diagnostic[] {
+  if (!scanned(file.path)) return []
+  const findings = file.kind === 'owned' ? locate(file.content, findSecrets(file.content)) : mergeFindings(file, mergedText ?? '')
+  return findings.map(({ finding, line, column }) => ({
+    severity: 'error',
+    code: 'secret-literal',
+    file: displayPath,
+    line,
+    column,
+    message: `${preview(finding.match)} looks like ${finding.kind}, written literally into a generated file; nothing was written.`,
+    fix:
+      "Don't put secrets in definitions or configs: declare the variable by name in the config's env (e.g. env: ['MY_TOKEN']) " +
+      'so each harness passes it from the environment, and read it from ctx.env in the tool. If it is not a secret, change the value so it does not look like one.',
+  }))
+}
+
+interface Located {
+  finding: SecretFinding
+  line?: number
+  column?: number
+}
+
+function locate(text: string, findings: SecretFinding[]): Located[] {
+  return findings.map((finding) => ({ finding, ...lineColumn(text, finding.offset) }))
+}
+
+/** Only our entries are scanned (the rest of the file is the user's); lines point into the merged text. */
+function mergeFindings(file: MergeFile, mergedText: string): Located[] {
+  return file.entries.flatMap((entry) =>
+    findSecrets(JSON.stringify({ [entry.keyPath.join('.')]: entry.value }, null, 2)).map((finding) => {
+      const at = mergedText.indexOf(finding.match)
+      return at === -1 ? { finding } : { finding, ...lineColumn(mergedText, at) }
+    }),
+  )
+}
+
+/** Enough of the value to find it, not enough to leak it in build logs. */
+function preview(match: string): string {
+  return `"${match.slice(0, 6)}…" (${match.length} characters)`
+}
