@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path'
 import type { BuildOptions, OutputFile, PartialMessage, PluginBuild } from 'esbuild'
 import type { Generated } from '../api.js'
 import type { Diagnostic } from '../diagnostics.js'
-import { MergeMemory, treeAssets, writeTree } from './output.js'
+import { reconcileTree, treeAssets, writeAssets, writeTree } from './output.js'
 import { diagnosticsOf, locationOf } from './report.js'
 import { isInside, type OacSession } from './session.js'
 
@@ -54,7 +54,6 @@ export function esbuildSetup(session: OacSession): (build: PluginBuild) => void 
     session.useRoot(options.absWorkingDir ?? process.cwd())
     const workingDir = options.absWorkingDir ?? process.cwd()
     const outDir = options.outdir ? resolve(workingDir, options.outdir) : options.outfile ? dirname(resolve(workingDir, options.outfile)) : undefined
-    const memory = new MergeMemory()
     const reported = new WeakSet<Generated>()
 
     const watchLists = () => {
@@ -86,13 +85,16 @@ export function esbuildSetup(session: OacSession): (build: PluginBuild) => void 
       const target = session.target(outDir)
       try {
         const generated = await session.latest()
-        if (options.write === false && outDir && isInside(target, outDir) && result.outputFiles) {
-          const outputs = result.outputFiles
-          const byPath = new Map(outputs.map((file, index) => [file.path, index]))
-          const assets = await treeAssets(generated, target, outDir, (fileName) => {
-            const index = byPath.get(resolve(outDir, fileName))
-            return index === undefined ? undefined : outputs[index]!.text
-          }, memory)
+        const force = session.options.force ?? false
+        if (!outDir || !isInside(target, outDir)) return split((await writeTree(generated, target, force)).diagnostics, session.root)
+        const outputs = result.outputFiles
+        const byPath = new Map((outputs ?? []).map((file, index) => [file.path, index]))
+        const assets = await treeAssets(generated, target, outDir, (fileName) => {
+          const index = byPath.get(resolve(outDir, fileName))
+          return index === undefined ? undefined : outputs![index]!.text
+        })
+        if (outputs) {
+          // write: false: the tree joins the build's output files, nothing touches the disk.
           for (const asset of assets) {
             const file = outputFile(resolve(outDir, asset.fileName), asset.source)
             const index = byPath.get(file.path)
@@ -101,8 +103,8 @@ export function esbuildSetup(session: OacSession): (build: PluginBuild) => void 
           }
           return
         }
-        const report = await writeTree(generated, target, session.options.force ?? false)
-        return split(report.diagnostics, session.root)
+        await writeAssets(assets, outDir)
+        return split((await reconcileTree(generated, target, force)).diagnostics, session.root)
       } catch (error) {
         return split(diagnosticsOf(error), session.root)
       }

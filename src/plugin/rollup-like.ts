@@ -1,7 +1,6 @@
-import { rm } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { Generated } from '../api.js'
-import { MergeMemory, treeAssets, writeTree } from './output.js'
+import { reconcileTree, treeAssets, writeTree } from './output.js'
 import { bundlerLog, type BundlerLog, errorsOf } from './report.js'
 import { isInside, type OacSession } from './session.js'
 
@@ -27,7 +26,6 @@ interface Delivery {
   mode: 'emit' | 'write'
   target: string
   generated: Generated
-  paths: string[]
 }
 
 function outputFolder(options: HostOutputOptions): string | undefined {
@@ -41,11 +39,8 @@ function outputFolder(options: HostOutputOptions): string | undefined {
  * context. `defaultOutDir` gives Vite's resolved `build.outDir`, known before the bundle is written.
  */
 export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string | undefined = () => undefined) {
-  const memory = new MergeMemory()
   const reported = new WeakSet<Generated>()
   const deliveries = new Map<string, Delivery>()
-  /** Paths (relative to the target) we emitted last time, per target, so a deleted tool's files go away. */
-  const emitted = new Map<string, Set<string>>()
   const targets = new Set<string>()
 
   function knownTargets(): string[] {
@@ -84,7 +79,7 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
       const emitsAssets = this.environment?.config.build.emitAssets ?? true
       const key = outDir ?? target
       if (!outDir || !emitsAssets || !isInside(target, outDir)) {
-        deliveries.set(key, { mode: 'write', target, generated, paths: [] })
+        deliveries.set(key, { mode: 'write', target, generated })
         return
       }
       const bundledText = (fileName: string) => {
@@ -94,7 +89,7 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
       }
       let assets
       try {
-        assets = await treeAssets(generated, target, outDir, bundledText, memory)
+        assets = await treeAssets(generated, target, outDir, bundledText)
       } catch (error) {
         return this.error(bundlerLog(errorsOf(error), session.root))
       }
@@ -104,7 +99,7 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
         if (asset.replacesBundled && existing?.type === 'asset') existing.source = asset.source
         else this.emitFile({ type: 'asset', fileName: asset.fileName, source: asset.source })
       }
-      deliveries.set(key, { mode: 'emit', target, generated, paths: assets.map((asset) => asset.path) })
+      deliveries.set(key, { mode: 'emit', target, generated })
     },
 
     async writeBundle(this: HostContext, outputOptions: HostOutputOptions): Promise<void> {
@@ -113,19 +108,14 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
       const delivery = deliveries.get(key)
       if (!delivery) return
       deliveries.delete(key)
-      if (delivery.mode === 'write') {
-        try {
-          const report = await writeTree(delivery.generated, delivery.target, session.options.force ?? false)
-          for (const warning of report.diagnostics) this.warn(bundlerLog([warning], session.root))
-        } catch (error) {
-          return this.error(bundlerLog(errorsOf(error), session.root))
-        }
-        return
+      // Written by the bundler: write/ takes the emitted files over and removes what we no longer generate.
+      const deliver = delivery.mode === 'write' ? writeTree : reconcileTree
+      try {
+        const report = await deliver(delivery.generated, delivery.target, session.options.force ?? false)
+        for (const warning of report.diagnostics) this.warn(bundlerLog([warning], session.root))
+      } catch (error) {
+        return this.error(bundlerLog(errorsOf(error), session.root))
       }
-      const current = new Set(delivery.paths)
-      const stale = [...(emitted.get(delivery.target) ?? [])].filter((path) => !current.has(path))
-      await Promise.all(stale.map((path) => rm(join(delivery.target, path), { force: true })))
-      emitted.set(delivery.target, current)
     },
   }
 }

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path'
 import type { ViteDevServer } from 'vite'
 import type { Generated } from '../api.js'
+import { isOwnWrite } from '../write/index.js'
 import { writeTree } from './output.js'
 import { bundlerLog, failureText } from './report.js'
 import type { OacSession, WatchPlan } from './session.js'
@@ -55,6 +56,7 @@ export function serveAgentTree(server: ViteDevServer, session: OacSession, targe
   }
 
   server.watcher.on('all', (event, file) => {
+    if (isOwnWrite(file)) return
     if (plan.files.includes(file) || (STRUCTURE_EVENTS.has(event) && plan.dirs.includes(dirname(file)))) schedule()
   })
   schedule()

@@ -1,8 +1,7 @@
-import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Generated } from '../api.js'
 import type { Diagnostic } from '../diagnostics.js'
-import { MergeMemory, treeAssets, writeTree } from './output.js'
+import { reconcileTree, treeAssets, writeTree } from './output.js'
 import { bundlerLog, diagnosticsOf } from './report.js'
 import { isInside, type OacSession } from './session.js'
 
@@ -64,10 +63,7 @@ function text(source: HostSource): string {
 export function applyWebpackLike<S extends HostSource>(session: OacSession, compiler: HostCompiler<S>): void {
   session.useRoot(compiler.options.context ?? process.cwd())
   const outDir = compiler.options.output.path
-  const memory = new MergeMemory()
   const reported = new WeakSet<Generated>()
-  let emitted = new Set<string>()
-  let delivered: Set<string> | undefined
   /** This compilation's result; undefined when its compile failed. */
   let current: Generated | undefined
 
@@ -108,20 +104,18 @@ export function applyWebpackLike<S extends HostSource>(session: OacSession, comp
 
   compiler.hooks.thisCompilation.tap(NAME, (compilation) => {
     compilation.hooks.processAssets.tapPromise({ name: NAME, stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONS }, async () => {
-      delivered = undefined
       const generated = current
       if (!emitsAssets() || !outDir || !generated) return
       try {
         const assets = await treeAssets(generated, target(), outDir, (name) => {
           const asset = compilation.getAsset(name)
           return asset ? text(asset.source) : undefined
-        }, memory)
+        })
         for (const asset of assets) {
           const source = new compiler.webpack.sources.RawSource(asset.source)
           if (compilation.getAsset(asset.fileName)) compilation.updateAsset(asset.fileName, source)
           else compilation.emitAsset(asset.fileName, source)
         }
-        delivered = new Set(assets.map((asset) => asset.path))
       } catch (error) {
         push(compilation.errors, diagnosticsOf(error).filter((d) => d.severity === 'error'))
       }
@@ -129,19 +123,12 @@ export function applyWebpackLike<S extends HostSource>(session: OacSession, comp
   })
 
   compiler.hooks.afterEmit.tapPromise(NAME, async (compilation) => {
-    if (compilation.errors.length > 0) return
-    if (emitsAssets()) {
-      // A tool deleted during watch mode: remove the files we emitted for it last time.
-      if (!delivered) return
-      const current = delivered
-      await Promise.all([...emitted].filter((path) => !current.has(path)).map((path) => rm(join(target(), path), { force: true })))
-      emitted = current
-      return
-    }
     const generated = current
-    if (!generated) return
+    if (compilation.errors.length > 0 || !generated) return
+    // Emitted as assets: write/ takes the written files over and removes what we no longer generate.
+    const deliver = emitsAssets() ? reconcileTree : writeTree
     try {
-      const report = await writeTree(generated, target(), session.options.force ?? false)
+      const report = await deliver(generated, target(), session.options.force ?? false)
       push(compilation.warnings, report.diagnostics)
     } catch (error) {
       push(compilation.errors, diagnosticsOf(error).filter((d) => d.severity === 'error'))

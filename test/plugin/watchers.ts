@@ -1,0 +1,183 @@
+import { join } from 'node:path'
+import { rspack } from '@rspack/core'
+import * as esbuild from 'esbuild'
+import { watch as rolldownWatch } from 'rolldown'
+import { watch as rollupWatch } from 'rollup'
+import { build as viteBuild } from 'vite'
+import webpack from 'webpack'
+import oacEsbuild from '../../src/esbuild.js'
+import oacRolldown from '../../src/rolldown.js'
+import oacRollup from '../../src/rollup.js'
+import oacRspack from '../../src/rspack.js'
+import oacVite from '../../src/vite.js'
+import oacWebpack from '../../src/webpack.js'
+import { APP_BUNDLE, type BuildSpec, type BundlerName } from './bundlers.js'
+
+/** A bundler in watch mode, counting the builds it finishes (successful or not). */
+export interface Watching {
+  readonly builds: number
+  readonly failures: number
+  /** The last failed build's error text. */
+  readonly lastError: string
+  close(): Promise<void>
+}
+
+class Counter {
+  builds = 0
+  failures = 0
+  lastError = ''
+  done(error?: unknown): void {
+    this.builds++
+    if (error !== undefined) {
+      this.failures++
+      this.lastError = error instanceof Error ? error.message : String(error)
+    }
+  }
+}
+
+interface RollupLikeWatcher {
+  on(event: 'event', listener: (event: { code: string; error?: unknown; result?: { close(): Promise<void> } | null }) => void): unknown
+  close(): Promise<void>
+}
+
+function countRollupLike(watcher: RollupLikeWatcher, counter: Counter): Watching {
+  watcher.on('event', (event) => {
+    if (event.code === 'BUNDLE_END') counter.done()
+    if (event.code === 'ERROR') counter.done(event.error)
+    if (event.code === 'BUNDLE_END' || event.code === 'ERROR') void event.result?.close()
+  })
+  return watching(counter, () => watcher.close())
+}
+
+function watching(counter: Counter, close: () => Promise<void>): Watching {
+  return {
+    get builds() {
+      return counter.builds
+    },
+    get failures() {
+      return counter.failures
+    },
+    get lastError() {
+      return counter.lastError
+    },
+    close,
+  }
+}
+
+type WebpackLikeWatcher = { close(callback: () => void): void }
+type WebpackLikeCompiler = {
+  watch(
+    options: { aggregateTimeout: number },
+    handler: (error: Error | null, stats?: { hasErrors(): boolean; toString(options: string): string }) => void,
+  ): WebpackLikeWatcher
+}
+
+function countWebpackLike(compiler: WebpackLikeCompiler, counter: Counter): Watching {
+  const watcher = compiler.watch({ aggregateTimeout: 50 }, (error, stats) => {
+    if (error) counter.done(error)
+    else if (stats?.hasErrors()) counter.done(stats.toString('errors-only'))
+    else counter.done()
+  })
+  return watching(counter, () => new Promise<void>((resolve) => watcher.close(() => resolve())))
+}
+
+/** Starts the bundler in watch mode on the project with the plugin. */
+export async function startWatch(bundler: BundlerName, spec: BuildSpec): Promise<Watching> {
+  const counter = new Counter()
+  const entry = join(spec.root, spec.entry ?? (bundler === 'webpack' ? 'src/main-webpack.js' : 'src/main.js'))
+  switch (bundler) {
+    case 'rollup':
+      return countRollupLike(
+        rollupWatch({
+          input: entry,
+          plugins: [oacRollup({ root: spec.root, ...spec.options })],
+          output: { dir: spec.outDir, format: 'es', entryFileNames: APP_BUNDLE },
+          onwarn: () => {},
+        }),
+        counter,
+      )
+    case 'rolldown':
+      return countRollupLike(
+        rolldownWatch({
+          input: entry,
+          cwd: spec.root,
+          logLevel: 'silent',
+          plugins: [oacRolldown(spec.options)],
+          output: { dir: spec.outDir, format: 'es', entryFileNames: APP_BUNDLE },
+        }),
+        counter,
+      )
+    case 'vite': {
+      const watcher = await viteBuild({
+        root: spec.root,
+        configFile: false,
+        logLevel: 'silent',
+        plugins: [oacVite(spec.options)],
+        build: { watch: {}, outDir: spec.outDir, minify: false, lib: { entry, formats: ['es'], fileName: () => APP_BUNDLE } },
+      })
+      return countRollupLike(watcher as unknown as RollupLikeWatcher, counter)
+    }
+    case 'esbuild': {
+      const context = await esbuild.context({
+        absWorkingDir: spec.root,
+        entryPoints: [entry],
+        bundle: true,
+        format: 'esm',
+        outdir: spec.outDir,
+        entryNames: '[name]',
+        logLevel: 'silent',
+        plugins: [
+          oacEsbuild(spec.options),
+          {
+            name: 'count-builds',
+            setup(build) {
+              build.onEnd((result) => counter.done(result.errors.length > 0 ? result.errors.map((e) => e.text).join('\n') : undefined))
+            },
+          },
+        ],
+      })
+      await context.watch()
+      return watching(counter, () => context.dispose())
+    }
+    case 'webpack':
+      return countWebpackLike(
+        webpack({
+          context: spec.root,
+          mode: 'development',
+          devtool: false,
+          entry,
+          output: { path: spec.outDir, filename: APP_BUNDLE, library: { type: 'module' } },
+          experiments: { outputModule: true },
+          plugins: [oacWebpack(spec.options)],
+        }) as unknown as WebpackLikeCompiler,
+        counter,
+      )
+    case 'rspack':
+      return countWebpackLike(
+        rspack({
+          context: spec.root,
+          mode: 'development',
+          devtool: false,
+          entry,
+          output: { path: spec.outDir, filename: APP_BUNDLE, module: true, library: { type: 'module' } },
+          plugins: [oacRspack(spec.options)],
+        }) as unknown as WebpackLikeCompiler,
+        counter,
+      )
+  }
+}
+
+/** Polls until `check` passes, failing with `what` after `timeoutMs` (a bound, not a timing assertion). */
+export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    if (await check()) return
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/** Lets a watcher go quiet, so any build an event would trigger has started and ended by the time it returns. */
+export function settle(ms = 1500): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
