@@ -6,6 +6,7 @@ import type { AnyToolDefinition } from '../define/types.js'
 import { describeValue } from './describe.js'
 import { formatHelp, inputFlags, parseCommand } from './flags.js'
 import { invokeTool } from './invoke.js'
+import { divertStdout } from './mcp-stdio.js'
 
 /** What a tool script knows about its tool besides the code: embedded by the generated entry. */
 export interface ToolScriptSpec {
@@ -37,14 +38,17 @@ export function isMainModule(moduleUrl: string): boolean {
   }
 }
 
-function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
+function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
   if (text === '') return Promise.resolve()
   return new Promise((resolve) => stream.write(text, () => resolve()))
 }
 
+/** The real stdout, once taken from tool code by `divertStdout`: only the runner writes the result there. */
+let resultStream: NodeJS.WritableStream = process.stdout
+
 /** Flushes both streams before exiting: a tool may leave timers or sockets that would keep node alive. */
 async function exit(code: number, stdout: string, stderr = ''): Promise<never> {
-  await write(process.stdout, stdout)
+  await write(resultStream, stdout)
   await write(process.stderr, stderr)
   process.exit(code)
 }
@@ -75,6 +79,9 @@ async function readJsonObject(stream: NodeJS.ReadStream): Promise<{ value: objec
 export async function runToolCli(tool: AnyToolDefinition, spec: ToolScriptSpec): Promise<never> {
   const invalid = (problems: string[]) =>
     exit(2, '', `Invalid input for ${spec.name}:\n${problems.map((p) => `  ${p}\n`).join('')}Run "node ${spec.script} --help" for the options.\n`)
+  // stdout carries the result alone, as the inline bridge and the MCP server give it: a
+  // `console.log` in tool code goes to stderr.
+  resultStream = divertStdout()
   try {
     const flags = inputFlags(spec.schema)
     const command = parseCommand(process.argv.slice(2), flags)

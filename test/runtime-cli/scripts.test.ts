@@ -87,10 +87,10 @@ describe('flags', () => {
 })
 
 describe('--json on stdin', () => {
-  it('runs an async tool with nested object input', async () => {
+  it('runs an async tool with nested object input, its console output kept off stdout', async () => {
     const input = { traveller: { name: 'Ada' }, stops: [{ city: 'Lyon', nights: 2 }, { city: 'Nice', nights: 3 }] }
     const { code, stdout, stderr } = await run(['scripts/plan_trip.mjs', '--json'], { stdin: JSON.stringify(input) })
-    expect(stderr).toBe('')
+    expect(stderr).toBe('planning 2 stops\n')
     expect(code).toBe(0)
     expect(JSON.parse(stdout)).toEqual({ traveller: 'Ada', route: 'Lyon -> Nice', nights: 5 })
   })
