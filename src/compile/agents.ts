@@ -9,10 +9,6 @@ import { plannedSource } from './source.js'
 const MODES: readonly string[] = ['subagent', 'primary', 'all']
 const TOOL_FORMATS: readonly string[] = ['bash', 'json', 'both']
 
-export function isAgent(value: unknown): value is AgentDefinition {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'oac:agent'
-}
-
 /** The path (like `.temperature` or `.stops[2]`) of the first value in `value` that JSON cannot hold, or undefined. */
 function nonJsonPath(value: unknown, path = ''): string | undefined {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined

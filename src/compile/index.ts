@@ -1,9 +1,10 @@
 import type { AgentDefinition, RegistryDefinition } from '../define/types.js'
 import { type Diagnostic, hasErrors } from '../diagnostics.js'
 import type { LoadedRegistry } from '../load/index.js'
-import { isAgent, planAgent } from './agents.js'
+import { planAgent } from './agents.js'
 import { type PlanOptions, resolveConfig } from './config.js'
 import { Findings } from './findings.js'
+import { isAgent } from './guards.js'
 import type { Plan, PlannedAgent, PlannedTool } from './plan.js'
 import { collectTools, planTool } from './tools.js'
 

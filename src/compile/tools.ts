@@ -1,15 +1,12 @@
 import type { AgentDefinition, AnyToolDefinition, RegistryDefinition, SourceLocation } from '../define/types.js'
 import type { ResolvedConfig } from './config.js'
 import type { Findings } from './findings.js'
+import { isTool } from './guards.js'
 import { BUILTIN_TOOLS, builtinCollisions, toolNameProblem } from './names.js'
 import type { PlannedTool } from './plan.js'
 import { canonicalSchema } from './schema.js'
 import { schemaLimitations } from './schema-support.js'
 import { plannedSource } from './source.js'
-
-export function isTool(value: unknown): value is AnyToolDefinition {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'oac:tool'
-}
 
 export interface CollectedTools {
   /** Every distinct tool: the registry's in order, then each agent's in order of first appearance. */

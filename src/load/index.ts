@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, realpath, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { isRegistry } from '../compile/guards.js'
 import { projectPath } from '../compile/source.js'
 import type { AgentDefinition, RegistryDefinition } from '../define/types.js'
 import type { Diagnostic } from '../diagnostics.js'
@@ -28,10 +29,6 @@ function failed(diagnostics: Diagnostic[], files: string[] = []): LoadedRegistry
 
 function emptyRegistry(): RegistryDefinition {
   return { kind: 'oac:registry', agents: [], tools: [], configs: {}, source: { file: '<none>', line: 0, column: 0 } }
-}
-
-function isRegistry(value: unknown): value is RegistryDefinition {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'oac:registry'
 }
 
 /**

@@ -1,7 +1,8 @@
 import { type SourceMapPayload, SourceMap } from 'node:module'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { AnyToolDefinition, RegistryDefinition, SourceLocation } from '../define/types.js'
+import { isTool } from '../compile/guards.js'
+import type { RegistryDefinition, SourceLocation } from '../define/types.js'
 
 export interface Located {
   file: string
@@ -24,10 +25,6 @@ export function bundleLocator(bundleFiles: readonly string[], sourceMap: SourceM
     const file = origin.fileName.startsWith('file:') ? fileURLToPath(origin.fileName) : resolve(root, origin.fileName)
     return { ...location, file, line: origin.lineNumber, column: origin.columnNumber }
   }
-}
-
-function isTool(value: unknown): value is AnyToolDefinition {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'oac:tool'
 }
 
 /** Points the `source` of every reachable definition at the user's file (definitions come from this load's own module instance). */

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
+import { isAgent } from '../compile/guards.js'
 import { projectPath } from '../compile/source.js'
 import type { AgentDefinition, RegistryDefinition } from '../define/types.js'
 import type { Diagnostic } from '../diagnostics.js'
@@ -9,10 +10,6 @@ export interface Prompts {
   /** Absolute paths of the prompt files read. */
   files: string[]
   diagnostics: Diagnostic[]
-}
-
-function isAgent(value: unknown): value is AgentDefinition {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'oac:agent'
 }
 
 /** Every agent's prompt text: strings as written, `{ file }` read next to the module that defines the agent. */

@@ -1,0 +1,18 @@
+import type { AgentDefinition, AnyToolDefinition, RegistryDefinition } from '../define/types.js'
+
+function hasKind(value: unknown, kind: string): boolean {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === kind
+}
+
+/** True for a value made by defineTool (user code is JavaScript at run time, so anything can arrive). */
+export function isTool(value: unknown): value is AnyToolDefinition {
+  return hasKind(value, 'oac:tool')
+}
+
+export function isAgent(value: unknown): value is AgentDefinition {
+  return hasKind(value, 'oac:agent')
+}
+
+export function isRegistry(value: unknown): value is RegistryDefinition {
+  return hasKind(value, 'oac:registry')
+}
