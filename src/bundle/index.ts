@@ -75,6 +75,7 @@ export class ScriptBundler {
     const entryContext: EntryContext = { root: this.root, ownModule, version: this.version }
     const sources = new Map(plan.tools.map((tool) => [tool.name, toolEntrySource(plan, tool, entryContext)]))
     if (needsMcpServer(plan)) sources.set(MCP_SERVER_ENTRY, mcpServerEntrySource(plan, entryContext))
+    if (sources.size === 0) return { files: [], inputs: [], diagnostics: [] }
     this.entrySources.clear()
     for (const [name, source] of sources) this.entrySources.set(name, source)
 

@@ -148,6 +148,31 @@ describe('diagnostics', () => {
   })
 })
 
+describe('build calls', () => {
+  it('produce nothing for a plan without tools', async () => {
+    const bundler = new ScriptBundler(fixtureRoot)
+    try {
+      expect(await bundler.build(fixturePlan({ tools: [] }))).toEqual({ files: [], inputs: [], diagnostics: [] })
+    } finally {
+      await bundler.dispose()
+    }
+  })
+
+  it('run one at a time, each giving the files of its own plan', async () => {
+    const bundler = new ScriptBundler(fixtureRoot)
+    try {
+      const fewer = fixturePlan()
+      fewer.tools = fewer.tools.filter((t) => t.name !== 'count')
+      const [all, some] = await Promise.all([bundler.build(fixturePlan()), bundler.build(fewer)])
+      expect(all.files.map((f) => f.path)).toContain('scripts/count.mjs')
+      expect(some.files.map((f) => f.path)).not.toContain('scripts/count.mjs')
+      expect(some.files.map((f) => f.path)).toContain('scripts/weather.mjs')
+    } finally {
+      await bundler.dispose()
+    }
+  })
+})
+
 describe('incremental rebuilds', () => {
   it('rebuilds an edited tool, keeps other scripts, and follows plan and entry-set changes', async () => {
     const root = await copyFixture(join(await tempDir(), 'project'))

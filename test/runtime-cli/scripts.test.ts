@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
-import { realpath } from 'node:fs/promises'
+import { realpath, symlink } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ScriptBundler } from '../../src/bundle/index.js'
 import { fixturePlan, fixtureRoot, runNode, writeAndMove } from '../bundle/fixture.js'
@@ -178,6 +179,15 @@ describe('context', () => {
       'oac:progress {"message":"waiting"}\n' +
         'wait_for_cancel did not finish: its run() returned a promise that never settled, and nothing was left to wait for.\n',
     )
+  })
+})
+
+describe('main-module detection', () => {
+  it('runs the command line when started through a symlink', async () => {
+    await symlink(join(dir, 'scripts', 'add_note.mjs'), join(dir, 'note-link.mjs'))
+    const { code, stdout } = await run(['note-link.mjs', '--title', 'Linked', '--kind', 'idea'])
+    expect(code).toBe(0)
+    expect(stdout).toBe('[idea p3] Linked\n')
   })
 })
 
