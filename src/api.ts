@@ -14,7 +14,7 @@ export interface GenerateOptions {
   registry: string
   /** The project root: relative paths resolve from here (default `process.cwd()`). */
   root?: string
-  /** The config profile to use (default: the only one, or none). */
+  /** The config profile to use (default: the registry's `default` profile, else an empty one). */
   config?: string
   /** Harnesses to emit (default: the config's, else all). */
   harnesses?: Harness[]

@@ -51,6 +51,34 @@ const ownPackage: Plugin = {
   },
 }
 
+const INSIDE_NODE_MODULES = /(^|[\\/])node_modules[\\/]/
+const RESOLVING = Symbol('oac-resolving')
+
+/**
+ * Bare imports that resolve into node_modules stay external: they are imported from the project at
+ * run time, as its own code would import them. A workspace package linked into node_modules from the
+ * monorepo (its real path lies outside node_modules, often as TypeScript sources) is bundled instead,
+ * because Node could not import its sources.
+ */
+const externalPackages: Plugin = {
+  name: 'oac-external-packages',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.pluginData === RESOLVING) return undefined
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: RESOLVING,
+      })
+      // Unresolvable: let esbuild's own resolver report it with the importer's location.
+      if (resolved.errors.length > 0) return undefined
+      if (resolved.external || INSIDE_NODE_MODULES.test(resolved.path)) return { path: args.path, external: true }
+      return { path: resolved.path }
+    })
+  },
+}
+
 function isBuildFailure(error: unknown): error is BuildFailure {
   return error instanceof Error && Array.isArray((error as Partial<BuildFailure>).errors)
 }
@@ -77,8 +105,8 @@ function userLocation(message: Message): Location | null {
 }
 
 /**
- * Bundles the registry module and every local file it imports into one ES module. Bare packages stay
- * external (they resolve from the project at import time); `unplugin-oac` is bundled in from here.
+ * Bundles the registry module and every local file it imports into one ES module. Installed packages
+ * stay external (they resolve from the project at import time); `unplugin-oac` is bundled in from here.
  */
 export async function bundleRegistry(entry: string, root: string): Promise<RegistryBundle | Diagnostic[]> {
   try {
@@ -89,7 +117,6 @@ export async function bundleRegistry(entry: string, root: string): Promise<Regis
       platform: 'node',
       format: 'esm',
       target: 'node20',
-      packages: 'external',
       write: false,
       // Never written: it makes the source map's paths relative to the root, which `sourceRoot` anchors.
       outfile: join(root, 'oac-registry.mjs'),
@@ -99,7 +126,7 @@ export async function bundleRegistry(entry: string, root: string): Promise<Regis
       metafile: true,
       logLevel: 'silent',
       define: IMPORT_META,
-      plugins: [ownPackage],
+      plugins: [ownPackage, externalPackages],
     })
     const ownFolder = dirname(ownModule('index')) + sep
     const inputs = Object.keys(result.metafile.inputs)

@@ -10,7 +10,7 @@ import { bundleRegistry } from './bundle.js'
 import { importFailure } from './import-error.js'
 import { bundleLocator, relocateDefinitions } from './locations.js'
 import { readPrompts } from './prompts.js'
-import { parseRegistrySpec } from './spec.js'
+import { parseRegistrySpec, resolveModulePath } from './spec.js'
 
 export interface LoadedRegistry {
   registry: RegistryDefinition
@@ -49,7 +49,7 @@ export async function loadRegistry(spec: string, projectRoot: string): Promise<L
       },
     ])
   }
-  const entry = resolve(root, parsed.path)
+  const entry = resolveModulePath(resolve(root, parsed.path))
   const where = projectPath(root, entry)
   if (!existsSync(entry)) {
     return failed([

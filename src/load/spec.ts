@@ -1,3 +1,6 @@
+import { existsSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+
 /** A registry named on the command line or in plugin options: a module path and the export to use. */
 export interface RegistrySpec {
   /** The module path as given, relative to the project root (or absolute). */
@@ -14,4 +17,16 @@ export function parseRegistrySpec(spec: string): RegistrySpec | undefined {
   const match = SPEC.exec(spec.trim())
   if (!match) return undefined
   return { path: match[1]!, exportName: match[2] ?? 'default' }
+}
+
+const MODULE_EXTENSIONS = ['.ts', '.mts', '.tsx', '.js', '.mjs', '.jsx']
+
+/**
+ * Resolves a module path the way the original Python tool's `agents:registry` named a module: a path
+ * without extension finds `agents.ts` (or .mts, .js, ...) or `agents/index.ts`. An existing file is used as is.
+ */
+export function resolveModulePath(path: string): string {
+  if (existsSync(path) && statSync(path).isFile()) return path
+  const candidates = [...MODULE_EXTENSIONS.map((ext) => path + ext), ...MODULE_EXTENSIONS.map((ext) => join(path, `index${ext}`))]
+  return candidates.find((candidate) => existsSync(candidate)) ?? path
 }

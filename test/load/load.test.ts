@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { AgentDefinition, AnyToolDefinition } from '../../src/define/types.js'
@@ -117,9 +117,10 @@ describe('loadRegistry: problems come back as diagnostics', () => {
     expect(files).toEqual([join(errors, 'helpers/explode.ts'), join(errors, 'throws.ts')])
   })
 
-  it('a package that is not installed, named without the temp bundle path', async () => {
+  it('a package that is not installed, named at the importing line without the temp bundle path', async () => {
     const { diagnostic } = await only('missing-package.ts:registry')
-    expect(diagnostic).toMatchObject({ code: 'registry-import-failed', file: 'missing-package.ts' })
+    expect(diagnostic).toMatchObject({ code: 'registry-build-failed', file: 'missing-package.ts', line: 2 })
+    expect(diagnostic.fix).toContain('install the package')
     expect(diagnostic.message).toContain('oac-fixture-package-that-is-not-installed')
     expect(diagnostic.message).not.toContain('.cache')
   })
@@ -147,5 +148,28 @@ describe('loadRegistry: problems come back as diagnostics', () => {
     expect(diagnostic.message).toContain('prompts/writer.md')
     expect(files).toContain(join(errors, 'prompts/writer.md'))
     expect(existsSync(join(errors, 'prompts/writer.md'))).toBe(false)
+  })
+})
+
+describe('loadRegistry: how modules are found', () => {
+  it("resolves the original tool's extension-less module form (agents:registry)", async () => {
+    const loaded = await loadRegistry('agents:registry', resolve(repoRoot, 'test/fixtures/load-module-path'))
+    expect(loaded.diagnostics).toEqual([])
+    expect(loaded.registry.agents.map((a) => a.name)).toEqual(['solo'])
+  })
+
+  it('bundles a workspace package linked into node_modules from the monorepo, TypeScript sources and all', async () => {
+    const monorepo = await copyProject(resolve(repoRoot, 'test/fixtures/load-workspace'))
+    const link = join(monorepo, 'app/node_modules/@oac-fixture')
+    await mkdir(link, { recursive: true })
+    await symlink(join(monorepo, 'packages/tools'), join(link, 'tools'), 'dir')
+    const loaded = await loadRegistry('agents/registry.ts:registry', join(monorepo, 'app'))
+    expect(loaded.diagnostics).toEqual([])
+    const [caller] = loaded.registry.agents
+    const shout = caller?.tools[0] as AnyToolDefinition
+    expect(shout.name).toBe('shout')
+    // The shared package's source is a local file of the app: watched, and located for diagnostics.
+    expect(loaded.files).toContain(join(monorepo, 'packages/tools/src/index.ts'))
+    expect(shout.source.file).toBe(join(monorepo, 'packages/tools/src/index.ts'))
   })
 })
