@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
-import { type BuildContext, type BuildFailure, type Message, type Metafile, context as createContext, type Plugin } from 'esbuild'
+import { type BuildContext, type BuildFailure, type Message, context as createContext, type Plugin } from 'esbuild'
 import type { Plan } from '../compile/plan.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { OwnedFile } from '../emit/types.js'
@@ -47,6 +47,8 @@ export class ScriptBundler {
   private cached: CachedContext | undefined
   private queue: Promise<unknown> = Promise.resolve()
   private version: string | undefined
+  /** The local inputs of the last successful build, still worth watching when a build fails. */
+  private lastInputs: string[] = []
 
   constructor(root: string) {
     this.root = resolve(root)
@@ -69,7 +71,7 @@ export class ScriptBundler {
 
   private async buildNow(plan: Plan): Promise<BundleResult> {
     const diagnostics = this.checkPlan(plan)
-    if (diagnostics.length > 0) return { files: [], inputs: [], diagnostics }
+    if (diagnostics.length > 0) return { files: [], inputs: this.inputsAfterFailure(plan, []), diagnostics }
 
     this.version ??= packageVersion()
     const entryContext: EntryContext = { root: this.root, ownModule, version: this.version }
@@ -88,14 +90,25 @@ export class ScriptBundler {
       if (!Array.isArray(failure.errors)) throw error
       return {
         files: [],
-        inputs: [],
+        inputs: this.inputsAfterFailure(plan, failure.errors),
         diagnostics: [...failure.errors.map((m) => this.diagnostic(m, 'error')), ...(failure.warnings ?? []).map((m) => this.diagnostic(m, 'warning'))],
       }
     }
     const files: OwnedFile[] = result.outputFiles
       .map((file): OwnedFile => ({ kind: 'owned', path: `scripts/${relative(this.outdir, file.path).split(sep).join('/')}`, content: file.text }))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-    return { files, inputs: this.localInputs(result.metafile), diagnostics: result.warnings.map((m) => this.diagnostic(m, 'warning')) }
+    this.lastInputs = this.localInputs(Object.keys(result.metafile.inputs))
+    return { files, inputs: this.lastInputs, diagnostics: result.warnings.map((m) => this.diagnostic(m, 'warning')) }
+  }
+
+  /**
+   * A failed build has no metafile, yet watch mode must keep watching, above all the file that
+   * broke: the last good build's inputs, the tools' modules, and every file an error points at.
+   */
+  private inputsAfterFailure(plan: Plan, errors: readonly Message[]): string[] {
+    const named = errors.flatMap((error) => (error.location ? [error.location.file] : []))
+    const modules = plan.tools.map((tool) => toolModulePath(this.root, tool)).filter((path) => existsSync(path))
+    return [...new Set([...this.lastInputs, ...modules, ...this.localInputs(named)])].sort()
   }
 
   /** Problems esbuild would report less clearly: a tool module that is gone, a name taken by the server entry. */
@@ -177,8 +190,9 @@ export class ScriptBundler {
     }
   }
 
-  private localInputs(metafile: Metafile): string[] {
-    return Object.keys(metafile.inputs)
+  /** Absolute paths of the local files among esbuild's input paths (relative to the root, or namespaced). */
+  private localInputs(inputs: readonly string[]): string[] {
+    return inputs
       .filter((input) => !input.startsWith(`${ENTRY_NAMESPACE}:`) && !/(^|[\\/])node_modules[\\/]/.test(input))
       .map((input) => resolve(this.root, input))
       .sort()

@@ -209,15 +209,19 @@ describe('incremental rebuilds', () => {
     }
   })
 
-  it('recovers after a failed build once the error is fixed', async () => {
+  it('keeps reporting the inputs to watch through a failed build, and recovers once the error is fixed', async () => {
     const root = await copyFixture(join(await tempDir(), 'project'))
     const bundler = new ScriptBundler(root)
     try {
+      const good = await bundler.build(fixturePlan())
       const weatherPath = join(root, 'tools', 'weather.ts')
       const original = await readFile(weatherPath, 'utf8')
-      await writeFile(weatherPath, `${original}\nexport const oops = (\n`)
+      await writeFile(join(root, 'lib', 'extra.ts'), 'export const extra = (\n')
+      await writeFile(weatherPath, `import { extra } from '../lib/extra.js'\n${original}\nexport const more = extra\n`)
       const failed = await bundler.build(fixturePlan())
-      expect(failed.diagnostics).toEqual([expect.objectContaining({ code: 'bundle-error', file: 'tools/weather.ts' })])
+      expect(failed.diagnostics).toEqual([expect.objectContaining({ code: 'bundle-error', file: 'lib/extra.ts', line: 2 })])
+      expect(failed.files).toEqual([])
+      expect(failed.inputs).toEqual(expect.arrayContaining([...good.inputs, join(root, 'lib', 'extra.ts')]))
       await writeFile(weatherPath, original)
       const fixed = await bundler.build(fixturePlan())
       expect(fixed.diagnostics).toEqual([])
