@@ -181,7 +181,8 @@ export function parseCommand(args: readonly string[], { flags }: InputFlags): Pa
   if (lenient.tokens.some((token) => token.kind === 'option' && token.name === 'help' && token.rawName !== '--no-help')) return { kind: 'help' }
   const unknown = lenient.tokens.flatMap((token) => {
     if (token.kind !== 'option') return []
-    const option = options[token.name]
+    // Own properties only: `--toString` must not find Object.prototype.toString.
+    const option = Object.hasOwn(options, token.name) ? options[token.name] : undefined
     const negated = token.rawName === `--no-${token.name}`
     return !option || (negated && option.type !== 'boolean') ? [token.rawName] : []
   })

@@ -83,9 +83,9 @@ describe('parseCommand', () => {
   })
 
   it('names every unknown option at once, including flags for JSON-only fields', () => {
-    expect(parseCommand(['--where', 'x', '--nope', '-z', '--no-name'], flags)).toEqual({
+    expect(parseCommand(['--where', 'x', '--nope', '-z', '--no-name', '--toString', '--constructor'], flags)).toEqual({
       kind: 'invalid',
-      problems: ['unknown option --where', 'unknown option --nope', 'unknown option -z', 'unknown option --no-name'],
+      problems: ['unknown option --where', 'unknown option --nope', 'unknown option -z', 'unknown option --no-name', 'unknown option --toString', 'unknown option --constructor'],
     })
   })
 
