@@ -33,9 +33,11 @@ export function tomlDocument(value: { [key: string]: JsonValue }): string {
   return stringifyToml(value)
 }
 
-/** A YAML document (used for Markdown frontmatter), via the `yaml` library. */
+/** A YAML document (used for Markdown frontmatter), via the `yaml` library. Multi-line strings are
+ * double-quoted with escapes, not block scalars: yaml 2.9 writes `" \n"` as a block that reads back
+ * as `"\n"`, and a keep-chomped block (`|+`) at the end would take the frontmatter's closing lines. */
 export function yamlDocument(value: { [key: string]: JsonValue }): string {
-  return stringifyYaml(value, { lineWidth: 0 })
+  return stringifyYaml(value, { lineWidth: 0, blockQuote: false })
 }
 
 /** A Markdown file with YAML frontmatter and a body. The body is free text: it cannot reopen the
