@@ -33,7 +33,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
   const inFlight = new Set<AbortController>()
 
   const server = new Server({ name: options.name, version: options.version }, { capabilities: { tools: {} } })
-  server.onerror = (error) => log(error.message)
+  server.onerror = (error) => log(protocolProblem(error))
 
   const listed: Tool[] = options.tools.map((tool) => ({
     name: tool.name,
@@ -189,6 +189,13 @@ function resolveTimeout(fromOptions: number | undefined, fromEnv: string | undef
 function declaredValue(name: string): string | undefined {
   const value = process.env[name]
   return value === `\${${name}}` ? undefined : value
+}
+
+/** The SDK reports a line it cannot use and goes on; say so in one line rather than a schema dump. */
+function protocolProblem(error: Error): string {
+  if (error instanceof SyntaxError) return `ignored a line that is not JSON: ${error.message}`
+  if (error.name === 'ZodError') return 'ignored a message that is not a valid JSON-RPC 2.0 message'
+  return error.message
 }
 
 function errorMessage(error: unknown): string {
