@@ -70,8 +70,8 @@ export async function connect(
 }
 
 /** The single text block of a tool result. */
-export function resultText(result: { content?: unknown }): string {
-  const content = result.content as Array<{ type: string; text?: string }>
+export function resultText(result: object): string {
+  const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? []
   expect(content).toHaveLength(1)
   expect(content[0]!.type).toBe('text')
   return content[0]!.text!

@@ -1,0 +1,130 @@
+import fc from 'fast-check'
+import { parse as parseToml } from 'smol-toml'
+import { describe, expect, it } from 'vitest'
+import type { Plan } from '../../src/compile/plan.js'
+import { OacError } from '../../src/diagnostics.js'
+import { renderAgentPrompt } from '../../src/emit/codegen/prompt-docs.js'
+import { CODEX_AGENT_KEYS, emitCodex } from '../../src/emit/codex.js'
+import { MCP_LAUNCHER_SOURCE } from '../../src/runtime/mcp-launcher.js'
+import { mergeTomlText } from '../../src/write/index.js'
+import { agent, fixturePlan, merged } from './fixture.js'
+
+/** The agent file as the write stage makes it when none exists yet, parsed back. */
+function agentToml(plan: Plan, name: string): Record<string, unknown> {
+  return parseToml(mergeTomlText(undefined, merged(emitCodex(plan), `.codex/agents/${name}.toml`), []))
+}
+
+const launcher = { command: 'node', args: ['--input-type=module', '-e', MCP_LAUNCHER_SOURCE], cwd: '.' }
+
+function thrown(run: () => unknown): OacError {
+  try {
+    run()
+  } catch (error) {
+    if (error instanceof OacError) return error
+    throw error
+  }
+  throw new Error('expected an OacError')
+}
+
+describe('emitCodex', () => {
+  it('writes one merged TOML file per agent', () => {
+    expect(emitCodex(fixturePlan()).map((f) => `${f.kind} ${f.kind === 'merge' ? f.format : ''} ${f.path}`)).toEqual([
+      'merge toml .codex/agents/planner.toml',
+      'merge toml .codex/agents/triager.toml',
+      'merge toml .codex/agents/reviewer.toml',
+    ])
+  })
+
+  it('the role keys, the mapped model, harness.codex keys and an MCP block allowing the agent tools', () => {
+    const plan = fixturePlan()
+    expect(agentToml(plan, 'planner')).toEqual({
+      name: 'planner',
+      description: 'The planner agent.',
+      developer_instructions: renderAgentPrompt(plan, plan.agents[0]!, 'codex'),
+      model: 'gpt-5.1-codex',
+      model_reasoning_effort: 'high',
+      sandbox_mode: 'read-only',
+      mcp_servers: {
+        'oac-tools': {
+          ...launcher,
+          env_vars: ['FORECAST_TOKEN', 'REGION'],
+          enabled_tools: ['forecast', 'search_issues'],
+          startup_timeout_sec: 30,
+          tool_timeout_sec: 75,
+        },
+      },
+    })
+    expect(renderAgentPrompt(plan, plan.agents[0]!, 'codex')).toContain('Call the tool `mcp__oac-tools__forecast`')
+  })
+
+  it('enables only the tools the agent calls natively; no model key when the agent has none for Codex', () => {
+    const triager = agentToml(fixturePlan(), 'triager')
+    expect(triager.model).toBeUndefined()
+    expect((triager.mcp_servers as Record<string, { enabled_tools: string[] }>)['oac-tools']!.enabled_tools).toEqual(['search_issues'])
+  })
+
+  it('no MCP block for an agent that runs every tool as a script, or without native tools', () => {
+    expect(Object.keys(agentToml(fixturePlan(), 'reviewer'))).toEqual(['name', 'description', 'developer_instructions'])
+    expect(agentToml(fixturePlan({ nativeTools: false }), 'planner').mcp_servers).toBeUndefined()
+  })
+
+  it('names the block after the server name and leaves env_vars out when no variable is declared', () => {
+    const toml = agentToml(fixturePlan({ serverName: 'app-b', env: [] }), 'planner')
+    const servers = toml.mcp_servers as Record<string, Record<string, unknown>>
+    expect(Object.keys(servers)).toEqual(['app-b'])
+    expect(servers['app-b']!.env_vars).toBeUndefined()
+  })
+
+  it('merges into a user file: their keys, tables and comments stay', () => {
+    const user = '# my notes\nnickname_candidates = ["Ada"]  # keep\n\n[mcp_servers.mine]\ncommand = "mine"\n'
+    const text = mergeTomlText(user, merged(emitCodex(fixturePlan()), '.codex/agents/planner.toml'), [])
+    expect(text.startsWith('# my notes\nnickname_candidates = ["Ada"]  # keep\n')).toBe(true)
+    expect(text).toContain('[mcp_servers.mine]\ncommand = "mine"\n')
+    const parsed = parseToml(text) as { mcp_servers: Record<string, unknown>; name: string }
+    expect(Object.keys(parsed.mcp_servers).sort()).toEqual(['mine', 'oac-tools'])
+    expect(parsed.name).toBe('planner')
+  })
+
+  it('rejects harness.codex keys Codex does not accept or the definition owns, and null values, naming the agent', () => {
+    const unknown = thrown(() => emitCodex(fixturePlan({ agents: [agent('bad', { harness: { codex: { temperature: 0.2 } } })] })))
+    expect(unknown.diagnostics).toEqual([expect.objectContaining({ code: 'codex-key-unknown', file: 'agents/registry.ts', line: 12, column: 15 })])
+    expect(unknown.message).toContain('harness.codex.temperature')
+    expect(unknown.diagnostics[0]!.fix).toContain('model_reasoning_effort')
+
+    const owned = thrown(() => emitCodex(fixturePlan({ agents: [agent('bad', { harness: { codex: { developer_instructions: 'x', mcp_servers: {} } } })] })))
+    expect(owned.diagnostics.map((d) => d.message)).toEqual([
+      expect.stringContaining('from the agent `prompt`'),
+      expect.stringContaining('for the agent `tools`'),
+    ])
+
+    const nulls = thrown(() => emitCodex(fixturePlan({ agents: [agent('bad', { harness: { codex: { tools: { web_search: null } } } })] })))
+    expect(nulls.diagnostics).toEqual([expect.objectContaining({ code: 'codex-value-null' })])
+  })
+
+  it('lets every allow-listed key through', () => {
+    const codex = Object.fromEntries(CODEX_AGENT_KEYS.map((key) => [key, 'x']))
+    const toml = agentToml(fixturePlan({ agents: [agent('all', { harness: { codex } })] }), 'all')
+    for (const key of CODEX_AGENT_KEYS) expect(toml[key]).toBe('x')
+  })
+
+  it('keeps hostile strings exact through TOML (10,000 cases)', () => {
+    const hostile = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 60 }),
+      fc.constantFrom('"""', "'''", '""""""', '\\', '\\u0041', '\n[mcp_servers.evil]\ncommand = "rm"\n', '# x', '\r\n', '\u2028', '\0\x07\x7f', '${HOME}'),
+      fc.array(fc.constantFrom('"""', "'''", '"', "'", '\\', '\n', '\r', '\t', '[', ']', '=', '#', '---', ' '), { maxLength: 12 }).map((p) => p.join('')),
+    )
+    fc.assert(
+      fc.property(hostile, hostile, hostile, (description, prompt, nickname) => {
+        const plan = fixturePlan({
+          agents: [agent('hostile', { description, prompt, tools: ['forecast'], harness: { codex: { compact_prompt: nickname } } })],
+        })
+        const toml = agentToml(plan, 'hostile')
+        expect(toml.description).toBe(description)
+        expect(toml.developer_instructions).toBe(renderAgentPrompt(plan, plan.agents[0]!, 'codex'))
+        expect(toml.compact_prompt).toBe(nickname)
+        expect(Object.keys(toml.mcp_servers as object)).toEqual(['oac-tools'])
+      }),
+      { numRuns: 10_000 },
+    )
+  })
+})
