@@ -59,7 +59,7 @@ export function mergeTomlText(text: string | undefined, file: MergeFile, previou
     if (!inPlace) (rendered.startsWith('[') ? sections : topLevelKeys).push(rendered)
   }
   for (const entry of removed) removals.push(...definingSpans(source, statements, entry.keyPath, claimed))
-  for (const span of joinTouching(removals)) removeSpan(source, result, span)
+  for (const span of joinAdjacent(source, removals)) removeSpan(source, result, span)
 
   if (topLevelKeys.length > 0) insertTopLevelKeys(source, statements, result, topLevelKeys.join(''), eol)
   if (sections.length > 0) {
@@ -170,24 +170,24 @@ function definingSpans(text: string, statements: TomlStatement[], path: readonly
   return spans
 }
 
-/** Spans of different entries that touch (our keys added together) are removed as one. */
-function joinTouching(spans: Span[]): Span[] {
+/** Spans of different entries added together are removed as one: key lines that touch, and
+ * sections with only blank lines between them. */
+function joinAdjacent(text: string, spans: Span[]): Span[] {
   const joined: Span[] = []
   for (const span of [...spans].sort((a, b) => a.start - b.start)) {
     const last = joined[joined.length - 1]
-    if (last && last.end === span.start) {
-      last.end = span.end
-      last.section ||= span.section
-    } else joined.push({ ...span })
+    const gap = last ? text.slice(last.end, span.start) : undefined
+    if (last && last.section === span.section && (gap === '' || (span.section && gap?.trim() === ''))) last.end = span.end
+    else joined.push({ ...span })
   }
   return joined
 }
 
 /** Removes a span with the blank lines that separated it from what follows (or, at the end of the
- * file, from what precedes it); key lines amid other keys take no blank lines with them. */
+ * file, from what precedes it); key lines right below other lines take no blank lines with them. */
 function removeSpan(text: string, result: MagicString, span: Span): void {
   let { start, end } = span
-  if (!span.section && start > 0) {
+  if (!span.section && start > 0 && !/(?:^|\n)[ \t]*\r?\n$/.test(text.slice(0, start))) {
     result.remove(start, end)
     return
   }

@@ -92,7 +92,9 @@ export const hostileString = fc.oneof(
     weight: 1,
     arbitrary: fc
       .tuple(fc.array(fragment, { minLength: 1, maxLength: 8 }), fc.integer({ min: 10_000, max: 100_000 }))
-      .map(([parts, length]) => parts.join('').repeat(Math.ceil(length / Math.max(1, parts.join('').length))).slice(0, length)),
+      .map(([parts, length]) => parts.join('').repeat(Math.ceil(length / Math.max(1, parts.join('').length))).slice(0, length))
+      // The cut must not split a surrogate pair.
+      .map((text) => text.replace(/[\ud800-\udbff]$/, '')),
   },
 )
 

@@ -1,0 +1,261 @@
+import fc from 'fast-check'
+import { parse } from 'smol-toml'
+import { describe, expect, it } from 'vitest'
+import type { JsonValue } from '../../src/define/types.js'
+import { OacError } from '../../src/diagnostics.js'
+import type { MergeEntry, MergeFile } from '../../src/emit/types.js'
+import { mergeTomlText } from '../../src/write/index.js'
+import { hostileString } from '../escape/hostile.js'
+import { printToml, userToml } from './toml-print.js'
+
+const agentToml = (entries: MergeEntry[]): MergeFile => ({ kind: 'merge', path: '.codex/agents/planner.toml', format: 'toml', entries })
+const entry = (keyPath: string[], value: JsonValue): MergeEntry => ({ keyPath, value })
+const ourEntries = [
+  entry(['name'], 'planner'),
+  entry(['description'], 'Plans "work"'),
+  entry(['developer_instructions'], 'Plan the work.\nUse the tools.'),
+  entry(['mcp_servers', 'oac-tools'], { command: 'node', args: ['scripts/mcp_tools_server.mjs'], enabled_tools: ['forecast'] }),
+]
+
+function thrown(run: () => unknown): OacError {
+  try {
+    run()
+  } catch (error) {
+    if (error instanceof OacError) return error
+    throw error
+  }
+  throw new Error('expected an OacError')
+}
+
+/** Plain data (smol-toml gives null-prototype objects and dates). */
+function plain(text: string): unknown {
+  return JSON.parse(JSON.stringify(parse(text)))
+}
+
+describe('mergeTomlText on hand-written files', () => {
+  const userFile = [
+    '# Reviewer agent (hand-written)',
+    'name = "reviewer" # replaced: the name is ours',
+    'model = "o3"',
+    'model_reasoning_effort = "high"   # keep this comment',
+    'sandbox_mode = "read-only"',
+    "developer_instructions = '''",
+    'Review carefully.',
+    '[mcp_servers.oac-tools]',
+    'this line is inside a string',
+    "'''",
+    '',
+    '# Servers the team added by hand',
+    '[mcp_servers.github]',
+    'command = "gh"',
+    'args = [',
+    '  "mcp", # the subcommand',
+    '  "serve",',
+    ']',
+    '',
+    '[mcp_servers.github.env]',
+    'GH_HOST = "github.example.com"',
+    '',
+  ].join('\n')
+
+  const withOurs = [
+    '# Reviewer agent (hand-written)',
+    'name = "planner"',
+    'model = "o3"',
+    'model_reasoning_effort = "high"   # keep this comment',
+    'sandbox_mode = "read-only"',
+    'developer_instructions = "Plan the work.\\nUse the tools."',
+    'description = "Plans \\"work\\""',
+    '',
+    '# Servers the team added by hand',
+    '[mcp_servers.github]',
+    'command = "gh"',
+    'args = [',
+    '  "mcp", # the subcommand',
+    '  "serve",',
+    ']',
+    '',
+    '[mcp_servers.github.env]',
+    'GH_HOST = "github.example.com"',
+    '',
+    '[mcp_servers.oac-tools]',
+    'command = "node"',
+    'args = [ "scripts/mcp_tools_server.mjs" ]',
+    'enabled_tools = [ "forecast" ]',
+    '',
+  ].join('\n')
+
+  it('replaces our keys in place, adds the rest, and leaves every other byte (comments included) alone', () => {
+    expect(mergeTomlText(userFile, agentToml(ourEntries), [])).toBe(withOurs)
+  })
+
+  it('is idempotent', () => {
+    expect(mergeTomlText(withOurs, agentToml(ourEntries), ourEntries)).toBe(withOurs)
+  })
+
+  it('replaces our table where it is, sub-tables included, and keeps what follows', () => {
+    const before = [
+      '[mcp_servers.oac-tools]',
+      'command = "old"',
+      '',
+      '[mcp_servers.oac-tools.env]',
+      'OLD = "1"',
+      '',
+      '# about the next server',
+      '[mcp_servers.other]',
+      "command = 'x'",
+      '',
+    ].join('\r\n')
+    const after = [
+      '[mcp_servers.oac-tools]',
+      'command = "node"',
+      '',
+      '[mcp_servers.oac-tools.env]',
+      'API_URL = "https://example.com"',
+      '',
+      '# about the next server',
+      '[mcp_servers.other]',
+      "command = 'x'",
+      '',
+    ].join('\r\n')
+    const ours = entry(['mcp_servers', 'oac-tools'], { command: 'node', env: { API_URL: 'https://example.com' } })
+    expect(mergeTomlText(before, agentToml([ours]), [])).toBe(after)
+  })
+
+  it('removes entries we no longer emit, and only those', () => {
+    const before = ['model = "o3"', 'nickname_candidates = ["a"]', '', '[mcp_servers.old-tools]', 'command = "node"', '', '[mcp_servers.other]', 'command = "x"', ''].join('\n')
+    const after = ['model = "o3"', '', '[mcp_servers.other]', 'command = "x"', ''].join('\n')
+    const previous = [entry(['nickname_candidates'], null), entry(['mcp_servers', 'old-tools'], null)]
+    expect(mergeTomlText(before, agentToml([]), previous)).toBe(after)
+  })
+
+  it('creates a missing file with just our entries', () => {
+    const created = mergeTomlText(undefined, agentToml(ourEntries.slice(0, 1).concat(ourEntries.slice(3))), [])
+    expect(created).toBe(['name = "planner"', '', '[mcp_servers.oac-tools]', 'command = "node"', 'args = [ "scripts/mcp_tools_server.mjs" ]', 'enabled_tools = [ "forecast" ]', ''].join('\n'))
+  })
+
+  it('a broken file fails with its line', () => {
+    const error = thrown(() => mergeTomlText('model = "o3"\nname = "unterminated\n', agentToml(ourEntries), []))
+    expect(error.diagnostics[0]).toMatchObject({ code: 'merge-parse-error', file: '.codex/agents/planner.toml', line: 2 })
+    expect(error.diagnostics[0]?.fix).toMatch(/Fix the TOML/)
+  })
+
+  it('mcp_servers that is not a table of tables fails, naming where it is', () => {
+    const shapes: [string, number, RegExp][] = [
+      ['model = "o3"\nmcp_servers = { github = { command = "gh" } }\n', 2, /an inline table/],
+      ['model = "o3"\n\n[[mcp_servers]]\ncommand = "gh"\n', 3, /an array of tables/],
+      ['mcp_servers = "none"\n', 1, /a string/],
+    ]
+    for (const [text, line, shape] of shapes) {
+      const error = thrown(() => mergeTomlText(text, agentToml(ourEntries), []))
+      expect(error.diagnostics[0]).toMatchObject({ code: 'merge-unexpected-shape', line })
+      expect(error.diagnostics[0]?.message).toMatch(shape)
+    }
+  })
+})
+
+// ---------------------------------------------------------------- property tests
+
+const serverName = fc.oneof(fc.constant('oac-tools'), hostileString.filter((s) => s.length > 0 && s.length < 30))
+const ourServer = fc.record({
+  command: hostileString,
+  args: fc.array(hostileString, { maxLength: 3 }),
+  enabled_tools: fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }),
+  startup_timeout_sec: fc.constantFrom(10.5, 20.25),
+  env: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), hostileString, { maxKeys: 2 }),
+})
+const ours = fc
+  .record({
+    name: hostileString,
+    description: hostileString,
+    instructions: hostileString,
+    servers: fc.uniqueArray(fc.tuple(serverName, ourServer), { minLength: 1, maxLength: 2, selector: ([name]) => name }),
+  })
+  .map(({ name, description, instructions, servers }) => [
+    entry(['name'], name),
+    entry(['description'], description),
+    entry(['developer_instructions'], instructions),
+    ...servers.map(([server, value]) => entry(['mcp_servers', server], value)),
+  ])
+
+function parses(text: string): boolean {
+  try {
+    parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function without(value: unknown, entries: MergeEntry[]): unknown {
+  const copy = structuredClone(value) as Record<string, Record<string, unknown>>
+  for (const { keyPath } of entries) {
+    if (keyPath.length === 1) delete copy[keyPath[0] as string]
+    else delete copy[keyPath[0] as string]?.[keyPath[1] as string]
+  }
+  if (copy.mcp_servers && Object.keys(copy.mcp_servers).length === 0) delete copy.mcp_servers
+  return copy
+}
+
+function getPath(value: unknown, path: string[]): unknown {
+  return path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], value)
+}
+
+/** True when `needles` appear in `text` in this order. */
+function inOrder(text: string, needles: string[]): boolean {
+  let from = 0
+  for (const needle of needles) {
+    const at = text.indexOf(needle, from)
+    if (at === -1) return false
+    from = at + needle.length
+  }
+  return true
+}
+
+describe('mergeTomlText properties (random hand-written agent files and entries)', () => {
+  it('our entries come out exact, user values and comments unchanged; idempotent; removal restores the bytes', () => {
+    let merges = 0
+    fc.assert(
+      fc.property(userToml, ours, (doc, entries) => {
+        const { text: original, comments } = printToml(doc)
+        fc.pre(parses(original))
+        const before = plain(original)
+        fc.pre(entries.every(({ keyPath }) => keyPath.length === 1 || getPath(before, keyPath) === undefined))
+        const file = agentToml(entries)
+        const merged = mergeTomlText(original, file, [])
+        merges++
+        const after = plain(merged)
+        for (const { keyPath, value } of entries) expect(getPath(after, keyPath)).toEqual(value)
+        expect(without(after, entries)).toEqual(without(before, entries))
+        expect(inOrder(merged, comments)).toBe(true)
+        expect(mergeTomlText(merged, file, entries)).toBe(merged)
+        const removed = mergeTomlText(merged, agentToml([]), entries)
+        expect(without(plain(removed), entries)).toEqual(without(before, entries))
+        const hadOurKeys = entries.some(({ keyPath }) => getPath(before, keyPath) !== undefined)
+        if (!hadOurKeys) expect(removed).toBe(original)
+      }),
+      { numRuns: 1000 },
+    )
+    expect(merges).toBeGreaterThan(900)
+  })
+
+  it('a truncated document fails with a parse error, or merges correctly if the cut left valid TOML', () => {
+    fc.assert(
+      fc.property(userToml, fc.nat(), (doc, cut) => {
+        const { text } = printToml(doc)
+        const prefix = text.slice(0, cut % (text.length + 1))
+        const ours = entry(['mcp_servers', 'zz-ours'], { command: 'node' })
+        let merged: string
+        try {
+          merged = mergeTomlText(prefix, agentToml([ours]), [])
+        } catch (error) {
+          expect(error).toBeInstanceOf(OacError)
+          expect(['merge-parse-error', 'merge-unexpected-shape']).toContain((error as OacError).diagnostics[0]?.code)
+          return
+        }
+        expect(getPath(plain(merged), ['mcp_servers', 'zz-ours'])).toEqual({ command: 'node' })
+      }),
+      { numRuns: 1000 },
+    )
+  })
+})
