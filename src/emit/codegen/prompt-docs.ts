@@ -1,5 +1,6 @@
-import type { JsonSchema, Plan, PlannedAgent, PlannedTool } from '../../compile/plan.js'
-import type { Harness, JsonValue } from '../../define/types.js'
+import type { Plan, PlannedAgent, PlannedTool } from '../../compile/plan.js'
+import type { Harness } from '../../define/types.js'
+import { type FlagSpec, inputFlags } from '../../runtime/flags.js'
 import { markdownCode, markdownFence } from './escape.js'
 
 /** How a harness names one of our tools when the model calls it natively. */
@@ -12,68 +13,41 @@ export function hasNativeForm(plan: Plan, tool: PlannedTool, harness: Harness | 
   return harness !== undefined && plan.nativeTools && tool.json && plan.harnesses.includes(harness)
 }
 
-const FLAG_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
-
-interface FlagDoc {
-  usage: string
-  line: string
+function flagType(flag: FlagSpec): string {
+  return flag.kind === 'choice' ? flag.choices.map((choice) => String(choice)).join('|') : flag.kind
 }
 
-function asObject(value: JsonValue | undefined): JsonSchema | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined
-}
-
-function scalarType(schema: JsonSchema): string | undefined {
-  if (Array.isArray(schema.enum)) return schema.enum.map((v) => String(v)).join('|')
-  const type = schema.type
-  return type === 'string' || type === 'number' || type === 'integer' || type === 'boolean' ? type : undefined
-}
-
-/** One flag per property the runner accepts as `--name value`; the rest is documented as JSON-only. */
-function flagDocs(schema: JsonSchema): { flags: FlagDoc[]; jsonOnly: string[] } {
-  const properties = asObject(schema.properties) ?? {}
-  const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : [])
-  const flags: FlagDoc[] = []
-  const jsonOnly: string[] = []
-  for (const [name, raw] of Object.entries(properties)) {
-    const property = asObject(raw) ?? {}
-    const items = asObject(property.items)
-    const scalar = scalarType(property)
-    const itemScalar = property.type === 'array' && items ? scalarType(items) : undefined
-    if (!FLAG_NAME.test(name) || (!scalar && !itemScalar)) {
-      jsonOnly.push(name)
-      continue
-    }
-    const isRequired = required.has(name)
-    const description = typeof property.description === 'string' ? `: ${property.description.replace(/\s+/g, ' ')}` : ''
-    const defaultNote = property.default !== undefined ? ` (default ${JSON.stringify(property.default)})` : ''
-    let usage: string
-    let syntax: string
-    if (scalar === 'boolean') {
-      usage = `--${name}`
-      syntax = `--${name} / --no-${name}`
-    } else if (itemScalar) {
-      usage = `--${name} <${itemScalar}>...`
-      syntax = `--${name} <${itemScalar}> (repeat for more)`
-    } else {
-      usage = `--${name} <${scalar}>`
-      syntax = usage
-    }
-    flags.push({
-      usage: isRequired ? usage : `[${usage}]`,
-      line: `- ${markdownCode(syntax)}${isRequired ? ' (required)' : ''}${description}${defaultNote}`,
-    })
+/** One documented flag: the usage fragment and its line in the flag list. The runner derives the same flags. */
+function flagDoc(flag: FlagSpec): { usage: string; line: string } {
+  const type = flagType(flag)
+  let usage: string
+  let syntax: string
+  if (flag.kind === 'boolean' && !flag.repeated) {
+    usage = `--${flag.name}`
+    syntax = `--${flag.name} / --no-${flag.name}`
+  } else if (flag.repeated) {
+    usage = `--${flag.name} <${type}>...`
+    syntax = `--${flag.name} <${type}> (repeat for more)`
+  } else {
+    usage = `--${flag.name} <${type}>`
+    syntax = usage
   }
-  return { flags, jsonOnly }
+  const description = flag.description ? `: ${flag.description.replace(/\s+/g, ' ')}` : ''
+  const defaultNote = flag.default !== undefined ? ` (default ${JSON.stringify(flag.default)})` : ''
+  return {
+    usage: flag.required ? usage : `[${usage}]`,
+    line: `- ${markdownCode(syntax)}${flag.required ? ' (required)' : ''}${description}${defaultNote}`,
+  }
 }
 
 function bashDocs(tool: PlannedTool): string {
   const command = `node ${tool.script}`
-  const { flags, jsonOnly } = flagDocs(tool.schema)
+  const { flags: specs, jsonOnly } = inputFlags(tool.schema)
+  const flags = specs.map(flagDoc)
   const lines = [`Run it from the project folder:`, '', markdownFence([command, ...flags.map((f) => f.usage)].join(' '), 'bash')]
   if (flags.length > 0) lines.push('', ...flags.map((f) => f.line))
   if (jsonOnly.length > 0) {
-    lines.push('', `Pass ${jsonOnly.map((n) => markdownCode(n)).join(', ')} through JSON: flags cannot express them.`)
+    lines.push('', `Pass ${jsonOnly.map((field) => markdownCode(field.name)).join(', ')} through JSON: flags cannot express them.`)
   }
   lines.push(
     '',
