@@ -64,9 +64,10 @@ function objectCode(schema: JsonSchema, type: string): string {
   const { type: _object, properties, required, ...options } = schema
   const requiredNames = new Set(Array.isArray(required) ? required : [])
   const props = isSchemaObject(properties) ? properties : {}
-  // `required` names without a property schema, or a malformed `properties`, keep the schema as data.
+  // `required` names without a property schema keep the schema as data.
   const unmatched = [...requiredNames].some((name) => typeof name !== 'string' || !(name in props))
-  if (unmatched || (properties !== undefined && !isSchemaObject(properties))) return call(`${type}.Unsafe`, jsLiteral(schema))
+  // TypeBox objects always write `properties`, so an object without them (a record) stays data too.
+  if (unmatched || !isSchemaObject(properties)) return call(`${type}.Unsafe`, jsLiteral(schema))
   const entries = Object.entries(props).map(([key, value]) => {
     const code = schemaCode(value, type)
     return [key, requiredNames.has(key) ? code : call(`${type}.Optional`, code)] as const

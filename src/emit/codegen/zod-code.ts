@@ -227,12 +227,9 @@ function anyOfCode(rest: Keywords, path: string, context: Context): string {
   }
   const at = (i: number) => pointer(path, 'anyOf', String(i))
   if (members.length === 1) return schemaCode(members[0], at(0), context)
-  const isNull = (m: JsonValue) => isSchemaObject(m) && Object.keys(m).length === 1 && m.type === 'null'
-  const nullIndex = members.findIndex(isNull)
-  if (members.length === 2 && nullIndex >= 0) {
-    const other = 1 - nullIndex
-    return `${schemaCode(members[other], at(other), context)}.nullable()`
-  }
+  // `.nullable()` writes `anyOf: [<schema>, { type: "null" }]`, in that order.
+  const isNull = (m: JsonValue | undefined) => isSchemaObject(m) && Object.keys(m).length === 1 && m.type === 'null'
+  if (members.length === 2 && isNull(members[1]) && !isNull(members[0])) return `${schemaCode(members[0], at(0), context)}.nullable()`
   return `${z}.union(${arrayLiteral(members.map((m, i) => schemaCode(m, at(i), context)))})`
 }
 
@@ -271,7 +268,11 @@ function enumCode(rest: Keywords, path: string, context: Context): string {
   }
   rest.take('enum')
   takeImpliedType(rest, values)
-  if (values.every((v) => typeof v === 'string')) return `${z}.enum(${arrayLiteral(values.map(jsLiteral))})`
+  // zod 4 keeps enum values as object keys, which puts index-like ones ("0", "12") first; literals keep the order.
+  const indexLike = (v: JsonValue) => typeof v === 'string' && /^(?:0|[1-9]\d{0,8})$/.test(v)
+  if (values.every((v) => typeof v === 'string') && !(context.dialect === 'zod4' && values.some(indexLike))) {
+    return `${z}.enum(${arrayLiteral(values.map(jsLiteral))})`
+  }
   if (context.dialect === 'zod4') return `${z}.literal(${arrayLiteral(values.map(jsLiteral))})`
   if (values.length === 1) return `${z}.literal(${jsLiteral(values[0]!)})`
   return `${z}.union(${arrayLiteral(values.map((v) => `${z}.literal(${jsLiteral(v)})`))})`

@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process'
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ScriptBundler } from '../../src/bundle/index.js'
+import { compilePlan, type PlanOptions } from '../../src/compile/index.js'
+import type { Plan } from '../../src/compile/plan.js'
+import { hasErrors, OacError } from '../../src/diagnostics.js'
+import { emitOmp } from '../../src/emit/omp.js'
+import { emitOpencode } from '../../src/emit/opencode.js'
+import { emitPi } from '../../src/emit/pi.js'
+import type { OutputFile } from '../../src/emit/types.js'
+import { loadRegistry } from '../../src/load/index.js'
+
+/** The project whose agents and tools the native emitter tests compile (agents/registry.ts). */
+export const fixtureRoot = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'native-tools')
+
+/** The plan the real load and compile steps make of the fixture. */
+export async function fixturePlan(options: Omit<PlanOptions, 'root'> = {}): Promise<Plan> {
+  const loaded = await loadRegistry('agents/registry.ts#registry', fixtureRoot)
+  const compiled = compilePlan(loaded, { root: fixtureRoot, config: 'test', ...options })
+  const diagnostics = [...loaded.diagnostics, ...compiled.diagnostics]
+  if (!compiled.plan || hasErrors(diagnostics)) throw new OacError(diagnostics)
+  return compiled.plan
+}
+
+export function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'oac-'))
+}
+
+export async function writeFiles(files: readonly OutputFile[], dir: string): Promise<void> {
+  for (const file of files) {
+    if (file.kind !== 'owned') continue
+    const path = join(dir, ...file.path.split('/'))
+    await mkdir(dirname(path), { recursive: true })
+    await writeFile(path, file.content)
+  }
+}
+
+/** The native shims of opencode, pi and omp. */
+export function emitNative(plan: Plan): OutputFile[] {
+  return [...emitOpencode(plan), ...emitPi(plan), ...emitOmp(plan)]
+}
+
+/** A target folder holding the native shims and the real bundled scripts of the plan. */
+export async function buildTarget(plan: Plan, dir?: string): Promise<string> {
+  const target = dir ?? (await tempDir())
+  const bundler = new ScriptBundler(fixtureRoot)
+  try {
+    const bundled = await bundler.build(plan)
+    if (hasErrors(bundled.diagnostics)) throw new OacError(bundled.diagnostics)
+    await writeFiles([...emitNative(plan), ...bundled.files], target)
+  } finally {
+    await bundler.dispose()
+  }
+  return target
+}
+
+export interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs a command, feeding `stdin`, and collects its output. */
+export function run(command: string, args: readonly string[], options: { cwd: string; stdin?: string; env?: NodeJS.ProcessEnv }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+    child.stdin.end(options.stdin ?? '')
+  })
+}
