@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path'
 import type { BuildOptions, OutputFile, PartialMessage, PluginBuild } from 'esbuild'
 import type { Generated } from '../api.js'
 import type { Diagnostic } from '../diagnostics.js'
-import { reconcileTree, treeAssets, writeAssets, writeTree } from './output.js'
+import { treeAssets, writeTree } from './output.js'
 import { diagnosticsOf, locationOf } from './report.js'
 import { isInside, type OacSession } from './session.js'
 
@@ -85,26 +85,29 @@ export function esbuildSetup(session: OacSession): (build: PluginBuild) => void 
       const target = session.target(outDir)
       try {
         const generated = await session.latest()
-        const force = session.options.force ?? false
-        if (!outDir || !isInside(target, outDir)) return split((await writeTree(generated, target, force)).diagnostics, session.root)
         const outputs = result.outputFiles
-        const byPath = new Map((outputs ?? []).map((file, index) => [file.path, index]))
-        const assets = await treeAssets(generated, target, outDir, (fileName) => {
-          const index = byPath.get(resolve(outDir, fileName))
-          return index === undefined ? undefined : outputs![index]!.text
-        })
-        if (outputs) {
-          // write: false: the tree joins the build's output files, nothing touches the disk.
-          for (const asset of assets) {
-            const file = outputFile(resolve(outDir, asset.fileName), asset.source)
-            const index = byPath.get(file.path)
-            if (index === undefined) outputs.push(file)
-            else outputs[index] = file
-          }
-          return
+        // With write: true esbuild writes nothing of ours, so write/ writes the tree itself, in or outside outdir.
+        if (!outputs || !outDir || !isInside(target, outDir)) {
+          return split((await writeTree(generated, target, session.options.force ?? false)).diagnostics, session.root)
         }
-        await writeAssets(assets, outDir)
-        return split((await reconcileTree(generated, target, force)).diagnostics, session.root)
+        // write: false: the tree joins the build's output files, and nothing touches the disk.
+        const byPath = new Map(outputs.map((file, index) => [file.path, index]))
+        const { assets } = await treeAssets(
+          generated,
+          target,
+          outDir,
+          (fileName) => {
+            const index = byPath.get(resolve(outDir, fileName))
+            return index === undefined ? undefined : outputs[index]!.text
+          },
+          { writeFirst: false, force: false },
+        )
+        for (const asset of assets) {
+          const file = outputFile(resolve(outDir, asset.fileName), asset.source)
+          const index = byPath.get(file.path)
+          if (index === undefined) outputs.push(file)
+          else outputs[index] = file
+        }
       } catch (error) {
         return split(diagnosticsOf(error), session.root)
       }

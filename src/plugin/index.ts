@@ -58,19 +58,18 @@ export const unpluginOac = createUnplugin<OacPluginOptions, false>((raw, meta) =
       plugin.vite = viteHooks(session, vite)
       break
     case 'rollup':
-    case 'rolldown': {
-      const hooks = rollupLikeHooks(session)
-      plugin[meta.framework] = {
-        ...hooks,
-        async closeBundle() {
-          if (!this.meta.watchMode) await session.release()
+      plugin.rollup = { ...rollupLikeHooks(session), ...closeHooks(session) }
+      break
+    case 'rolldown':
+      plugin.rolldown = {
+        // Rolldown has a project folder of its own (`cwd`); Rollup only has process.cwd().
+        options(inputOptions) {
+          if (inputOptions.cwd) session.useRoot(inputOptions.cwd)
         },
-        async closeWatcher() {
-          await session.release()
-        },
+        ...rollupLikeHooks(session),
+        ...closeHooks(session),
       }
       break
-    }
     case 'webpack':
       plugin.webpack = (compiler) => applyWebpackLike<WebpackSource>(session, compiler)
       break
@@ -80,3 +79,15 @@ export const unpluginOac = createUnplugin<OacPluginOptions, false>((raw, meta) =
   }
   return plugin
 })
+
+/** Ends the Compiler's esbuild service once the bundler is done (after each build unless it is watching). */
+function closeHooks(session: OacSession) {
+  return {
+    async closeBundle(this: { meta: { watchMode: boolean } }) {
+      if (!this.meta.watchMode) await session.release()
+    },
+    async closeWatcher() {
+      await session.release()
+    },
+  }
+}

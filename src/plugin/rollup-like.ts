@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from 'node:path'
 import type { Generated } from '../api.js'
-import { reconcileTree, treeAssets, writeTree } from './output.js'
+import { treeAssets, writeTree } from './output.js'
 import { bundlerLog, type BundlerLog, errorsOf } from './report.js'
 import { isInside, type OacSession } from './session.js'
 
@@ -21,9 +21,8 @@ interface HostOutputOptions {
 
 type HostBundle = Record<string, { type: 'asset'; source: string | Uint8Array } | { type: 'chunk' }>
 
-/** How one output (one `generateBundle` + `writeBundle`) delivers the agent tree. */
-interface Delivery {
-  mode: 'emit' | 'write'
+/** A tree to write into a target outside the output folder once the bundle is written. */
+interface PendingWrite {
   target: string
   generated: Generated
 }
@@ -40,7 +39,7 @@ function outputFolder(options: HostOutputOptions): string | undefined {
  */
 export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string | undefined = () => undefined) {
   const reported = new WeakSet<Generated>()
-  const deliveries = new Map<string, Delivery>()
+  const pendingWrites = new Map<string, PendingWrite>()
   const targets = new Set<string>()
 
   function knownTargets(): string[] {
@@ -71,15 +70,14 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
       for (const warning of generated.diagnostics.filter((d) => d.severity === 'warning')) this.warn(bundlerLog([warning], session.root))
     },
 
-    async generateBundle(this: HostContext, outputOptions: HostOutputOptions, bundle: HostBundle): Promise<void> {
+    async generateBundle(this: HostContext, outputOptions: HostOutputOptions, bundle: HostBundle, isWrite = true): Promise<void> {
       const outDir = outputFolder(outputOptions)
       const target = session.target(outDir ?? defaultOutDir())
       targets.add(target)
       const generated = await session.latest()
       const emitsAssets = this.environment?.config.build.emitAssets ?? true
-      const key = outDir ?? target
       if (!outDir || !emitsAssets || !isInside(target, outDir)) {
-        deliveries.set(key, { mode: 'write', target, generated })
+        if (isWrite) pendingWrites.set(outDir ?? target, { target, generated })
         return
       }
       const bundledText = (fileName: string) => {
@@ -87,31 +85,29 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
         if (asset?.type !== 'asset') return undefined
         return typeof asset.source === 'string' ? asset.source : Buffer.from(asset.source).toString('utf8')
       }
-      let assets
+      let delivered
       try {
-        assets = await treeAssets(generated, target, outDir, bundledText)
+        delivered = await treeAssets(generated, target, outDir, bundledText, { writeFirst: isWrite, force: session.options.force ?? false })
       } catch (error) {
         return this.error(bundlerLog(errorsOf(error), session.root))
       }
-      for (const asset of assets) {
+      for (const warning of delivered.report?.diagnostics ?? []) this.warn(bundlerLog([warning], session.root))
+      for (const asset of delivered.assets) {
         const existing = bundle[asset.fileName]
         // Rollup and Rolldown only accept new assets through emitFile; one already in the bundle is updated in place.
         if (asset.replacesBundled && existing?.type === 'asset') existing.source = asset.source
         else this.emitFile({ type: 'asset', fileName: asset.fileName, source: asset.source })
       }
-      deliveries.set(key, { mode: 'emit', target, generated })
     },
 
     async writeBundle(this: HostContext, outputOptions: HostOutputOptions): Promise<void> {
       const outDir = outputFolder(outputOptions)
       const key = outDir ?? session.target(defaultOutDir())
-      const delivery = deliveries.get(key)
-      if (!delivery) return
-      deliveries.delete(key)
-      // Written by the bundler: write/ takes the emitted files over and removes what we no longer generate.
-      const deliver = delivery.mode === 'write' ? writeTree : reconcileTree
+      const pending = pendingWrites.get(key)
+      if (!pending) return
+      pendingWrites.delete(key)
       try {
-        const report = await deliver(delivery.generated, delivery.target, session.options.force ?? false)
+        const report = await writeTree(pending.generated, pending.target, session.options.force ?? false)
         for (const warning of report.diagnostics) this.warn(bundlerLog([warning], session.root))
       } catch (error) {
         return this.error(bundlerLog(errorsOf(error), session.root))

@@ -74,9 +74,11 @@ export class OacSession {
   useRoot(hostRoot: string): void {
     const root = resolve(this.options.root ?? hostRoot)
     if (root === this.projectRoot) return
+    const previous = this.compiler
+    this.compiler = undefined
     this.projectRoot = root
-    void this.release()
     this.settled = undefined
+    void previous?.dispose()
   }
 
   get root(): string {
@@ -122,12 +124,11 @@ export class OacSession {
   }
 
   private async compile(): Promise<Settled> {
-    const root = this.root
-    this.compiler ??= new Compiler(root)
+    const compiler = (this.compiler ??= new Compiler(this.root))
     const before = await fingerprint(this.watchedSources())
     let settled: Settled
     try {
-      const generated = await this.compiler.generate(this.options)
+      const generated = await compiler.generate(this.options)
       this.knownFiles = generated.watchFiles
       const fresh = [...generated.watchFiles].filter((file) => !before.has(file))
       const after = await fingerprint(fresh)

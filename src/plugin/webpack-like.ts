@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { Generated } from '../api.js'
 import type { Diagnostic } from '../diagnostics.js'
-import { reconcileTree, treeAssets, writeTree } from './output.js'
+import { treeAssets, writeTree } from './output.js'
 import { bundlerLog, diagnosticsOf } from './report.js'
 import { isInside, type OacSession } from './session.js'
 
@@ -105,12 +105,20 @@ export function applyWebpackLike<S extends HostSource>(session: OacSession, comp
   compiler.hooks.thisCompilation.tap(NAME, (compilation) => {
     compilation.hooks.processAssets.tapPromise({ name: NAME, stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONS }, async () => {
       const generated = current
-      if (!emitsAssets() || !outDir || !generated) return
+      // A failed compilation gets no tree: with emitOnErrors it would still be written.
+      if (!emitsAssets() || !outDir || !generated || compilation.errors.length > 0) return
       try {
-        const assets = await treeAssets(generated, target(), outDir, (name) => {
-          const asset = compilation.getAsset(name)
-          return asset ? text(asset.source) : undefined
-        })
+        const { assets, report } = await treeAssets(
+          generated,
+          target(),
+          outDir,
+          (name) => {
+            const asset = compilation.getAsset(name)
+            return asset ? text(asset.source) : undefined
+          },
+          { writeFirst: true, force: session.options.force ?? false },
+        )
+        push(compilation.warnings, report?.diagnostics ?? [])
         for (const asset of assets) {
           const source = new compiler.webpack.sources.RawSource(asset.source)
           if (compilation.getAsset(asset.fileName)) compilation.updateAsset(asset.fileName, source)
@@ -124,12 +132,9 @@ export function applyWebpackLike<S extends HostSource>(session: OacSession, comp
 
   compiler.hooks.afterEmit.tapPromise(NAME, async (compilation) => {
     const generated = current
-    if (compilation.errors.length > 0 || !generated) return
-    // Emitted as assets: write/ takes the written files over and removes what we no longer generate.
-    const deliver = emitsAssets() ? reconcileTree : writeTree
+    if (emitsAssets() || compilation.errors.length > 0 || !generated) return
     try {
-      const report = await deliver(generated, target(), session.options.force ?? false)
-      push(compilation.warnings, report.diagnostics)
+      push(compilation.warnings, (await writeTree(generated, target(), session.options.force ?? false)).diagnostics)
     } catch (error) {
       push(compilation.errors, diagnosticsOf(error).filter((d) => d.severity === 'error'))
     }

@@ -1,0 +1,172 @@
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { compile } from '../../src/api.js'
+import { copyProject, repoRoot } from '../util/project.js'
+import { APP_BUNDLE, BUNDLERS, type BundlerName, buildWith, exists, readTree } from './bundlers.js'
+
+const fixture = join(repoRoot, 'test/fixtures/plugin-basic')
+const registry = './agents/registry.ts:registry'
+const MANIFEST = '.oac/manifest.oac-tools.json'
+
+/** The tree the fixture's two agents (forecaster, calculator) and two tools (weather: zod, add: TypeBox) give, chunks aside. */
+const EXPECTED_PATHS = [
+  MANIFEST,
+  '.claude/agents/calculator.md',
+  '.claude/agents/forecaster.md',
+  '.codex/agents/calculator.toml',
+  '.codex/agents/forecaster.toml',
+  '.mcp.json',
+  '.omp/tools/add/index.ts',
+  '.omp/tools/weather/index.ts',
+  '.opencode/agent/calculator.md',
+  '.opencode/agent/forecaster.md',
+  '.opencode/tool/add.ts',
+  '.opencode/tool/weather.ts',
+  '.pi/extensions/oac-tools.ts',
+  'prompts/calculator.md',
+  'prompts/forecaster.md',
+  'scripts/add.mjs',
+  'scripts/mcp_tools_server.mjs',
+  'scripts/weather.mjs',
+].sort()
+
+const leaveOutApp = (path: string) => path === APP_BUNDLE
+const withoutChunks = (tree: Map<string, string>) => [...tree.keys()].filter((path) => !path.startsWith('scripts/chunks/'))
+
+function expectSameTree(actual: Map<string, string>, expected: Map<string, string>, label: string): void {
+  expect([...actual.keys()], `${label}: the same files`).toEqual([...expected.keys()])
+  for (const [path, content] of expected) expect(actual.get(path), `${label}: ${path}`).toBe(content)
+}
+
+describe('real builds of the plugin-basic fixture', () => {
+  let checkoutA: string
+  let checkoutB: string
+  const emitted = new Map<BundlerName, Map<string, string>>()
+  const written = new Map<BundlerName, Map<string, string>>()
+
+  beforeAll(async () => {
+    checkoutA = await copyProject(fixture, 'oac-a-')
+    // A second checkout at a longer, different absolute path.
+    checkoutB = await copyProject(fixture, 'oac-second-checkout-of-the-project-')
+  })
+
+  test.each(BUNDLERS)('%s emits the agent tree into its output folder and the manifest into the app', async (bundler) => {
+    const outDir = join(checkoutA, `dist-${bundler}`)
+    await buildWith(bundler, { root: checkoutA, outDir, options: { registry } })
+    const tree = await readTree(outDir, leaveOutApp)
+    expect(withoutChunks(tree)).toEqual(EXPECTED_PATHS)
+    expect([...tree.keys()].some((path) => path.startsWith('scripts/chunks/'))).toBe(true)
+    emitted.set(bundler, tree)
+
+    const app = (await import(pathToFileURL(join(outDir, APP_BUNDLE)).href)) as { default: Record<string, unknown> }
+    const manifest = app.default as {
+      serverName: string
+      agents: { name: string; tools: string[] }[]
+      tools: { name: string; script: string; schemaKind: string; schema: { properties: Record<string, unknown> } }[]
+      files: string[]
+    }
+    expect(manifest.serverName).toBe('oac-tools')
+    expect(manifest.agents.map((a) => [a.name, a.tools])).toEqual([
+      ['forecaster', ['weather']],
+      ['calculator', ['add', 'weather']],
+    ])
+    expect(manifest.tools.map((t) => [t.name, t.schemaKind, t.script, Object.keys(t.schema.properties)])).toEqual([
+      ['weather', 'zod', 'scripts/weather.mjs', ['city', 'days']],
+      ['add', 'typebox', 'scripts/add.mjs', ['a', 'b']],
+    ])
+    expect([...manifest.files, MANIFEST].sort()).toEqual([...tree.keys()])
+  })
+
+  test('the emitted trees are byte-identical across all six bundlers', () => {
+    const reference = emitted.get('vite')!
+    for (const bundler of BUNDLERS) expectSameTree(emitted.get(bundler)!, reference, bundler)
+  })
+
+  test.each(BUNDLERS)('%s writes a target outside its output folder after the build', async (bundler) => {
+    const target = `tree-${bundler}`
+    await buildWith(bundler, { root: checkoutA, outDir: join(checkoutA, `out-${bundler}`), options: { registry, target } })
+    const tree = await readTree(join(checkoutA, target))
+    expect(withoutChunks(tree)).toEqual(EXPECTED_PATHS)
+    written.set(bundler, tree)
+    expect(await readTree(join(checkoutA, `out-${bundler}`))).toEqual(new Map([[APP_BUNDLE, expect.any(String)]]))
+  })
+
+  test('every tree, emitted or written, is the one `oac compile` writes, byte for byte', async () => {
+    await compile({ registry, root: checkoutA, target: 'tree-cli' })
+    const cli = await readTree(join(checkoutA, 'tree-cli'))
+    for (const bundler of BUNDLERS) {
+      expectSameTree(written.get(bundler)!, cli, `${bundler} written`)
+      expectSameTree(emitted.get(bundler)!, cli, `${bundler} emitted`)
+    }
+  })
+
+  test.each(BUNDLERS)('%s gives the same bytes from a second checkout at another path', async (bundler) => {
+    const outDir = join(checkoutB, `dist-${bundler}`)
+    await buildWith(bundler, { root: checkoutB, outDir, options: { registry } })
+    expectSameTree(await readTree(outDir, leaveOutApp), emitted.get(bundler)!, bundler)
+    const text = [...(await readTree(outDir, leaveOutApp)).values()].join('\n')
+    // Relative paths to packages outside the project (esbuild's module keys) are fine; absolute ones are not.
+    for (const folder of [checkoutB, repoRoot, tmpdir()]) expect(text).not.toMatch(new RegExp(`(?<!\\.\\.)${folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))
+  })
+
+  test.each(['rollup', 'esbuild', 'webpack'] as const)('%s writes nothing when the app build fails', async (bundler) => {
+    const root = await copyProject(fixture, `oac-broken-${bundler}-`)
+    await writeFile(join(root, 'src/broken.js'), "import './does-not-exist.js'\nimport manifest from '~oac'\nexport default manifest\n")
+    const build = buildWith(bundler, { root, outDir: join(root, 'dist'), entry: 'src/broken.js', options: { registry, target: 'tree' } })
+    await expect(build).rejects.toThrow(/does-not-exist/)
+    expect(await exists(join(root, 'tree'))).toBe(false)
+  })
+})
+
+describe('merging into files the user already has', () => {
+  const userServer = { command: 'node', args: ['my-server.js'] }
+
+  test('vite: merges into the .mcp.json copied from publicDir', async () => {
+    const root = await copyProject(fixture, 'oac-public-')
+    await mkdir(join(root, 'public'))
+    await writeFile(join(root, 'public/.mcp.json'), `// my servers\n${JSON.stringify({ mcpServers: { mine: userServer } }, null, 2)}\n`)
+    await buildWith('vite', { root, outDir: join(root, 'dist'), options: { registry } })
+    const merged = await readFile(join(root, 'dist/.mcp.json'), 'utf8')
+    expect(merged.startsWith('// my servers\n')).toBe(true)
+    const servers = (JSON.parse(merged.replace('// my servers\n', '')) as { mcpServers: Record<string, unknown> }).mcpServers
+    expect(Object.keys(servers).sort()).toEqual(['mine', 'oac-tools'])
+    expect(servers.mine).toEqual(userServer)
+  })
+
+  test.each(['rollup', 'rolldown', 'esbuild', 'webpack', 'rspack'] as const)(
+    '%s: merges into the .mcp.json already in the output folder, twice without change',
+    async (bundler) => {
+      const root = await copyProject(fixture, `oac-merge-${bundler}-`)
+      const outDir = join(root, 'dist')
+      await mkdir(outDir)
+      const userText = `${JSON.stringify({ mcpServers: { mine: userServer }, other: true }, null, 2)}\n`
+      await writeFile(join(outDir, '.mcp.json'), userText)
+      await buildWith(bundler, { root, outDir, options: { registry } })
+      const first = await readFile(join(outDir, '.mcp.json'), 'utf8')
+      const parsed = JSON.parse(first) as { mcpServers: Record<string, unknown>; other: boolean }
+      expect(Object.keys(parsed.mcpServers).sort()).toEqual(['mine', 'oac-tools'])
+      expect(parsed.other).toBe(true)
+      const before = (await stat(join(outDir, '.mcp.json'))).mtimeMs
+      await buildWith(bundler, { root, outDir, options: { registry } })
+      expect(await readFile(join(outDir, '.mcp.json'), 'utf8')).toBe(first)
+      if (bundler === 'esbuild') expect((await stat(join(outDir, '.mcp.json'))).mtimeMs).toBe(before)
+    },
+  )
+
+  test('removes a deleted tool\'s files on the next build (emitted tree, no watch)', async () => {
+    const root = await copyProject(fixture, 'oac-delete-')
+    const outDir = join(root, 'dist')
+    await buildWith('rollup', { root, outDir, options: { registry } })
+    expect(await exists(join(outDir, 'scripts/add.mjs'))).toBe(true)
+    const source = await readFile(join(root, 'agents/registry.ts'), 'utf8')
+    await writeFile(join(root, 'agents/registry.ts'), source.replace('tools: [add, weather]', 'tools: [weather]'))
+    await buildWith('rollup', { root, outDir, options: { registry } })
+    for (const gone of ['scripts/add.mjs', '.opencode/tool/add.ts', '.omp/tools/add/index.ts']) expect(await exists(join(outDir, gone)), gone).toBe(false)
+    expect(await exists(join(outDir, '.omp/tools/add'))).toBe(false)
+    expect(await exists(join(outDir, 'scripts/weather.mjs'))).toBe(true)
+    await rm(root, { recursive: true, force: true })
+  })
+})
