@@ -4,7 +4,7 @@ import { type Diagnostic, hasErrors, OacError } from '../diagnostics.js'
 import type { MergeEntry, MergeFile, OutputFile, OwnedFile } from '../emit/types.js'
 import { isTempName, sweepStaleTemps, syncFolder, writeFileAtomic } from './atomic.js'
 import { mergeJsonText, readJsonPath } from './json-merge.js'
-import { acquireLock, type ReleaseLock } from './lock.js'
+import { acquireLock, type ReleaseLock, removeEmptyLockFolder } from './lock.js'
 import { emptyManifest, hashBytes, hashValue, type Manifest, type MergeRecord, manifestPath, manifestText, readManifest } from './manifest.js'
 import type { PlainValue } from './merge-common.js'
 import { secretDiagnostics } from './secrets.js'
@@ -103,6 +103,7 @@ export async function writeOutputs(files: OutputFile[], options: WriteOptions): 
     throw error
   } finally {
     for (const release of locks.reverse()) await release()
+    if (locks.length > 0) await removeEmptyLockFolder(join(target, '.oac', 'locks'))
   }
 }
 

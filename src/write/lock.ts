@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises'
+import { link, mkdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { dirname } from 'node:path'
 import { OacError } from '../diagnostics.js'
@@ -33,8 +33,9 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
   const info: LockInfo = { pid: process.pid, host: hostname(), token: randomUUID() }
   const content = JSON.stringify(info)
   const started = Date.now()
-  await mkdir(dirname(lockPath), { recursive: true })
   for (let attempt = 0; ; attempt++) {
+    // Each attempt, as another process may remove the empty lock folder when it finishes.
+    await mkdir(dirname(lockPath), { recursive: true })
     if (await tryCreate(lockPath, content)) {
       return async () => {
         // Only our own lock is removed, never one another process took after breaking ours.
@@ -66,16 +67,23 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
  * into place (link fails if the lock exists), so no reader ever sees an empty lock. */
 async function tryCreate(lockPath: string, content: string): Promise<boolean> {
   const staging = `${lockPath}.${process.pid}.${randomUUID()}`
-  await writeFile(staging, content, { flag: 'wx' })
   try {
+    await writeFile(staging, content, { flag: 'wx' })
     await link(staging, lockPath)
     return true
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EEXIST' || code === 'ENOENT') return false
     throw error
   } finally {
     await unlink(staging).catch(() => undefined)
   }
+}
+
+/** Removes the lock folder (and `.oac`) when no lock or manifest is left in them. */
+export async function removeEmptyLockFolder(lockFolder: string): Promise<void> {
+  await rmdir(lockFolder).catch(() => undefined)
+  await rmdir(dirname(lockFolder)).catch(() => undefined)
 }
 
 interface Holder {

@@ -73,7 +73,7 @@ const keyValues = fc.uniqueArray(keyValue(keyName), { maxLength: 5, selector: (k
 const table: fc.Arbitrary<Table> = fc.record({
   path: fc.oneof(
     fc.string({ minLength: 1, maxLength: 8 }).map((name) => ['mcp_servers', name]),
-    fc.constantFrom(['profile'], ['profile', 'sub'], ['skills', 'config'], ['tools']),
+    fc.constantFrom<string[]>(['profile'], ['profile', 'sub'], ['skills', 'config'], ['tools']),
   ),
   array: fc.boolean(),
   spacedHeader: fc.boolean(),
