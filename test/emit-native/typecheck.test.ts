@@ -1,0 +1,143 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { Plan } from '../../src/compile/plan.js'
+import type { OutputFile } from '../../src/emit/types.js'
+import { emitNative, fixturePlan, run, writeFiles } from './fixture.js'
+
+const repoRoot = resolve(import.meta.dirname, '../..')
+
+/*
+ * oh-my-pi's package only installs under bun (Node 20 cannot), so its factory type is declared here
+ * from its custom-tools/types.ts (18.2.3): the fields our factories set, the execute order, and the
+ * builders of pi.zod (omptype/src/zod.ts) with exactly the methods omptype has.
+ */
+const OMP_TYPES = `declare module "@oh-my-pi/pi-coding-agent" {
+  interface ZodLike {
+    min(bound: number): ZodLike
+    max(bound: number): ZodLike
+    int(): ZodLike
+    positive(): ZodLike
+    nonnegative(): ZodLike
+    regex(expression: RegExp): ZodLike
+    url(): ZodLike
+    optional(): ZodLike
+    nullable(): ZodLike
+    default(value: unknown): ZodLike
+    describe(description: string): ZodLike
+    strict(): ZodLike
+    passthrough(): ZodLike
+  }
+  interface Zod {
+    string(): ZodLike
+    number(): ZodLike
+    boolean(): ZodLike
+    literal(value: string | number | boolean | null): ZodLike
+    enum(values: readonly [string, ...string[]]): ZodLike
+    union(schemas: readonly [ZodLike, ZodLike, ...ZodLike[]]): ZodLike
+    array(element: ZodLike): ZodLike
+    object(shape: Record<string, ZodLike>): ZodLike
+    record(value: ZodLike): ZodLike
+    record(key: ZodLike, value: ZodLike): ZodLike
+    unknown(): ZodLike
+    any(): ZodLike
+    null(): ZodLike
+  }
+  interface AgentToolResult {
+    content: Array<{ type: "text"; text: string }>
+    details?: unknown
+  }
+  export interface CustomToolAPI {
+    cwd: string
+    zod: Zod
+  }
+  export interface CustomTool {
+    name: string
+    label: string
+    description: string
+    loadMode?: "essential" | "discoverable"
+    parameters: ZodLike
+    execute(
+      toolCallId: string,
+      params: Record<string, unknown>,
+      onUpdate: ((partial: AgentToolResult) => void) | undefined,
+      ctx: { isIdle(): boolean },
+      signal?: AbortSignal,
+    ): Promise<AgentToolResult>
+  }
+  export type CustomToolFactory = (pi: CustomToolAPI) => CustomTool | CustomTool[] | Promise<CustomTool | CustomTool[]>
+}
+`
+
+const COMPILER_OPTIONS = {
+  target: 'ES2023',
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  lib: ['ES2023'],
+  types: ['node'],
+  typeRoots: [join(repoRoot, 'node_modules/@types')],
+  strict: true,
+  noUnusedLocals: true,
+  noUnusedParameters: true,
+  noUncheckedIndexedAccess: true,
+  verbatimModuleSyntax: true,
+  skipLibCheck: true,
+  noEmit: true,
+}
+
+/**
+ * Writes the files into a project inside the repository (so the real type packages resolve) and runs
+ * tsc on exactly those files: dot-folders like `.opencode/` are not matched by include globs.
+ */
+async function typecheck(files: readonly OutputFile[]): Promise<{ code: number | null; output: string }> {
+  await mkdir(join(repoRoot, 'test/.tmp'), { recursive: true })
+  const project = await mkdtemp(join(repoRoot, 'test/.tmp/typecheck-'))
+  await writeFiles(files, project)
+  await writeFile(join(project, 'package.json'), JSON.stringify({ type: 'module' }))
+  await mkdir(join(project, 'types'), { recursive: true })
+  await writeFile(join(project, 'types/omp.d.ts'), OMP_TYPES)
+  const inputs = [...files.map((file) => file.path).filter((path) => path.endsWith('.ts')), 'types/omp.d.ts']
+  await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: COMPILER_OPTIONS, files: inputs }, null, 2))
+  const result = await run(join(repoRoot, 'node_modules/.bin/tsc'), ['-p', join(project, 'tsconfig.json'), '--listFilesOnly'], { cwd: project })
+  const listed = result.stdout.split('\n').map((line) => line.trim())
+  // Make sure tsc really reads every generated file before trusting a clean run.
+  for (const input of inputs) expect(listed, input).toContain(join(project, input))
+  const checked = await run(join(repoRoot, 'node_modules/.bin/tsc'), ['-p', join(project, 'tsconfig.json')], { cwd: project })
+  return { code: checked.code, output: checked.stdout + checked.stderr }
+}
+
+function tsFiles(plan: Plan): OutputFile[] {
+  return emitNative(plan).filter((file) => file.path.endsWith('.ts'))
+}
+
+describe('generated TypeScript type-checks against the real type packages', () => {
+  it.each(['process', 'inline'] as const)('with the %s bridge (@opencode-ai/plugin 1.18.33, @mariozechner/pi-coding-agent 0.73.1)', async (bridge) => {
+    const files = tsFiles(await fixturePlan({ bridge }))
+    expect(files.map((file) => file.path)).toEqual([
+      '.opencode/tool/forecast.ts',
+      '.opencode/tool/add_note.ts',
+      '.opencode/tool/count.ts',
+      '.opencode/tool/explode.ts',
+      '.pi/extensions/oac-tools.ts',
+      '.omp/tools/forecast/index.ts',
+      '.omp/tools/add_note/index.ts',
+      '.omp/tools/count/index.ts',
+      '.omp/tools/explode/index.ts',
+    ])
+    const { code, output } = await typecheck(files)
+    expect(output).toBe('')
+    expect(code).toBe(0)
+  })
+
+  it('fails on shims that do not match the harness types (the check can fail)', async () => {
+    const broken = tsFiles(await fixturePlan()).map((file) =>
+      file.kind === 'owned'
+        ? { ...file, content: file.content.replace('signal: context.abort,', 'signal: context.aborted,').replace('cwd: ctx.cwd,', 'cwd: ctx.directory,').replace('cwd: pi.cwd,', 'cwd: pi.dir,') }
+        : file,
+    )
+    const { output } = await typecheck(broken)
+    expect(output).toContain("Property 'aborted' does not exist")
+    expect(output).toContain("Property 'directory' does not exist")
+    expect(output).toContain("Property 'dir' does not exist")
+  })
+})
