@@ -37,7 +37,7 @@ const VERBS = ['fetch', 'list', 'find', 'sync', 'check', 'render', 'resolve', 's
 const NOUNS = ['invoice', 'ticket', 'build', 'release', 'metric', 'user', 'report', 'schedule', 'asset', 'alert', 'order', 'branch']
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'north', 'south', 'amber', 'cobalt', 'ivory', 'slate', 'maple', 'cedar']
 
-const camel = (snake) => snake.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase())
+const camel = (name) => name.replace(/[_-]([a-z0-9])/g, (_, c) => c.toUpperCase())
 const pad = (n, width) => String(n).padStart(width, '0')
 
 /**
@@ -184,7 +184,7 @@ export function describeRegistry({ tools: toolCount, agents: agentCount, seed = 
     for (let j = 0; j < slice; j++) names.add(tools[(i * slice + j) % toolCount].name)
     const wanted = Math.min(toolCount, rng.int(9, 12))
     while (names.size < wanted) names.add(rng.pick(tools).name)
-    const name = `agent_${pad(i, String(agentCount - 1).length)}`
+    const name = `agent-${pad(i, String(agentCount - 1).length)}`
     agents.push({
       name,
       description: `Handles ${rng.pick(NOUNS)} and ${rng.pick(NOUNS)} work for the ${rng.pick(WORDS)} team. Use when asked about them.`,

@@ -69,7 +69,8 @@ export async function rotate(contenders, { rounds, warmup = 1, log = () => {} })
   const names = Object.keys(contenders)
   const samples = Object.fromEntries(names.map((name) => [name, []]))
   for (let round = -warmup; round < rounds; round++) {
-    const offset = ((round % names.length) + names.length) % names.length
+    // Warm-up rounds keep the given order (a contender may depend on the first one having run once).
+    const offset = round < 0 ? 0 : round % names.length
     const order = names.map((_, i) => names[(i + offset) % names.length])
     for (const name of order) {
       const { ms } = await timed(() => contenders[name](round))
