@@ -18,8 +18,8 @@ interface HostCompilation<S extends HostSource> {
   fileDependencies: { add(file: string): void }
   contextDependencies: { add(dir: string): void }
   getAsset(name: string): { source: S } | undefined | void
-  emitAsset(name: string, source: S): void
-  updateAsset(name: string, source: S): void
+  emitAsset(name: string, source: S, info?: { minimized: boolean }): void
+  updateAsset(name: string, source: S, info?: { minimized: boolean }): void
   hooks: { processAssets: { tapPromise(options: { name: string; stage: number }, fn: () => Promise<void>): void } }
 }
 
@@ -121,8 +121,9 @@ export function applyWebpackLike<S extends HostSource>(session: OacSession, comp
         push(compilation.warnings, report?.diagnostics ?? [])
         for (const asset of assets) {
           const source = new compiler.webpack.sources.RawSource(asset.source)
-          if (compilation.getAsset(asset.fileName)) compilation.updateAsset(asset.fileName, source)
-          else compilation.emitAsset(asset.fileName, source)
+          // `minimized` keeps Terser / SWC from minifying our scripts again: the bytes must stay write/'s.
+          if (compilation.getAsset(asset.fileName)) compilation.updateAsset(asset.fileName, source, { minimized: true })
+          else compilation.emitAsset(asset.fileName, source, { minimized: true })
         }
       } catch (error) {
         push(compilation.errors, diagnosticsOf(error).filter((d) => d.severity === 'error'))

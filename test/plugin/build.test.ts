@@ -1,9 +1,15 @@
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import * as esbuild from 'esbuild'
+import { rollup } from 'rollup'
 import { beforeAll, describe, expect, test } from 'vitest'
+import webpack from 'webpack'
 import { compile } from '../../src/api.js'
+import oacEsbuild from '../../src/esbuild.js'
+import oacRollup from '../../src/rollup.js'
+import oacWebpack from '../../src/webpack.js'
 import { copyProject, repoRoot } from '../util/project.js'
 import { APP_BUNDLE, BUNDLERS, type BundlerName, buildWith, exists, readTree } from './bundlers.js'
 
@@ -155,6 +161,69 @@ describe('merging into files the user already has', () => {
       if (bundler === 'esbuild') expect((await stat(join(outDir, '.mcp.json'))).mtimeMs).toBe(before)
     },
   )
+
+  test('rollup: merges into a .mcp.json asset another plugin put in the bundle', async () => {
+    const root = await copyProject(fixture, 'oac-asset-')
+    const outDir = join(root, 'dist')
+    const userText = `${JSON.stringify({ mcpServers: { mine: userServer } }, null, 2)}\n`
+    const copyPlugin = {
+      name: 'copy-mcp-json',
+      buildStart(this: { emitFile(file: { type: 'asset'; fileName: string; source: string }): string }) {
+        this.emitFile({ type: 'asset', fileName: '.mcp.json', source: userText })
+      },
+    }
+    const bundle = await rollup({ input: join(root, 'src/main.js'), plugins: [oacRollup({ registry, root }), copyPlugin] })
+    await bundle.write({ dir: outDir, format: 'es' })
+    await bundle.close()
+    const servers = (JSON.parse(await readFile(join(outDir, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers
+    expect(Object.keys(servers).sort()).toEqual(['mine', 'oac-tools'])
+  })
+
+  test('webpack: merges into a .mcp.json asset a copy plugin emits', async () => {
+    const root = await copyProject(fixture, 'oac-webpack-asset-')
+    const outDir = join(root, 'dist')
+    const userText = `${JSON.stringify({ mcpServers: { mine: userServer } }, null, 2)}\n`
+    // What copy-webpack-plugin does: an asset added at the ADDITIONAL stage.
+    const copyPlugin = {
+      apply(compiler: webpack.Compiler) {
+        compiler.hooks.thisCompilation.tap('copy', (compilation) => {
+          compilation.hooks.processAssets.tap({ name: 'copy', stage: webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
+            compilation.emitAsset('.mcp.json', new webpack.sources.RawSource(userText))
+          })
+        })
+      },
+    }
+    const compiler = webpack({
+      context: root,
+      mode: 'production',
+      entry: './src/main-webpack.js',
+      output: { path: outDir, filename: APP_BUNDLE },
+      plugins: [oacWebpack({ registry }), copyPlugin],
+    })
+    await new Promise<void>((resolve, reject) => compiler.run((error, stats) => (error || stats?.hasErrors() ? reject(error ?? new Error(stats?.toString())) : resolve())))
+    await new Promise((resolve) => compiler.close(resolve))
+    const servers = (JSON.parse(await readFile(join(outDir, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers
+    expect(Object.keys(servers).sort()).toEqual(['mine', 'oac-tools'])
+  })
+
+  test('esbuild with write: false: the tree joins the output files and nothing is written', async () => {
+    const root = await copyProject(fixture, 'oac-nowrite-')
+    const outDir = join(root, 'dist')
+    const result = await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: ['src/main.js'],
+      bundle: true,
+      format: 'esm',
+      outdir: 'dist',
+      write: false,
+      logLevel: 'silent',
+      plugins: [oacEsbuild({ registry })],
+    })
+    const paths = result.outputFiles.map((file) => relative(outDir, file.path).split(sep).join('/'))
+    expect(paths.filter((path) => path !== 'main.js' && !path.startsWith('scripts/chunks/')).sort()).toEqual(EXPECTED_PATHS.filter((path) => path !== MANIFEST))
+    expect(result.outputFiles.find((file) => file.path === join(outDir, '.mcp.json'))?.text).toContain('"oac-tools"')
+    expect(await exists(outDir)).toBe(false)
+  })
 
   test('removes a deleted tool\'s files on the next build (emitted tree, no watch)', async () => {
     const root = await copyProject(fixture, 'oac-delete-')

@@ -104,7 +104,6 @@ export async function buildWith(bundler: BundlerName, spec: BuildSpec): Promise<
           entry,
           output: { path: spec.outDir, filename: APP_BUNDLE, library: { type: 'module' } },
           experiments: { outputModule: true },
-          optimization: { minimize: false },
           plugins: [oacWebpack(spec.options)],
         }) as unknown as WebpackLikeCompiler,
       )
@@ -116,7 +115,6 @@ export async function buildWith(bundler: BundlerName, spec: BuildSpec): Promise<
           mode: 'production',
           entry,
           output: { path: spec.outDir, filename: APP_BUNDLE, module: true, library: { type: 'module' } },
-          optimization: { minimize: false },
           plugins: [oacRspack(spec.options)],
         }) as unknown as WebpackLikeCompiler,
       )

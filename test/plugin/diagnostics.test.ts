@@ -1,0 +1,116 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import * as esbuild from 'esbuild'
+import { rollup, type RollupLog } from 'rollup'
+import { beforeAll, describe, expect, test } from 'vitest'
+import webpack from 'webpack'
+import oacEsbuild from '../../src/esbuild.js'
+import oacRollup from '../../src/rollup.js'
+import oacWebpack from '../../src/webpack.js'
+import { copyProject, repoRoot } from '../util/project.js'
+import { BUNDLERS, buildWith, exists } from './bundlers.js'
+
+// The defineTool call of the invalid tool is on line 5 of this file.
+const BAD_REGISTRY = `import { defineAgent, defineRegistry, defineTool } from 'unplugin-oac'
+import { z } from 'zod'
+
+// A name with a space is no tool name in any harness.
+const broken = defineTool({
+  name: 'bad name',
+  description: 'Broken on purpose.',
+  input: z.object({ q: z.string() }),
+  run: () => 'x',
+})
+
+export const registry = defineRegistry({
+  agents: [defineAgent({ name: 'helper', description: 'Helps.', prompt: 'Help.', tools: [broken] })],
+})
+`
+
+// A constant compiles, with a warning for pi (Gemini rejects const) on line 5.
+const WARNING_REGISTRY = `import { defineAgent, defineRegistry, defineTool } from 'unplugin-oac'
+import { z } from 'zod'
+
+// pi passes const through as is; Google models reject it.
+const lookup = defineTool({
+  name: 'lookup',
+  description: 'Looks an id up.',
+  input: z.object({ id: z.string(), kind: z.literal('user') }),
+  run: ({ id }) => id,
+})
+
+export const registry = defineRegistry({
+  agents: [defineAgent({ name: 'helper', description: 'Helps.', prompt: 'Help.', tools: [lookup] })],
+})
+`
+
+describe('diagnostics reach the bundler with the definition\'s file and line', () => {
+  let root: string
+
+  beforeAll(async () => {
+    root = await copyProject(join(repoRoot, 'test/fixtures/plugin-basic'), 'oac-diagnostics-')
+    await writeFile(join(root, 'agents/bad.ts'), BAD_REGISTRY)
+    await writeFile(join(root, 'agents/lossy.ts'), WARNING_REGISTRY)
+  })
+
+  test.each(BUNDLERS)('%s fails the build on an error, naming agents/bad.ts:5, and writes nothing', async (bundler) => {
+    const build = buildWith(bundler, { root, outDir: join(root, `dist-${bundler}`), options: { registry: './agents/bad.ts:registry', target: `tree-${bundler}` } })
+    await expect(build).rejects.toThrow(/agents\/bad\.ts:5:\d+/)
+    await expect(build).rejects.toThrow(/bad name/)
+    expect(await exists(join(root, `tree-${bundler}`))).toBe(false)
+  })
+
+  test('rollup gets the error as a log with the absolute file and line', async () => {
+    const failure = await rollup({ input: join(root, 'src/main.js'), plugins: [oacRollup({ registry: './agents/bad.ts:registry', root })] }).then(
+      () => undefined,
+      (error: RollupLog) => error,
+    )
+    expect(failure?.plugin).toBe('unplugin-oac')
+    expect(failure?.loc).toMatchObject({ file: join(root, 'agents/bad.ts'), line: 5 })
+  })
+
+  test('rollup gets warnings through onwarn, with their location', async () => {
+    const warnings: RollupLog[] = []
+    const bundle = await rollup({
+      input: join(root, 'src/main.js'),
+      plugins: [oacRollup({ registry: './agents/lossy.ts:registry', root, target: 'tree-lossy-rollup' })],
+      onwarn: (warning) => void warnings.push(warning),
+    })
+    await bundle.close()
+    const ours = warnings.filter((w) => w.plugin === 'unplugin-oac')
+    expect(ours.length).toBeGreaterThan(0)
+    expect(ours[0]!.message).toMatch(/agents\/lossy\.ts:5:\d+: warning/)
+    expect(ours[0]!.loc).toMatchObject({ file: join(root, 'agents/lossy.ts'), line: 5 })
+  })
+
+  test('esbuild reports warnings as its own messages with a location', async () => {
+    const result = await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: ['src/main.js'],
+      bundle: true,
+      write: false,
+      outdir: 'dist-lossy',
+      logLevel: 'silent',
+      plugins: [oacEsbuild({ registry: './agents/lossy.ts:registry', target: 'tree-lossy-esbuild' })],
+    })
+    const ours = result.warnings.filter((w) => w.pluginName === 'unplugin-oac')
+    expect(ours.length).toBeGreaterThan(0)
+    // esbuild shows locations relative to absWorkingDir.
+    expect(ours[0]!.location).toMatchObject({ file: 'agents/lossy.ts', line: 5 })
+    expect(ours[0]!.text).toContain('const')
+  })
+
+  test('webpack lists warnings in its stats, naming the file and line', async () => {
+    const compiler = webpack({
+      context: root,
+      mode: 'production',
+      entry: './src/main-webpack.js',
+      output: { path: join(root, 'dist-lossy-webpack') },
+      plugins: [oacWebpack({ registry: './agents/lossy.ts:registry', target: 'tree-lossy-webpack' })],
+    })
+    const stats = await new Promise<webpack.Stats>((resolve, reject) => compiler.run((error, result) => (error ? reject(error) : resolve(result!))))
+    await new Promise((resolve) => compiler.close(resolve))
+    expect(stats.hasErrors()).toBe(false)
+    expect(stats.toString('errors-warnings')).toMatch(/\[unplugin-oac\] agents\/lossy\.ts:5:\d+: warning/)
+  })
+})
