@@ -17,6 +17,8 @@ export interface Plan {
   bridge: 'process' | 'inline'
   /** Names of environment variables forwarded to tool processes. */
   env: string[]
+  /** Also put the MCP server block in the project's `.codex/config.toml`, for Codex's main agent (default false). */
+  codexConfig?: boolean
   tools: PlannedTool[]
   agents: PlannedAgent[]
 }
