@@ -3,7 +3,7 @@ import type { JsonValue } from '../define/types.js'
 import { type Diagnostic, OacError } from '../diagnostics.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
 import { agentMcpTools } from './claude.js'
-import { renderAgentPrompt } from './codegen/prompt-docs.js'
+import { hasNativeForm, renderAgentPrompt } from './codegen/prompt-docs.js'
 import type { MergeEntry, OutputFile } from './types.js'
 
 /**
@@ -42,15 +42,26 @@ const TOOL_TIMEOUT_SEC = 75
 /**
  * Codex: `.codex/agents/<agent>.toml` per agent, merged key by key so a user's own keys, tables and
  * comments in the file survive. An agent with MCP tools gets an `[mcp_servers.<server>]` block
- * allowing just its tools.
+ * allowing just its tools. With `plan.codexConfig`, the project's `.codex/config.toml` gets the
+ * block too (every JSON tool), for Codex's main agent.
  */
 export function emitCodex(plan: Plan): OutputFile[] {
-  return plan.agents.map((agent) => ({
+  const files: OutputFile[] = plan.agents.map((agent) => ({
     kind: 'merge',
     path: `.codex/agents/${agent.name}.toml`,
     format: 'toml',
     entries: agentEntries(plan, agent),
   }))
+  const served = plan.tools.filter((tool) => hasNativeForm(plan, tool, 'codex')).map((tool) => tool.name)
+  if (plan.codexConfig && served.length > 0) {
+    files.push({
+      kind: 'merge',
+      path: '.codex/config.toml',
+      format: 'toml',
+      entries: [{ keyPath: ['mcp_servers', plan.serverName], value: mcpServerBlock(plan, served) }],
+    })
+  }
+  return files
 }
 
 function agentEntries(plan: Plan, agent: PlannedAgent): MergeEntry[] {
@@ -68,16 +79,18 @@ function agentEntries(plan: Plan, agent: PlannedAgent): MergeEntry[] {
 }
 
 /**
- * The `[mcp_servers.<server>]` table. `cwd = "."` makes Codex start the server in the folder Codex
- * was launched from (it resolves a relative `cwd` against that; with no `cwd` its app-server uses
- * `$CODEX_HOME`), and the launcher walks up from there to the target folder, so no absolute path
- * is written. Codex passes servers only a fixed set of variables (HOME, PATH, ...): `env_vars`
- * forwards the config's declared names from Codex's environment, by name.
+ * The `[mcp_servers.<server>]` table. It has no `cwd` on purpose. Codex 0.171 starts a thread's
+ * stdio servers in the thread's working folder (the project, or the subfolder Codex was started
+ * in), and the launcher walks up from there to the target folder. A relative `cwd` would be worse:
+ * Codex resolves it against its own process folder, which for an app-server run by an editor is
+ * not the project. (Outside any thread, `mcpServerStatus/list` on user-level config starts servers
+ * in `$CODEX_HOME`, where nothing can find the project without an absolute path.) Codex passes
+ * servers only a fixed set of variables (HOME, PATH, ...): `env_vars` forwards the config's
+ * declared names from Codex's environment, by name.
  */
 export function mcpServerBlock(plan: Plan, enabledTools: string[]): { [key: string]: JsonValue } {
   return {
     ...mcpServerCommand(),
-    cwd: '.',
     ...(plan.env.length > 0 ? { env_vars: [...plan.env] } : {}),
     enabled_tools: enabledTools,
     startup_timeout_sec: STARTUP_TIMEOUT_SEC,

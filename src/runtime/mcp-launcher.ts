@@ -7,16 +7,16 @@ export const MCP_SERVER_SCRIPT = `scripts/${MCP_SERVER_ENTRY}.mjs`
  * A one-line ES module, run with `node --input-type=module -e`, that starts the server from any
  * working directory at or below the target folder.
  *
- * Why not plain `node scripts/mcp_tools_server.mjs`: the harnesses start the server in whatever
- * folder they were launched from. Claude Code finds `.mcp.json` in a parent folder but starts the
- * server in the subfolder it was launched in (and does not expand its own `CLAUDE_PROJECT_DIR` in
- * `args`); Codex resolves a relative `cwd` against its launch folder and, without one, its
- * app-server starts servers in `$CODEX_HOME`. A relative script path fails in all those cases, and
- * an absolute one would tie the generated tree to one checkout. So the launcher walks up from the
- * working directory to the folder that holds the server script, makes that the working directory
- * (tools then see the same `ctx.cwd` as on the bash route, which runs from the target folder), and
- * imports the server. Verified with the real `claude mcp list` and `codex app-server` from the
- * target folder and from a subfolder (test/harness/claude-codex.test.ts).
+ * Why not plain `node scripts/mcp_tools_server.mjs`: the harnesses start the server in the folder
+ * the user is working in, not where the config file is. Claude Code finds `.mcp.json` in a parent
+ * folder but starts the server in the subfolder it was launched from (and does not expand its own
+ * `CLAUDE_PROJECT_DIR` in `args`); Codex starts a thread's servers in the thread's folder, which
+ * may be a subfolder too. A relative script path fails there, and an absolute one would tie the
+ * generated tree to one checkout. So the launcher walks up from the working directory to the
+ * folder that holds the server script, makes that the working directory (tools then see the same
+ * `ctx.cwd` as on the bash route, which runs from the target folder), and imports the server.
+ * Checked with the real `claude mcp list` and `codex app-server` from the target folder and from
+ * a subfolder (test/harness/claude-codex.test.ts).
  */
 export const MCP_LAUNCHER_SOURCE = [
   `import { existsSync } from 'node:fs'; import { dirname, join } from 'node:path'; import { pathToFileURL } from 'node:url';`,

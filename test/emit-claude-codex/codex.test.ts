@@ -14,7 +14,7 @@ function agentToml(plan: Plan, name: string): Record<string, unknown> {
   return parseToml(mergeTomlText(undefined, merged(emitCodex(plan), `.codex/agents/${name}.toml`), []))
 }
 
-const launcher = { command: 'node', args: ['--input-type=module', '-e', MCP_LAUNCHER_SOURCE], cwd: '.' }
+const launcher = { command: 'node', args: ['--input-type=module', '-e', MCP_LAUNCHER_SOURCE] }
 
 function thrown(run: () => unknown): OacError {
   try {
@@ -73,6 +73,24 @@ describe('emitCodex', () => {
     const servers = toml.mcp_servers as Record<string, Record<string, unknown>>
     expect(Object.keys(servers)).toEqual(['app-b'])
     expect(servers['app-b']!.env_vars).toBeUndefined()
+  })
+
+  it('with codexConfig, also puts the block (every JSON tool) in .codex/config.toml; not by default', () => {
+    expect(emitCodex(fixturePlan()).map((f) => f.path)).not.toContain('.codex/config.toml')
+    const file = merged(emitCodex(fixturePlan({ codexConfig: true })), '.codex/config.toml')
+    expect(file.entries.map((e) => e.keyPath)).toEqual([['mcp_servers', 'oac-tools']])
+    expect(parseToml(mergeTomlText(undefined, file, []))).toEqual({
+      mcp_servers: {
+        'oac-tools': {
+          ...launcher,
+          env_vars: ['FORECAST_TOKEN', 'REGION'],
+          enabled_tools: ['forecast', 'search_issues'],
+          startup_timeout_sec: 30,
+          tool_timeout_sec: 75,
+        },
+      },
+    })
+    expect(emitCodex(fixturePlan({ codexConfig: true, nativeTools: false })).map((f) => f.path)).not.toContain('.codex/config.toml')
   })
 
   it('merges into a user file: their keys, tables and comments stay', () => {
