@@ -416,6 +416,7 @@ async function execute(target: string, previous: Manifest, plan: Plan): Promise<
     await writeManifest(manifestFile, transitional(previous, plan.next, folders))
   }
   const touched = new Set<string>()
+  await sweepStaleTemps(dirname(manifestFile))
   for (const folder of [...created].sort()) await mkdir(join(target, folder), { recursive: true })
   for (const op of writes) {
     const folder = dirname(op.realPath ?? join(target, op.path))
