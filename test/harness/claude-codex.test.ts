@@ -1,0 +1,210 @@
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+import { promisify } from 'node:util'
+import { parse as parseToml, stringify as stringifyToml } from 'smol-toml'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { Compiler } from '../../src/api.js'
+import type { Plan } from '../../src/compile/plan.js'
+import { emitCodex } from '../../src/emit/codex.js'
+import { writeOutputs } from '../../src/write/index.js'
+import { copyProject, repoRoot } from '../util/project.js'
+import { installHarnessPackage, isolatedHome } from './cache.js'
+
+/**
+ * The real Claude Code and Codex CLIs load what we generate for the playground (offline, no
+ * account: see /work/shared/reference/harness-checks.md). Opt-in tier:
+ * `npx vitest run --config vitest.harness.config.ts test/harness/claude-codex.test.ts`.
+ */
+
+const CLAUDE_VERSION = '2.1.332'
+const CODEX_VERSION = '0.171.0'
+const run = promisify(execFile)
+
+let project: string
+let plan: Plan
+let env: NodeJS.ProcessEnv
+let home: string
+let claude: string
+let codex: string
+
+/** Tools served over MCP, and each agent's MCP tools, read from the playground's registry. */
+const SERVED = ['forecast', 'convert_units', 'search_issues']
+const AGENT_MCP_TOOLS: Record<string, string[]> = { planner: ['forecast', 'convert_units'], triager: ['search_issues'] }
+const AGENTS = ['planner', 'triager', 'reviewer']
+
+beforeAll(async () => {
+  claude = join(await installHarnessPackage('@anthropic-ai/claude-code', CLAUDE_VERSION), 'node_modules', '.bin', 'claude')
+  codex = join(await installHarnessPackage('@openai/codex', CODEX_VERSION), 'node_modules', '.bin', 'codex')
+  project = await copyProject(resolve(repoRoot, 'playground'), 'oac-harness-cc-')
+  // Codex finds a project's `.codex/` by its git root.
+  await run('git', ['init', '-q', project])
+  const compiler = new Compiler(project)
+  try {
+    const generated = await compiler.generate({ registry: 'agents/registry.ts:registry', config: 'prod' })
+    // The Codex main-agent block is an option; turn it on to check it too.
+    plan = { ...generated.plan, codexConfig: true }
+    const codexConfig = emitCodex(plan).filter((file) => file.path === '.codex/config.toml')
+    const report = await writeOutputs([...generated.files, ...codexConfig], { target: project, mode: 'write', force: false, owner: plan.serverName })
+    expect(report.diagnostics.filter((d) => d.severity === 'error')).toEqual([])
+  } finally {
+    await compiler.dispose()
+  }
+  expect(plan.tools.filter((t) => t.json).map((t) => t.name)).toEqual(SERVED)
+  expect(plan.agents.map((a) => a.name)).toEqual(AGENTS)
+  await mkdir(join(project, 'src', 'deeper'), { recursive: true })
+  ;({ home, env } = await isolatedHome())
+  env.FORECAST_UNITS = 'metric'
+  // Project `.mcp.json` servers need approval; this user setting is the offline equivalent of clicking "approve".
+  await mkdir(join(home, '.claude'), { recursive: true })
+  await writeFile(join(home, '.claude', 'settings.json'), JSON.stringify({ enableAllProjectMcpServers: true }))
+  // Codex reads a project's `.codex/` only when the user trusts the project.
+  await mkdir(env.CODEX_HOME!, { recursive: true })
+  await writeFile(join(env.CODEX_HOME!, 'config.toml'), stringifyToml({ projects: { [project]: { trust_level: 'trusted' } } }))
+})
+
+describe('Claude Code', () => {
+  async function mcpList(cwd: string): Promise<string> {
+    const { stdout } = await run(claude, ['mcp', 'list'], { cwd, env, timeout: 120_000 })
+    return stdout
+  }
+
+  it('claude mcp list shows oac-tools connected, from the project folder and from a subfolder', async () => {
+    for (const cwd of [project, join(project, 'src', 'deeper')]) {
+      const line = (await mcpList(cwd)).split('\n').find((l) => l.startsWith('oac-tools:'))
+      expect(line, `claude mcp list in ${cwd}`).toMatch(/✔ Connected/)
+    }
+  })
+
+  it('the stream-json init event lists every MCP tool and every generated agent', async () => {
+    const child = spawn(claude, ['-p', 'hi', '--output-format', 'stream-json', '--verbose'], {
+      cwd: project,
+      env: { ...env, MCP_CONNECTION_NONBLOCKING: 'false' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const first = await new Promise<string>((resolveLine, reject) => {
+      createInterface({ input: child.stdout }).once('line', resolveLine)
+      child.once('error', reject)
+      child.once('exit', (code) => reject(new Error(`claude exited (${code}) before printing the init event`)))
+    })
+    child.kill()
+    const init = JSON.parse(first) as { type: string; subtype: string; mcp_servers: Array<{ name: string; status: string }>; tools: string[]; agents: string[] }
+    expect(init.type).toBe('system')
+    expect(init.subtype).toBe('init')
+    expect(init.mcp_servers).toContainEqual(expect.objectContaining({ name: 'oac-tools', status: 'connected' }))
+    for (const tool of SERVED) expect(init.tools).toContain(`mcp__oac-tools__${tool}`)
+    for (const agent of AGENTS) expect(init.agents).toContain(agent)
+  })
+})
+
+/** One `codex app-server` session over newline-delimited JSON-RPC. */
+class AppServer {
+  private readonly child: ChildProcessWithoutNullStreams
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()
+  private nextId = 1
+  /** The text of every `configWarning` and `warning` notification. */
+  readonly warnings: string[] = []
+
+  constructor(cwd: string) {
+    this.child = spawn(codex, ['app-server', '--disable', 'plugins', '--disable', 'remote_plugin', '-c', 'analytics.enabled=false'], {
+      cwd,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    this.child.stderr.resume()
+    createInterface({ input: this.child.stdout }).on('line', (line) => {
+      const message = JSON.parse(line) as { id?: number; method?: string; result?: unknown; error?: { message: string }; params?: { summary?: string; message?: string } }
+      if (message.method === 'configWarning' || message.method === 'warning') this.warnings.push(message.params?.summary ?? message.params?.message ?? '')
+      if (message.id === undefined || message.method !== undefined) return
+      const waiter = this.pending.get(message.id)
+      this.pending.delete(message.id)
+      if (message.error) waiter?.reject(new Error(message.error.message))
+      else waiter?.resolve(message.result)
+    })
+  }
+
+  request<T>(method: string, params: unknown): Promise<T> {
+    const id = this.nextId++
+    const reply = new Promise<T>((resolveReply, reject) => this.pending.set(id, { resolve: (v) => resolveReply(v as T), reject }))
+    this.child.stdin.write(`${JSON.stringify({ id, method, params })}\n`)
+    return reply
+  }
+
+  async start(): Promise<void> {
+    await this.request('initialize', { clientInfo: { name: 'oac-harness', version: '0' } })
+    this.child.stdin.write(`${JSON.stringify({ method: 'initialized' })}\n`)
+  }
+
+  close(): void {
+    this.child.kill()
+  }
+}
+
+interface McpServerStatus {
+  name: string
+  tools: Record<string, { name: string; inputSchema: unknown }>
+  toolsError: string | null
+}
+
+describe('Codex', () => {
+  /** Starts a thread in `cwd` with the app-server running elsewhere (as an editor runs it), and lists its MCP servers. */
+  async function threadServers(cwd: string): Promise<{ servers: McpServerStatus[]; warnings: string[] }> {
+    const server = new AppServer(home)
+    try {
+      await server.start()
+      const { thread } = await server.request<{ thread: { id: string } }>('thread/start', { cwd })
+      const { data } = await server.request<{ data: McpServerStatus[] }>('mcpServerStatus/list', { threadId: thread.id })
+      return { servers: data, warnings: server.warnings }
+    } finally {
+      server.close()
+    }
+  }
+
+  it('loads every generated agent file without a warning (a broken control file does get one)', async () => {
+    const control = join(project, '.codex', 'agents', 'zz-control.toml')
+    await writeFile(control, 'name = "zz-control"\ndescription = "x"\ndeveloper_instructions = "x"\nno_such_key = 1\n')
+    try {
+      const { warnings } = await threadServers(project)
+      expect(warnings.some((w) => w.includes('zz-control.toml') && w.includes('no_such_key'))).toBe(true)
+      const ours = warnings.filter((w) => /agent role/i.test(w) && !w.includes('zz-control'))
+      expect(ours).toEqual([])
+    } finally {
+      await rm(control)
+    }
+  })
+
+  it("the app-server lists our server's tools, with their schemas, for a thread in the project and in a subfolder", async () => {
+    for (const cwd of [project, join(project, 'src', 'deeper')]) {
+      const { servers } = await threadServers(cwd)
+      const ours = servers.find((s) => s.name === 'oac-tools')
+      expect(ours?.toolsError, `in ${cwd}`).toBeNull()
+      expect(Object.values(ours!.tools).map((t) => t.name).sort()).toEqual([...SERVED].sort())
+      for (const tool of Object.values(ours!.tools)) expect(tool.inputSchema).toEqual(plan.tools.find((t) => t.name === tool.name)!.schema)
+    }
+  })
+
+  it("each agent file's MCP block starts the server with just that agent's tools", async () => {
+    // Role files apply only to spawned subagents (which need a model), so run each agent's block
+    // as a project-level server of its own.
+    const configPath = join(project, '.codex', 'config.toml')
+    const original = await readFile(configPath, 'utf8')
+    const blocks: Record<string, unknown> = {}
+    for (const agent of AGENTS) {
+      const role = parseToml(await readFile(join(project, '.codex', 'agents', `${agent}.toml`), 'utf8')) as { mcp_servers?: Record<string, unknown> }
+      if (role.mcp_servers) blocks[`check-${agent}`] = role.mcp_servers['oac-tools']
+    }
+    expect(Object.keys(blocks).sort()).toEqual(Object.keys(AGENT_MCP_TOOLS).map((a) => `check-${a}`).sort())
+    await writeFile(configPath, `${original}\n${stringifyToml({ mcp_servers: blocks })}`)
+    try {
+      const { servers } = await threadServers(project)
+      for (const [agent, tools] of Object.entries(AGENT_MCP_TOOLS)) {
+        const status = servers.find((s) => s.name === `check-${agent}`)
+        expect(status?.toolsError, agent).toBeNull()
+        expect(Object.values(status!.tools).map((t) => t.name).sort()).toEqual([...tools].sort())
+      }
+    } finally {
+      await writeFile(configPath, original)
+    }
+  })
+})
