@@ -125,27 +125,30 @@ function jsonType(value: JsonValue): string {
   return value === null ? 'null' : typeof value
 }
 
-function schemaCode(schema: JsonValue | undefined, path: string, context: Context): string {
+/** `wrapper` (e.g. `.default(...)`) goes between the builders and the annotations: omptype keeps a
+ * description only when it is the last call, and zod is indifferent to the order. */
+function schemaCode(schema: JsonValue | undefined, path: string, context: Context, wrapper = ''): string {
   const { z } = context
-  if (schema === undefined || schema === true) return `${z}.unknown()`
+  if (schema === undefined || schema === true) return `${z}.unknown()${wrapper}`
   if (schema === false) {
-    if (context.dialect === 'zod4') return `${z}.never()`
+    if (context.dialect === 'zod4') return `${z}.never()${wrapper}`
     gap(context, path, 'false', 'pi.zod has no schema that rejects every value')
-    return `${z}.unknown()`
+    return `${z}.unknown()${wrapper}`
   }
   if (!isSchemaObject(schema)) {
     gap(context, path, 'schema', 'a schema must be an object or a boolean')
-    return `${z}.unknown()`
+    return `${z}.unknown()${wrapper}`
   }
   const rest = new Keywords(schema)
   if (typeof rest.peek('$ref') === 'string') {
     // Only recursion keeps a reference in the canonical schema, and neither zod form can refer back.
     rest.take('$ref')
     gap(context, path, '$ref', 'a recursive field is typed as unknown (the tool script still validates it)')
-    return `${context.z}.unknown()${annotationCode(rest, path, context)}`
+    return `${context.z}.unknown()${wrapper}${annotationCode(rest, path, context)}`
   }
   const base = baseCode(rest, path, context)
-  return base + annotationCode(rest, path, context)
+  // Without a wrapper, cleared bounds join the node's one `.meta()` call in `annotationCode`.
+  return base + (wrapper ? clearedMeta(rest) : '') + wrapper + annotationCode(rest, path, context)
 }
 
 /** `.describe()` and, in zod 4, one `.meta()` with every keyword no builder took. It comes last:
@@ -421,7 +424,7 @@ function propertyCode(schema: JsonValue, required: boolean, path: string, contex
   if (required) return schemaCode(schema, path, context)
   if (isSchemaObject(schema) && 'default' in schema) {
     const { default: value, ...withoutDefault } = schema
-    return `${schemaCode(withoutDefault, path, context)}.default(${jsLiteral(value!)})`
+    return schemaCode(withoutDefault, path, context, `.default(${jsLiteral(value!)})`)
   }
   return `${schemaCode(schema, path, context)}.optional()`
 }
