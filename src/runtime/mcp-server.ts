@@ -114,7 +114,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
   await server.connect(new StdioServerTransport(process.stdin, protocolOut))
 }
 
-/** Loads each tool's module once, on its first call; a failed load is retried on the next call. */
+/** Loads each tool's module once, on its first call. (Node caches a module that failed to evaluate
+ * as failed, so a failed load is not retried: every call reports the same error.) */
 class ToolLoader {
   private readonly loaded = new Map<string, Promise<AnyToolDefinition>>()
 
@@ -122,7 +123,6 @@ class ToolLoader {
     let pending = this.loaded.get(tool.name)
     if (!pending) {
       pending = tool.load()
-      pending.catch(() => this.loaded.delete(tool.name))
       this.loaded.set(tool.name, pending)
     }
     return pending

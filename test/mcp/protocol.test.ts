@@ -11,6 +11,8 @@ import { buildFixtureServer, type BuiltServer } from './server-fixture.js'
 interface JsonRpcMessage {
   jsonrpc: string
   id?: number
+  method?: string
+  params?: { progressToken?: string; progress?: number; message?: string }
   result?: { content?: Array<{ text: string }>; isError?: boolean; [key: string]: unknown }
   error?: { code: number; message: string }
 }
@@ -100,6 +102,22 @@ describe('MCP server: raw JSON-RPC', () => {
     expect(session.stderr).toContain('ignored a line that is not JSON')
     expect(session.stderr).toContain('ignored a message that is not a valid JSON-RPC 2.0 message')
 
+    session.child.stdin.end()
+    expect(await session.exited).toEqual({ code: 0, signal: null })
+  })
+
+  it('writes every progress notification before the result, only when the request carried a progress token', async () => {
+    const session = new RawSession(built.target)
+    await session.initialize()
+    const withToken = await session.request(11, 'tools/call', { name: 'steps', arguments: { count: 5 }, _meta: { progressToken: 'tok-1' } })
+    expect(withToken.result?.content?.[0]?.text).toBe('did 5 steps')
+    const before = session.messages.slice(0, session.messages.indexOf(withToken))
+    expect(before.filter((m) => m.method === 'notifications/progress').map((m) => m.params)).toEqual(
+      [1, 2, 3, 4, 5].map((n) => ({ progressToken: 'tok-1', progress: n, message: `step ${n} of 5` })),
+    )
+    const withoutToken = await session.request(12, 'tools/call', { name: 'steps', arguments: { count: 3 } })
+    expect(withoutToken.result?.content?.[0]?.text).toBe('did 3 steps')
+    expect(session.messages.filter((m) => m.method === 'notifications/progress')).toHaveLength(5)
     session.child.stdin.end()
     expect(await session.exited).toEqual({ code: 0, signal: null })
   })
