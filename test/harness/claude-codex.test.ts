@@ -7,8 +7,9 @@ import { parse as parseToml, stringify as stringifyToml } from 'smol-toml'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { Compiler } from '../../src/api.js'
 import type { Plan } from '../../src/compile/plan.js'
-import { emitCodex } from '../../src/emit/codex.js'
-import { writeOutputs } from '../../src/write/index.js'
+import type { JsonValue } from '../../src/define/types.js'
+import { CODEX_AGENT_KEYS, emitCodex } from '../../src/emit/codex.js'
+import { mergeTomlText, writeOutputs } from '../../src/write/index.js'
 import { copyProject, repoRoot } from '../util/project.js'
 import { installHarnessPackage, isolatedHome } from './cache.js'
 
@@ -161,9 +162,36 @@ describe('Codex', () => {
     }
   }
 
-  it('loads every generated agent file without a warning (a broken control file does get one)', async () => {
+  it('loads every generated agent file without a warning, one using every allow-listed key too (a broken control file does get one)', async () => {
     const control = join(project, '.codex', 'agents', 'zz-control.toml')
     await writeFile(control, 'name = "zz-control"\ndescription = "x"\ndeveloper_instructions = "x"\nno_such_key = 1\n')
+    // An agent setting every key of CODEX_AGENT_KEYS, with values Codex 0.171 accepts.
+    const everyKey: Record<string, JsonValue> = {
+      nickname_candidates: ['Ada', 'Bo-2'],
+      model_provider: 'openai',
+      model_reasoning_effort: 'high',
+      model_reasoning_summary: 'concise',
+      model_verbosity: 'low',
+      model_context_window: 200000,
+      model_auto_compact_token_limit: 150000,
+      review_model: 'gpt-5.1-codex',
+      service_tier: 'fast',
+      approval_policy: 'never',
+      sandbox_mode: 'workspace-write',
+      sandbox_workspace_write: { network_access: false },
+      shell_environment_policy: { inherit: 'core' },
+      web_search: 'disabled',
+      tools: { view_image: false },
+      features: {},
+      skills: {},
+      compact_prompt: 'Summarize.',
+    }
+    expect(Object.keys(everyKey).sort()).toEqual([...CODEX_AGENT_KEYS].sort())
+    const allKeysPlan = { ...plan, agents: [{ ...plan.agents[0]!, name: 'zz-every-key', harness: { codex: everyKey } }] }
+    const allKeys = join(project, '.codex', 'agents', 'zz-every-key.toml')
+    const file = emitCodex(allKeysPlan).find((f) => f.path === '.codex/agents/zz-every-key.toml')
+    if (file?.kind !== 'merge') throw new Error('no agent file for zz-every-key')
+    await writeFile(allKeys, mergeTomlText(undefined, file, []))
     try {
       const { warnings } = await threadServers(project)
       expect(warnings.some((w) => w.includes('zz-control.toml') && w.includes('no_such_key'))).toBe(true)
@@ -171,6 +199,7 @@ describe('Codex', () => {
       expect(ours).toEqual([])
     } finally {
       await rm(control)
+      await rm(allKeys)
     }
   })
 
