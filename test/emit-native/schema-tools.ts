@@ -72,10 +72,11 @@ function isBareType(value: JsonValue): boolean {
 }
 
 /**
- * One spelling for JSON Schemas that say the same thing, so zod versions can be compared:
- * `anyOf` of bare types = a `type` list without repeats (zod 4.6 writes the latter, 4.1 the former), a one-value
- * enum = `const`, `additionalProperties: true` = `{}`, `required` in any order (empty = absent),
- * no root `$schema`. Only schema positions are rewritten, never data (`default`, `enum`, ...).
+ * One spelling for JSON Schemas that say the same thing, so zod versions and omp can be compared:
+ * an `anyOf` of bare types = a `type` list without repeats (zod 4.6 writes the latter, 4.1 the
+ * former), an `anyOf` of constants = an enum, a one-value enum = `const`, `additionalProperties:
+ * true` = `{}`, no `properties: {}`, no bare string `propertyNames`, `required` in any order (empty =
+ * absent), no `$schema`. Only schema positions are rewritten, never data (`default`, `enum`, ...).
  */
 export function normalizeSchema(schema: JsonValue): JsonValue {
   if (!isObject(schema)) return schema
@@ -100,6 +101,21 @@ export function normalizeSchema(schema: JsonValue): JsonValue {
   if (Array.isArray(out.required)) {
     if (out.required.length === 0) delete out.required
     else out.required = [...out.required].sort()
+  }
+  // Keys are strings anyway: a bare string `propertyNames` says nothing.
+  if (isObject(out.propertyNames) && Object.keys(out.propertyNames).length === 1 && out.propertyNames.type === 'string') delete out.propertyNames
+  // An `anyOf` of constants of one type = an enum of them (omptype writes the latter).
+  const constants = Array.isArray(out.anyOf) ? out.anyOf : []
+  if (
+    constants.length > 1 &&
+    out.type === undefined &&
+    constants.every((m) => isObject(m) && 'const' in m && Object.keys(m).every((k) => k === 'const' || k === 'type')) &&
+    new Set(constants.map((m) => (m as { type?: unknown }).type)).size === 1
+  ) {
+    const type = (constants[0] as { type?: JsonValue }).type
+    out.enum = constants.map((m) => (m as { const: JsonValue }).const)
+    if (type !== undefined) out.type = type
+    delete out.anyOf
   }
   if (Array.isArray(out.enum) && out.enum.length === 1 && !('const' in out)) {
     out.const = out.enum[0]!
