@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { promisify } from 'node:util'
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Compiler } from '../../src/api.js'
 import type { Plan } from '../../src/compile/plan.js'
 import type { JsonValue } from '../../src/define/types.js'
@@ -63,6 +63,11 @@ beforeAll(async () => {
   // Codex reads a project's `.codex/` only when the user trusts the project.
   await mkdir(env.CODEX_HOME!, { recursive: true })
   await writeFile(join(env.CODEX_HOME!, 'config.toml'), stringifyToml({ projects: { [project]: { trust_level: 'trusted' } } }))
+})
+
+afterAll(async () => {
+  if (project) await rm(project, { recursive: true, force: true })
+  if (home) await rm(home, { recursive: true, force: true })
 })
 
 describe('Claude Code', () => {

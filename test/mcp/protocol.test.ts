@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildFixtureServer, type BuiltServer } from './server-fixture.js'
 
 /**
@@ -65,6 +65,10 @@ let built: BuiltServer
 
 beforeAll(async () => {
   built = await buildFixtureServer()
+})
+
+afterAll(async () => {
+  await built?.remove()
 })
 
 describe('MCP server: raw JSON-RPC', () => {

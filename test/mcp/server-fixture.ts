@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -16,6 +16,8 @@ export interface BuiltServer {
   plan: Plan
   /** A target folder holding only the generated scripts, away from the project and its node_modules. */
   target: string
+  /** Removes the project copy and the target. */
+  remove(): Promise<void>
 }
 
 /** Loads, compiles and bundles the mcp-tools fixture with the real pipeline stages, and writes its scripts. */
@@ -36,7 +38,11 @@ export async function buildFixtureServer(): Promise<BuiltServer> {
       await mkdir(dirname(path), { recursive: true })
       await writeFile(path, file.content)
     }
-    return { plan, target }
+    const remove = async () => {
+      await rm(target, { recursive: true, force: true })
+      await rm(root, { recursive: true, force: true })
+    }
+    return { plan, target, remove }
   } finally {
     await bundler.dispose()
   }

@@ -17,6 +17,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close()
+  await built?.remove()
 })
 
 async function call(name: string, args: Record<string, unknown>, connection = server) {
