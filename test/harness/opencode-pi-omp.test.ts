@@ -253,7 +253,9 @@ for (const name of JSON.parse(toolsJson)) {
 const { tool, input } = JSON.parse(callJson)
 const updates = []
 const result = await session.getToolByName(tool).execute('call', input, undefined, (partial) => updates.push(partial))
-console.log(JSON.stringify({ names: session.getAllToolNames(), schemas, call: { result, updates } }))
+// The tools the model is offered directly (custom tools are otherwise only "discoverable").
+const visible = session.agent.state.tools.map((tool) => tool.name)
+console.log(JSON.stringify({ names: session.getAllToolNames(), visible, schemas, call: { result, updates } }))
 process.exit(0)
 `
 }
@@ -301,10 +303,12 @@ describe('oh-my-pi 18.2.3 under bun 1.4.5', () => {
       expect(result.code, result.stderr).toBe(0)
       const report = JSON.parse(result.stdout.slice(result.stdout.indexOf('{"names"'))) as {
         names: string[]
+        visible: string[]
         schemas: Record<string, JsonSchema>
         call: { result: { content: Array<{ text: string }> }; updates: Array<{ content: Array<{ text: string }> }> }
       }
       expect(report.names).toEqual(expect.arrayContaining(TOOLS))
+      expect(report.visible).toEqual(expect.arrayContaining(TOOLS))
       for (const name of TOOLS) {
         expect(normalizeSchema(report.schemas[name]!), name).toEqual(normalizeSchema(ompExpected(schemaOf(plan, name))))
       }
