@@ -1,6 +1,17 @@
-import type { CallToolRequest, CallToolResult, ServerNotification, ServerRequest, Tool } from '@modelcontextprotocol/sdk/types.js'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js'
 import type { AnyToolDefinition } from '../define/types.js'
+import { invokeTool } from './invoke.js'
 import { divertStdout } from './mcp-stdio.js'
 import type { InvokeOptions, InvokeResult, McpServerOptions, ServedTool } from './types.js'
 
@@ -19,12 +30,6 @@ type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>
  */
 export async function startMcpServer(options: McpServerOptions): Promise<void> {
   const protocolOut = divertStdout()
-  // The SDK is needed before the first reply; tool code and the validator are loaded on first call.
-  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/index.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ])
   const log = (message: string) => process.stderr.write(`[${options.name}] ${message}\n`)
   const timeoutMs = resolveTimeout(options.timeoutMs, process.env.OAC_TOOL_TIMEOUT_MS, log)
   const env = Object.fromEntries(options.env.map((name) => [name, declaredValue(name)]))
@@ -85,9 +90,9 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
     try {
       definition = await loader.load(tool)
     } catch (error) {
-      return { ok: false, kind: 'tool-error', message: `Tool "${tool.name}" could not be loaded: ${errorMessage(error)}` }
+      return { ok: false, kind: 'tool-error', message: `its module could not be loaded: ${errorMessage(error)}` }
     }
-    return invokeToolLazily(definition, input, invokeOptions)
+    return invokeTool(definition, input, invokeOptions)
   }
 
   // Tool code may fail outside its own promise (a throw in a timer, a rejected promise nobody
@@ -114,7 +119,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
   await server.connect(new StdioServerTransport(process.stdin, protocolOut))
 }
 
-/** Loads each tool's module once, on its first call. (Node caches a module that failed to evaluate
+/** Loads each tool's module once, on its first call, so startup costs only the SDK. (Node caches a module that failed to evaluate
  * as failed, so a failed load is not retried: every call reports the same error.) */
 class ToolLoader {
   private readonly loaded = new Map<string, Promise<AnyToolDefinition>>()
@@ -127,12 +132,6 @@ class ToolLoader {
     }
     return pending
   }
-}
-
-/** The validator (and with it zod/TypeBox helpers) is imported on the first call, not at startup. */
-async function invokeToolLazily(tool: AnyToolDefinition, input: unknown, options: InvokeOptions): Promise<InvokeResult> {
-  const { invokeTool } = await import('./invoke.js')
-  return invokeTool(tool, input, options)
 }
 
 /** `ctx.progress` for one call: MCP progress notifications when the client asked for them. */

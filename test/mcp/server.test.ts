@@ -100,7 +100,7 @@ describe('MCP server: tools/call', () => {
       for (let attempt = 0; attempt < 2; attempt++) {
         const result = await call('fragile', {}, broken)
         expect(result.isError).toBe(true)
-        expect(resultText(result)).toBe('Tool "fragile" failed: Tool "fragile" could not be loaded: fragile module refused to load')
+        expect(resultText(result)).toBe('Tool "fragile" failed: its module could not be loaded: fragile module refused to load')
       }
       expect(resultText(await call('add', { a: 1, b: 1 }, broken))).toBe('2')
     } finally {
