@@ -67,7 +67,8 @@ function makeField(rng, name, depth) {
     case 'enum': {
       const values = [...new Set([rng.pick(WORDS), rng.pick(WORDS), rng.pick(WORDS)])]
       zod = `z.enum(${JSON.stringify(values)}).describe(${JSON.stringify(description)})`
-      typebox = `Type.Union([${values.map((v) => `Type.Literal(${JSON.stringify(v)})`).join(', ')}], { description: ${JSON.stringify(description)} })`
+      // A string enum, as the playground writes it (a union of literals draws a Gemini warning for pi).
+      typebox = `Type.String({ enum: ${JSON.stringify(values)}, description: ${JSON.stringify(description)} })`
       sample = values[0]
       break
     }

@@ -1,37 +1,52 @@
 // Shared helpers of the benchmarks: timing, statistics, the built package, temp folders, stdio JSON-RPC.
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { pathToFileURL } from 'node:url'
 import { benchTmp, repoRoot } from './generate.mjs'
 
-export const distDir = join(repoRoot, 'dist')
+/**
+ * The bench runs a snapshot of the built package, bench/.tmp/pkg/ (package.json, dist/, and a link to
+ * the repository's node_modules), taken once at the start by `snapshotPackage`: a rebuild of dist/
+ * during a run (other work in the same checkout) cannot mix two versions into one set of figures.
+ */
+export const packageDir = join(benchTmp, 'pkg')
+export const distDir = join(packageDir, 'dist')
 
-/** Imports a module of the built package (dist/), like a user of the published package would. */
+export function snapshotPackage() {
+  const built = join(repoRoot, 'dist')
+  if (!existsSync(join(built, 'api.js'))) throw new Error(`${built} is missing: run \`npm run build\` first (npm run bench does).`)
+  rmSync(packageDir, { recursive: true, force: true })
+  mkdirSync(packageDir, { recursive: true })
+  cpSync(built, distDir, { recursive: true })
+  cpSync(join(repoRoot, 'package.json'), join(packageDir, 'package.json'))
+  symlinkSync(relative(packageDir, join(repoRoot, 'node_modules')), join(packageDir, 'node_modules'), 'dir')
+}
+
+/** Imports a module of the built package, like a user of the published package would. */
 export async function importDist(name) {
   const file = join(distDir, name)
-  if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first (npm run bench does).`)
+  if (!existsSync(file)) throw new Error(`${file} is missing: the bench snapshots dist/ at its start (snapshotPackage).`)
   return import(pathToFileURL(file).href)
 }
 
 /**
  * `writeOutputs` of the built package. dist/api.js exports the compiler but not the write stage, so a
- * watch-style driver outside the package has to find it in the chunk rollup put it in (by the
- * function's own name, which rollup keeps even when it renames the export).
+ * watch-style driver outside the package has to find it in the chunks dist/api.js imports (by the
+ * function's own name, which rollup keeps when it renames the export).
  */
 export async function importWriteOutputs() {
   const api = await importDist('api.js')
   if (typeof api.writeOutputs === 'function') return api.writeOutputs
-  const chunks = join(distDir, 'chunks')
-  for (const file of existsSync(chunks) ? readdirSync(chunks).sort() : []) {
-    if (!file.endsWith('.js')) continue
-    const namespace = await import(pathToFileURL(join(chunks, file)).href)
+  const source = readFileSync(join(distDir, 'api.js'), 'utf8')
+  for (const [, chunk] of source.matchAll(/from '(\.\/chunks\/[^']+\.js)'/g)) {
+    const namespace = await import(pathToFileURL(join(distDir, chunk)).href)
     const found = Object.values(namespace).find((value) => typeof value === 'function' && value.name === 'writeOutputs')
     if (found) return found
   }
-  throw new Error('writeOutputs is not exported by dist/api.js nor found in dist/chunks/: the write stage is not built yet.')
+  throw new Error('writeOutputs is neither exported by dist/api.js nor found in the chunks it imports.')
 }
 
 export async function tempDir(label) {

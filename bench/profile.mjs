@@ -7,9 +7,10 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { generateProject, revisionMarker } from './generate.mjs'
-import { importDist, importWriteOutputs, removeDir, tempDir, timed } from './lib.mjs'
+import { importDist, importWriteOutputs, removeDir, snapshotPackage, tempDir, timed } from './lib.mjs'
 
 const scenario = process.argv[2]
+snapshotPackage()
 const api = await importDist('api.js')
 
 /** Wraps the Compiler's bundler (a private field, reached for timing only) so each build's time is recorded. */

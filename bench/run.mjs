@@ -1,12 +1,12 @@
 // `npm run bench` (after `npm run build`): measures the built package and prints a table of ratios
 // against their goals; `npm run bench -- --json` prints only the figures, as one JSON object.
 //
-// Options: --json; --runs <n> (rounds of the compile benchmarks, default 5; the cheaper benchmarks
+// Options: --json; --runs <n> (rounds of the compile benchmarks, default 3; the cheaper benchmarks
 // run proportionally more); --only <key,...> (run only the benchmarks that produce these keys).
 // Progress goes to stderr (text mode only); a benchmark that fails leaves null figures and its error.
 import { parseArgs } from 'node:util'
 import { generateProject } from './generate.mjs'
-import { removeDir } from './lib.mjs'
+import { removeDir, snapshotPackage } from './lib.mjs'
 import { bridges, compileInto, mcp, peakRss, pluginOverhead, scale } from './measures.mjs'
 
 const GOALS = {
@@ -23,7 +23,7 @@ const GOALS = {
 }
 
 const { values: flags } = parseArgs({
-  options: { json: { type: 'boolean', default: false }, runs: { type: 'string', default: '5' }, only: { type: 'string' } },
+  options: { json: { type: 'boolean', default: false }, runs: { type: 'string', default: '3' }, only: { type: 'string' } },
   strict: true,
 })
 const runs = Number(flags.runs)
@@ -34,6 +34,7 @@ for (const key of only ?? []) if (!(key in GOALS)) throw new Error(`--only: unkn
 const log = flags.json ? () => {} : (line) => process.stderr.write(`${line}\n`)
 const started = Date.now()
 
+snapshotPackage()
 const small = generateProject({ tools: 100, agents: 100 })
 const large = generateProject({ tools: 1000, agents: 100 })
 

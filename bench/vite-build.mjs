@@ -1,6 +1,7 @@
 // One `vite build` of playground/ in its own process, as a person runs it (node start and vite's
 // import included), for plugin_overhead. Usage:
-//   node bench/vite-build.mjs plugin <outDir> <target> <manifestModuleFile>   with unplugin-oac (dist/vite.js);
+//   node bench/vite-build.mjs plugin <outDir> <target> <manifestModuleFile>   with unplugin-oac (the bench's
+//        snapshot of dist/vite.js);
 //        writes the code the plugin served for `virtual:oac` to <manifestModuleFile>
 //   node bench/vite-build.mjs stub <outDir> <manifestModuleFile>              without it: `virtual:oac` is served
 //        from <manifestModuleFile>, so both builds bundle the same app
@@ -9,6 +10,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build } from 'vite'
 import { repoRoot } from './generate.mjs'
+import { distDir } from './lib.mjs'
 
 // The id the plugin resolves `virtual:oac` to (src/plugin/virtual.ts).
 const VIRTUAL_OAC = '\0virtual:oac'
@@ -18,7 +20,7 @@ const root = join(repoRoot, 'playground')
 let plugins
 if (mode === 'plugin') {
   const [target, manifestFile] = rest
-  const { default: oac } = await import(pathToFileURL(join(repoRoot, 'dist', 'vite.js')).href)
+  const { default: oac } = await import(pathToFileURL(join(distDir, 'vite.js')).href)
   plugins = [
     oac({ registry: './agents/registry.ts:registry', config: 'prod', target }),
     {
