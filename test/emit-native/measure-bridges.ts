@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { buildTarget, fixturePlan } from './fixture.ts'
+import { buildTarget, fixturePlan } from './fixture.js'
 
 const CALLS = 30
 const repoRoot = resolve(import.meta.dirname, '../..')

@@ -74,6 +74,8 @@ export function zodGaps(schema: JsonSchema, dialect: ZodDialect, root: 'shape' |
 /** The keywords of one schema object that are still to be placed; whatever is left at the end goes to `.meta()` or is a gap. */
 class Keywords {
   private readonly left: Map<string, JsonValue>
+  /** Keywords the builders write on their own but the canonical schema leaves out: `.meta()` sets them to undefined. */
+  readonly cleared: string[] = []
   constructor(schema: JsonSchema) {
     this.left = new Map(Object.entries(schema))
   }
@@ -101,8 +103,6 @@ class Keywords {
   entries(): Array<[string, JsonValue]> {
     return [...this.left.entries()]
   }
-  /** Keywords the builders write on their own but the canonical schema leaves out: `.meta()` sets them to undefined. */
-  readonly cleared: string[] = []
 }
 
 function gap(context: Context, path: string, keyword: string, message: string): void {
