@@ -24,6 +24,8 @@ export interface GenerateOptions {
   serverName?: string
   /** How native shims reach a tool (default `process`). */
   bridge?: 'process' | 'inline'
+  /** Also put the MCP block in the project's `.codex/config.toml`, for Codex's main agent (default false). */
+  codexConfig?: boolean
 }
 
 export interface CompileOptions extends GenerateOptions {
@@ -72,6 +74,7 @@ export class Compiler {
       nativeTools: options.nativeTools,
       serverName: options.serverName,
       bridge: options.bridge,
+      codexConfig: options.codexConfig,
     })
     diagnostics.push(...compiled.diagnostics)
     if (!compiled.plan || hasErrors(diagnostics)) throw new OacError(diagnostics)

@@ -24,6 +24,7 @@ Options:
   --harness <list>         comma-separated harnesses: ${HARNESSES.join(',')} (default: the config's, else all)
   --server-name <name>     the MCP server's name in .mcp.json and Codex TOML (default: oac-tools)
   --bridge <kind>          how native shims run a tool: process (default) or inline
+  --codex-config           also add the MCP block to .codex/config.toml, for Codex's main agent
   --force                  overwrite user files that sit where generated files go
   --check                  write nothing; exit 1 when the target differs from what would be generated
   --dry-run                write nothing; print what would change
@@ -42,6 +43,7 @@ interface Parsed {
   harnesses?: Harness[]
   serverName?: string
   bridge?: 'process' | 'inline'
+  codexConfig: boolean
   force: boolean
   mode: 'write' | 'check' | 'dry-run'
   reporter: 'text' | 'json'
@@ -63,6 +65,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
       harness: { type: 'string' },
       'server-name': { type: 'string' },
       bridge: { type: 'string' },
+      'codex-config': { type: 'boolean' },
       force: { type: 'boolean' },
       check: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
@@ -100,6 +103,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
     harnesses,
     serverName: values['server-name'],
     bridge,
+    codexConfig: values['codex-config'] ?? false,
     force: values.force ?? false,
     mode: values.check ? 'check' : values['dry-run'] ? 'dry-run' : 'write',
     reporter,
@@ -131,6 +135,7 @@ export async function main(argv: string[], out: (text: string) => void, err: (te
       nativeTools: parsed.nativeTools,
       serverName: parsed.serverName,
       bridge: parsed.bridge,
+      codexConfig: parsed.codexConfig,
       force: parsed.force,
       mode: parsed.mode,
     })

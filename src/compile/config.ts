@@ -16,9 +16,11 @@ export interface PlanOptions {
   serverName?: string
   /** How native shims reach a tool (default `process`). */
   bridge?: 'process' | 'inline'
+  /** Also put the MCP block in the project's `.codex/config.toml`, for Codex's main agent (default false). */
+  codexConfig?: boolean
 }
 
-export type ResolvedConfig = Pick<Plan, 'config' | 'harnesses' | 'nativeTools' | 'serverName' | 'bridge' | 'env'> & {
+export type ResolvedConfig = Pick<Plan, 'config' | 'harnesses' | 'nativeTools' | 'serverName' | 'bridge' | 'env' | 'codexConfig'> & {
   profile: ConfigProfile
 }
 
@@ -95,5 +97,14 @@ export function resolveConfig(registry: RegistryDefinition, options: PlanOptions
     }
   }
 
-  return { config: name, profile, harnesses, nativeTools: options.nativeTools ?? profile.nativeTools ?? true, serverName, bridge, env }
+  return {
+    config: name,
+    profile,
+    harnesses,
+    nativeTools: options.nativeTools ?? profile.nativeTools ?? true,
+    serverName,
+    bridge,
+    env,
+    codexConfig: options.codexConfig ?? false,
+  }
 }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { parse } from 'smol-toml'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../src/cli.js'
 import { copyProject, repoRoot } from '../util/project.js'
@@ -20,7 +21,7 @@ describe('oac CLI: the command line', () => {
   it('documents every option in --help', async () => {
     const { code, out } = await oac(['--help'])
     expect(code).toBe(0)
-    for (const option of ['--config', '--target', '--root', '--native-tools', '--no-native-tools', '--harness', '--server-name', '--bridge', '--force', '--check', '--dry-run', '--reporter']) {
+    for (const option of ['--config', '--target', '--root', '--native-tools', '--no-native-tools', '--harness', '--server-name', '--bridge', '--codex-config', '--force', '--check', '--dry-run', '--reporter']) {
       expect(out).toContain(option)
     }
   })
@@ -59,17 +60,39 @@ describe('oac compile on the playground', () => {
     expect(stdout.trim()).toBe('1 km = 1000.000 m')
   })
 
-  it('--check passes on a fresh tree and fails with the drifted file listed', async () => {
+  it('--check passes on a fresh tree and lists what a changed definition would rewrite', async () => {
     const args = ['compile', 'agents/registry.ts:registry', '--config', 'prod', '--target', 'build', '--root', project]
     expect((await oac(args)).code).toBe(0)
     const clean = await oac([...args, '--check'])
     expect(clean.code).toBe(0)
     expect(clean.out).toContain('is up to date')
-    await writeFile(join(project, 'build/prompts/planner.md'), 'stale\n')
+    const promptFile = join(project, 'agents/planner.md')
+    const prompt = await readFile(promptFile, 'utf8')
+    await writeFile(promptFile, `${prompt}\nAlways answer in French.\n`)
+    try {
+      const before = await readFile(join(project, 'build/prompts/planner.md'), 'utf8')
+      const drift = await oac([...args, '--check'])
+      expect(drift.code).toBe(1)
+      expect(drift.out).toContain('is out of date')
+      expect(drift.out).toContain('~ prompts/planner.md')
+      expect(drift.out).toContain('~ .claude/agents/planner.md')
+      expect(drift.out).not.toContain('reviewer')
+      // --check writes nothing.
+      expect(await readFile(join(project, 'build/prompts/planner.md'), 'utf8')).toBe(before)
+    } finally {
+      await writeFile(promptFile, prompt)
+    }
+  })
+
+  it('--check fails on a generated file edited by hand, naming it, and leaves it alone', async () => {
+    const args = ['compile', 'agents/registry.ts:registry', '--config', 'prod', '--target', 'build', '--root', project]
+    expect((await oac(args)).code).toBe(0)
+    await writeFile(join(project, 'build/prompts/planner.md'), 'edited by hand\n')
     const drift = await oac([...args, '--check'])
     expect(drift.code).toBe(1)
-    expect(drift.out).toContain('~ prompts/planner.md')
-    expect(await readFile(join(project, 'build/prompts/planner.md'), 'utf8')).toBe('stale\n')
+    expect(drift.err).toContain('prompts/planner.md')
+    expect(drift.err).toContain('owned-file-edited')
+    expect(await readFile(join(project, 'build/prompts/planner.md'), 'utf8')).toBe('edited by hand\n')
   })
 
   it('--dry-run writes nothing', async () => {
@@ -90,6 +113,17 @@ describe('oac compile on the playground', () => {
     // The dev config selects claude and opencode only.
     expect(parsed.files.some((f) => f.path.startsWith('.codex/'))).toBe(false)
     expect(parsed.files.some((f) => f.path === '.opencode/agent/triager.md' && f.status === 'written')).toBe(true)
+  })
+
+  it('--codex-config adds our MCP block to the project .codex/config.toml for the main agent', async () => {
+    const target = join(project, 'codex-main')
+    const without = await oac(['compile', 'agents/registry.ts:registry', '--config', 'prod', '--target', 'codex-main', '--root', project])
+    expect(without.code).toBe(0)
+    expect(existsSync(join(target, '.codex/config.toml'))).toBe(false)
+    const { code } = await oac(['compile', 'agents/registry.ts:registry', '--config', 'prod', '--target', 'codex-main', '--root', project, '--codex-config'])
+    expect(code).toBe(0)
+    const config = parse(await readFile(join(target, '.codex/config.toml'), 'utf8')) as { mcp_servers: Record<string, { command: string }> }
+    expect(config.mcp_servers['oac-tools']?.command).toBe('node')
   })
 
   it('exits 1 with the diagnostics when the config is unknown', async () => {
