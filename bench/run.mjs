@@ -95,7 +95,9 @@ if (flags.json) {
   const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`
   console.log([line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n'))
   console.log(`\n${details.join('\n')}`)
-  console.log(`\nnode ${process.version}, ${(await import('node:os')).cpus().length} cpus, --runs ${runs}, ${((Date.now() - started) / 1000).toFixed(0)} s`)
+  const os = await import('node:os')
+  const load = os.loadavg().map((l) => l.toFixed(1)).join(' ')
+  console.log(`\nnode ${process.version}, ${os.cpus().length} cpus (load average ${load} at the end), --runs ${runs}, ${((Date.now() - started) / 1000).toFixed(0)} s`)
   if (errors.length) console.log(`\nerrors:\n${errors.join('\n\n')}`)
 }
 process.exitCode = errors.length ? 1 : 0
