@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -27,6 +27,15 @@ export async function fixturePlan(options: Omit<PlanOptions, 'root'> = {}): Prom
 
 export function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'oac-'))
+}
+
+const repoNodeModules = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules')
+
+/** A temp folder whose `node_modules` links to ours, so generated files resolve the real type and harness packages from it. */
+export async function linkedTempDir(): Promise<string> {
+  const dir = await tempDir()
+  await symlink(repoNodeModules, join(dir, 'node_modules'), 'dir')
+  return dir
 }
 
 export async function writeFiles(files: readonly OutputFile[], dir: string): Promise<void> {

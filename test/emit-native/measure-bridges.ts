@@ -3,13 +3,12 @@
  * per call; inline: an import once, then a function call). Not a test: timing never goes into one.
  *   npx jiti test/emit-native/measure-bridges.ts
  */
-import { mkdir, mkdtemp } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { buildTarget, fixturePlan } from './fixture.js'
+import { buildTarget, fixturePlan, linkedTempDir } from './fixture.js'
 
 const CALLS = 30
-const repoRoot = resolve(import.meta.dirname, '../..')
 
 interface PiTool {
   name: string
@@ -17,8 +16,7 @@ interface PiTool {
 }
 
 async function perCall(bridge: 'process' | 'inline'): Promise<{ first: number; mean: number }> {
-  await mkdir(join(repoRoot, 'test/.tmp'), { recursive: true })
-  const target = await buildTarget(await fixturePlan({ bridge }), await mkdtemp(join(repoRoot, `test/.tmp/measure-${bridge}-`)))
+  const target = await buildTarget(await fixturePlan({ bridge }), await linkedTempDir())
   const factory = (await import(pathToFileURL(join(target, '.pi/extensions/oac-tools.ts')).href)).default as (pi: unknown) => void
   const tools: PiTool[] = []
   factory({ registerTool: (tool: PiTool) => tools.push(tool) })
@@ -29,7 +27,9 @@ async function perCall(bridge: 'process' | 'inline'): Promise<{ first: number; m
   const first = performance.now() - start
   start = performance.now()
   for (let i = 0; i < CALLS; i++) await call()
-  return { first, mean: (performance.now() - start) / CALLS }
+  const mean = (performance.now() - start) / CALLS
+  await rm(target, { recursive: true, force: true })
+  return { first, mean }
 }
 
 const processed = await perCall('process')

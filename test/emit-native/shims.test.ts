@@ -1,15 +1,14 @@
-import { mkdir, mkdtemp } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { mkdir, rm } from 'node:fs/promises'
+import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTarget, fixturePlan, run } from './fixture.js'
+import { buildTarget, fixturePlan, linkedTempDir, run } from './fixture.js'
 
 /*
  * Each shim, run outside its harness with a stub of what the harness hands it, must return what the
- * tool script prints when run directly. The target sits inside the repository so the shims' imports
- * (@opencode-ai/plugin, typebox) resolve as they do from a harness's own node_modules.
+ * tool script prints when run directly. The target links our node_modules so the shims' imports
+ * (@opencode-ai/plugin, typebox) resolve as they do from a harness's own.
  */
-const repoRoot = resolve(import.meta.dirname, '../..')
 const TOKEN = 'token-from-env'
 
 interface Call {
@@ -108,15 +107,15 @@ for (const bridge of ['process', 'inline'] as const) {
     const previousToken = process.env.OAC_NATIVE_TOKEN
 
     beforeAll(async () => {
-      await mkdir(join(repoRoot, 'test/.tmp'), { recursive: true })
-      target = await buildTarget(await fixturePlan({ bridge }), await mkdtemp(join(repoRoot, 'test/.tmp/shims-')))
+      target = await buildTarget(await fixturePlan({ bridge }), await linkedTempDir())
       cwd = join(target, 'sub')
       await mkdir(cwd)
       process.env.OAC_NATIVE_TOKEN = TOKEN
     })
-    afterAll(() => {
+    afterAll(async () => {
       if (previousToken === undefined) delete process.env.OAC_NATIVE_TOKEN
       else process.env.OAC_NATIVE_TOKEN = previousToken
+      await rm(target, { recursive: true, force: true })
     })
 
     const runners: Array<[string, (target: string) => Runner]> = [

@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Plan } from '../../src/compile/plan.js'
 import type { OutputFile } from '../../src/emit/types.js'
-import { emitNative, fixturePlan, run, writeFiles } from './fixture.js'
+import { emitNative, fixturePlan, linkedTempDir, run, writeFiles } from './fixture.js'
 
 const repoRoot = resolve(import.meta.dirname, '../..')
 
@@ -75,7 +75,6 @@ const COMPILER_OPTIONS = {
   moduleResolution: 'NodeNext',
   lib: ['ES2023'],
   types: ['node'],
-  typeRoots: [join(repoRoot, 'node_modules/@types')],
   strict: true,
   noUnusedLocals: true,
   noUnusedParameters: true,
@@ -86,12 +85,19 @@ const COMPILER_OPTIONS = {
 }
 
 /**
- * Writes the files into a project inside the repository (so the real type packages resolve) and runs
- * tsc on exactly those files: dot-folders like `.opencode/` are not matched by include globs.
+ * Writes the files into a project linked to our node_modules (so the real type packages resolve) and
+ * runs tsc on exactly those files: dot-folders like `.opencode/` are not matched by include globs.
  */
 async function typecheck(files: readonly OutputFile[]): Promise<{ code: number | null; output: string }> {
-  await mkdir(join(repoRoot, 'test/.tmp'), { recursive: true })
-  const project = await mkdtemp(join(repoRoot, 'test/.tmp/typecheck-'))
+  const project = await linkedTempDir()
+  try {
+    return await typecheckIn(project, files)
+  } finally {
+    await rm(project, { recursive: true, force: true })
+  }
+}
+
+async function typecheckIn(project: string, files: readonly OutputFile[]): Promise<{ code: number | null; output: string }> {
   await writeFiles(files, project)
   await writeFile(join(project, 'package.json'), JSON.stringify({ type: 'module' }))
   await mkdir(join(project, 'types'), { recursive: true })

@@ -1,10 +1,10 @@
 import { execFile, spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { cp, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { JsonSchema, Plan } from '../../src/compile/plan.js'
 import type { JsonValue } from '../../src/define/types.js'
 import { zodGaps } from '../../src/emit/codegen/zod-code.js'
@@ -53,13 +53,23 @@ const bridges = ['process', 'inline'] as const
 const targets = new Map<(typeof bridges)[number], { plan: Plan; dir: string }>()
 let homeEnv: NodeJS.ProcessEnv = {}
 
+const cleanup: string[] = []
+
 beforeAll(async () => {
-  homeEnv = { ...(await isolatedHome()).env, OAC_NATIVE_TOKEN: TOKEN }
+  const home = await isolatedHome()
+  cleanup.push(home.home)
+  homeEnv = { ...home.env, OAC_NATIVE_TOKEN: TOKEN }
   for (const bridge of bridges) {
     const plan = await fixturePlan({ bridge })
     // Outside the repository: nothing resolves from our node_modules.
-    targets.set(bridge, { plan, dir: await buildTarget(plan, await mkdtemp(join(tmpdir(), `oac-harness-${bridge}-`))) })
+    const dir = await mkdtemp(join(tmpdir(), `oac-harness-${bridge}-`))
+    cleanup.push(dir)
+    targets.set(bridge, { plan, dir: await buildTarget(plan, dir) })
   }
+})
+
+afterAll(async () => {
+  for (const dir of cleanup) await rm(dir, { recursive: true, force: true })
 })
 
 /* ---------------------------------------------------------------- opencode */
@@ -201,7 +211,9 @@ describe('pi 0.73.1', () => {
   for (const bridge of bridges) {
     it(`registers every tool with no load errors, and execute returns the script's result (${bridge} bridge)`, async () => {
       const { dir, plan } = targets.get(bridge)!
-      const script = join(await mkdtemp(join(tmpdir(), 'oac-pi-')), 'check.mjs')
+      const scriptDir = await mkdtemp(join(tmpdir(), 'oac-pi-'))
+      cleanup.push(scriptDir)
+      const script = join(scriptDir, 'check.mjs')
       await writeFile(script, PI_CHECK)
       const calls = [
         { tool: 'count', input: COUNT_INPUT },
@@ -296,7 +308,9 @@ describe('oh-my-pi 18.2.3 under bun 1.4.5', () => {
   for (const bridge of bridges) {
     it(`lists every tool, sends its schema, and a call returns the script's result (${bridge} bridge)`, async () => {
       const { dir, plan } = targets.get(bridge)!
-      const script = join(await mkdtemp(join(tmpdir(), 'oac-omp-')), 'check.ts')
+      const scriptDir = await mkdtemp(join(tmpdir(), 'oac-omp-'))
+      cleanup.push(scriptDir)
+      const script = join(scriptDir, 'check.ts')
       await writeFile(script, ompCheck(prefix))
       const bun = join(prefix, 'node_modules/.bin/bun')
       const result = await harnessRun(bun, [script, dir, JSON.stringify(TOOLS), JSON.stringify({ tool: 'count', input: COUNT_INPUT })], { cwd: dir, env: homeEnv })
