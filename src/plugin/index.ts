@@ -1,4 +1,5 @@
 import type { sources as rspackSources } from '@rspack/core'
+import { resolve } from 'node:path'
 import { createUnplugin, type UnpluginOptions } from 'unplugin'
 import type { sources as webpackSources } from 'webpack'
 import { failureText } from './report.js'
@@ -71,7 +72,8 @@ export const unpluginOac = createUnplugin<OacPluginOptions, false>((raw, meta) =
       }
       break
     case 'webpack':
-      plugin.webpack = (compiler) => applyWebpackLike<WebpackSource>(session, compiler)
+      // unplugin's webpack adapter keeps virtual modules as fake files named `<context>/_virtual_<id>`.
+      plugin.webpack = (compiler) => applyWebpackLike<WebpackSource>(session, compiler, resolve(compiler.options.context ?? process.cwd(), '_virtual_'))
       break
     case 'rspack':
       plugin.rspack = (compiler) => applyWebpackLike<RspackSource>(session, compiler)

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { Compiler, type Generated } from '../api.js'
 import { parseRegistrySpec } from '../load/spec.js'
+import { packageRoot } from '../package-paths.js'
 import type { OacPluginOptions } from './options.js'
 
 /** True when `path` is `folder` itself or lies inside it. */
@@ -148,13 +149,15 @@ export class OacSession {
   }
 
   /**
-   * What to watch: every source file of the last compile (the registry module at least), and the folders
+   * What to watch: every source file of the last compile (the registry module at least; our own modules
+   * aside), and the folders
    * of the project's own definition files. A folder is left out when it holds any agent-tree target or one
    * of the given output paths, since watching what we write would make every write trigger a rebuild.
    */
   watchPlan(targets: readonly string[], outputs: readonly string[]): WatchPlan {
     const written = new Set(outputs)
-    const files = this.watchedSources().filter((file) => !written.has(file))
+    // Our own modules (the runtime bundled into the scripts) are not the project's: installed, they never change.
+    const files = this.watchedSources().filter((file) => !written.has(file) && !isInside(file, packageRoot))
     const dirs = new Set<string>()
     for (const file of files) {
       const dir = dirname(file)

@@ -15,7 +15,7 @@ interface HostSource {
 interface HostCompilation<S extends HostSource> {
   errors: Error[]
   warnings: Error[]
-  fileDependencies: { add(file: string): void }
+  fileDependencies: { add(file: string): void; delete(file: string): boolean } & Iterable<string>
   contextDependencies: { add(dir: string): void }
   getAsset(name: string): { source: S } | undefined | void
   emitAsset(name: string, source: S, info?: { minimized: boolean }): void
@@ -60,7 +60,12 @@ function text(source: HostSource): string {
  * files, `contextDependencies` (webpack ignores new files in a folder given as a file dependency), and
  * write a target outside the output folder in `afterEmit` when the compilation has no errors.
  */
-export function applyWebpackLike<S extends HostSource>(session: OacSession, compiler: HostCompiler<S>): void {
+export function applyWebpackLike<S extends HostSource>(
+  session: OacSession,
+  compiler: HostCompiler<S>,
+  /** The path prefix of unplugin's fake files for virtual modules, when the watcher should not watch them. */
+  virtualModulePrefix?: string,
+): void {
   session.useRoot(compiler.options.context ?? process.cwd())
   const outDir = compiler.options.output.path
   const reported = new WeakSet<Generated>()
@@ -99,6 +104,11 @@ export function applyWebpackLike<S extends HostSource>(session: OacSession, comp
     const plan = session.watchPlan([target()], outputs)
     for (const file of plan.files) compilation.fileDependencies.add(file)
     for (const dir of plan.dirs) compilation.contextDependencies.add(dir)
+    // webpack's watcher looks for unplugin's in-memory virtual:oac on the real disk, reports it removed and
+    // rebuilds once at startup. Its content depends only on the files above, which stay watched.
+    if (virtualModulePrefix) {
+      for (const file of [...compilation.fileDependencies]) if (file.startsWith(virtualModulePrefix)) compilation.fileDependencies.delete(file)
+    }
   }
   compiler.hooks.afterCompile.tap(NAME, addDependencies)
 

@@ -122,16 +122,24 @@ export async function buildWith(bundler: BundlerName, spec: BuildSpec): Promise<
   }
 }
 
+function ignoreVanished(error: NodeJS.ErrnoException): undefined {
+  if (error.code === 'ENOENT') return undefined
+  throw error
+}
+
 /** Every file under `dir` (relative POSIX path -> content), leaving out the given names. */
 export async function readTree(dir: string, leaveOut: (path: string) => boolean = () => false): Promise<Map<string, string>> {
   const tree = new Map<string, string>()
   async function walk(folder: string): Promise<void> {
-    for (const entry of await readdir(folder, { withFileTypes: true })) {
+    const entries = await readdir(folder, { withFileTypes: true }).catch(ignoreVanished)
+    for (const entry of entries ?? []) {
       const path = join(folder, entry.name)
       if (entry.isDirectory()) await walk(path)
       else {
         const rel = relative(dir, path).split(sep).join('/')
-        if (!leaveOut(rel)) tree.set(rel, await readFile(path, 'utf8'))
+        // A watch build may remove a file (a lock, a renamed chunk) between the listing and the read.
+        const content = leaveOut(rel) ? undefined : await readFile(path, 'utf8').catch(ignoreVanished)
+        if (content !== undefined) tree.set(rel, content)
       }
     }
   }

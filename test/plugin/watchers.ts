@@ -178,6 +178,6 @@ export async function waitFor(what: string, check: () => boolean | Promise<boole
 }
 
 /** Lets a watcher go quiet, so any build an event would trigger has started and ended by the time it returns. */
-export function settle(ms = 1500): Promise<void> {
+export function settle(ms = 2000): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
