@@ -72,7 +72,8 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
 
     async generateBundle(this: HostContext, outputOptions: HostOutputOptions, bundle: HostBundle, isWrite = true): Promise<void> {
       const outDir = outputFolder(outputOptions)
-      const target = session.target(outDir ?? defaultOutDir())
+      // Vite's default target is the client's folder for every environment; Rollup's is each output's own.
+      const target = session.target(defaultOutDir() ?? outDir)
       targets.add(target)
       const generated = await session.latest()
       const emitsAssets = this.environment?.config.build.emitAssets ?? true
@@ -102,7 +103,7 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
 
     async writeBundle(this: HostContext, outputOptions: HostOutputOptions): Promise<void> {
       const outDir = outputFolder(outputOptions)
-      const key = outDir ?? session.target(defaultOutDir())
+      const key = outDir ?? session.target(defaultOutDir() ?? outDir)
       const pending = pendingWrites.get(key)
       if (!pending) return
       pendingWrites.delete(key)

@@ -22,7 +22,8 @@ export function viteHooks(session: OacSession, mode: ViteMode): Partial<Plugin> 
       // Called again for each environment of a build; the first call is the app's own config.
       if (outDir !== undefined) return
       session.useRoot(config.root)
-      outDir = resolve(config.root, config.build.outDir)
+      // The output folder is the client's: with several environments, the app the agent tree sits beside.
+      outDir = resolve(config.root, config.environments.client?.build.outDir ?? config.build.outDir)
       mode.serving = config.command === 'serve'
     },
     configureServer(server) {

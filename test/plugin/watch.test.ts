@@ -127,3 +127,23 @@ describe.each(BUNDLERS)('%s in watch mode', (bundler: BundlerName) => {
     }
   })
 })
+
+describe.each(BUNDLERS)('%s in watch mode, writing the tree into the project root', (bundler: BundlerName) => {
+  test('our writes into the watched project trigger no build; an edit triggers one', async () => {
+    const root = await copyProject(fixture, `oac-watch-root-${bundler}-`)
+    await backdate(root)
+    const watching = await startWatch(bundler, { root, outDir: join(root, 'dist'), options: { registry, target: '.' } })
+    try {
+      await waitFor('the first build', async () => watching.builds >= 1 && (await exists(join(root, '.opencode/tool/weather.ts'))))
+      await settle()
+      expect(watching.lastError).toBe('')
+      expect(watching.builds).toBe(1)
+      await edit(join(root, 'agents/tools/weather.ts'), OLD_DESCRIPTION, NEW_DESCRIPTION)
+      await waitFor('the edit in the root tree', async () => watching.builds > 1 && (await readFile(join(root, '.opencode/tool/weather.ts'), 'utf8')).includes(NEW_DESCRIPTION))
+      await settle()
+      expect(watching.builds).toBe(2)
+    } finally {
+      await watching.close()
+    }
+  })
+})

@@ -1,0 +1,92 @@
+import { readFile, rename, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createBuilder, createServer } from 'vite'
+import { describe, expect, test } from 'vitest'
+import oacVite from '../../src/vite.js'
+import { copyProject, repoRoot } from '../util/project.js'
+import { exists, readTree } from './bundlers.js'
+import { settle, waitFor } from './watchers.js'
+
+const fixture = join(repoRoot, 'test/fixtures/plugin-basic')
+
+// A registry module that records each time it is loaded, i.e. each compile.
+const COUNTED_REGISTRY = `import { appendFileSync } from 'node:fs'
+
+appendFileSync(new URL('../compiles.log', import.meta.url), 'compile\\n')
+export { registry } from './registry.ts'
+`
+
+async function compiles(root: string): Promise<number> {
+  const log = await readFile(join(root, 'compiles.log'), 'utf8').catch(() => '')
+  return log.split('\n').filter(Boolean).length
+}
+
+async function countedProject(prefix: string): Promise<string> {
+  const root = await copyProject(fixture, prefix)
+  await writeFile(join(root, 'agents/counted.ts'), COUNTED_REGISTRY)
+  return root
+}
+
+describe('vite', () => {
+  test('a build of the client and ssr environments compiles once and puts the tree beside the client', async () => {
+    const root = await countedProject('oac-vite-envs-')
+    // A config file, as users have: Vite evaluates it again for each environment, so each gets its own plugin
+    // instance unless the plugin is shared during the build. (It calls our plugin through a global because
+    // Vite bundles config files and would bundle our TypeScript sources along.)
+    const global = globalThis as { oacTestPlugin?: () => unknown }
+    global.oacTestPlugin = () => oacVite({ registry: './agents/counted.ts:registry' })
+    await writeFile(
+      join(root, 'vite.config.mjs'),
+      `export default {
+  plugins: [globalThis.oacTestPlugin()],
+  builder: {},
+  environments: {
+    client: { build: { outDir: 'dist/client', rollupOptions: { input: 'src/main.js' } } },
+    ssr: { build: { outDir: 'dist/server', ssr: 'src/main.js' } },
+  },
+}
+`,
+    )
+    const builder = await createBuilder({ root, logLevel: 'silent' })
+    await builder.buildApp()
+    expect(Object.values(builder.environments).map((environment) => environment.isBuilt)).toEqual([true, true])
+    expect(await compiles(root)).toBe(1)
+    expect(await exists(join(root, 'dist/client/.opencode/tool/weather.ts'))).toBe(true)
+    expect([...(await readTree(join(root, 'dist/server'))).keys()].filter((path) => !/\.m?js$/.test(path))).toEqual([])
+  })
+
+  test('the dev server keeps the target current and reloads virtual:oac after an edit', async () => {
+    const root = await countedProject('oac-vite-dev-')
+    const server = await createServer({
+      root,
+      configFile: false,
+      logLevel: 'silent',
+      plugins: [oacVite({ registry: './agents/counted.ts:registry', target: 'tree' })],
+      server: { middlewareMode: true, ws: false },
+    })
+    try {
+      const shim = join(root, 'tree/.opencode/tool/weather.ts')
+      await waitFor('the tree written at start', () => exists(shim))
+      const description = async () => {
+        const module = (await server.ssrLoadModule('virtual:oac')) as { tools: { name: string; description: string }[] }
+        return module.tools.find((tool) => tool.name === 'weather')?.description
+      }
+      expect(await description()).toBe('Report the weather for a city.')
+      await settle()
+      // Our own writes into the project (which Vite watches) started no compile.
+      expect(await compiles(root)).toBe(1)
+
+      const source = join(root, 'agents/tools/weather.ts')
+      const temp = join(tmpdir(), `oac-vite-dev-edit-${process.pid}`)
+      await writeFile(temp, (await readFile(source, 'utf8')).replace('Report the weather for a city.', 'Weather for one city, edited while serving.'))
+      await rename(temp, source)
+      await waitFor('the edit in the target', async () => (await readFile(shim, 'utf8')).includes('edited while serving'))
+      await waitFor('the edit in virtual:oac', async () => (await description()) === 'Weather for one city, edited while serving.')
+      await settle()
+      expect(await compiles(root)).toBe(2)
+    } finally {
+      await server.close()
+    }
+  })
+})
