@@ -1,0 +1,54 @@
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import * as esbuild from 'esbuild'
+import { rollup, type RollupOptions } from 'rollup'
+import { build as viteBuild, type InlineConfig } from 'vite'
+import { describe, expect, test } from 'vitest'
+import { copyProject, repoRoot } from '../util/project.js'
+import { readTree } from './bundlers.js'
+
+/**
+ * Imports a config file as users write it, with `unplugin-oac/<bundler>` pointing at this repo's sources
+ * (the package is not installed in the copy): the text is the same but for that one specifier.
+ */
+async function importConfig<T>(file: string): Promise<T> {
+  const text = await readFile(file, 'utf8')
+  const mapped = text.replace(/(['"])unplugin-oac\/(\w+)\1/g, (_, quote: string, entry: string) => `${quote}${join(repoRoot, 'src', `${entry}.ts`)}${quote}`)
+  if (mapped === text) throw new Error(`${file} does not import unplugin-oac`)
+  const copy = file.replace(/\.(\w+)$/, '.from-sources.$1')
+  await writeFile(copy, mapped)
+  return ((await import(pathToFileURL(copy).href)) as { default: T }).default
+}
+
+const TREE = /^(\.mcp\.json|\.oac|\.claude|\.codex|\.opencode|\.pi|\.omp|prompts|scripts)(\/|$)/
+
+describe('playground', () => {
+  test('its rollup and esbuild configs build the agent tree its vite config builds', async () => {
+    const trees = new Map<string, Map<string, string>>()
+    for (const tool of ['vite', 'rollup', 'esbuild'] as const) {
+      const root = await copyProject(join(repoRoot, 'playground'), `oac-playground-${tool}-`)
+      // Start from the sources alone: a demo run may have left a tree in the playground.
+      for (const entry of await readdir(root)) if (TREE.test(entry)) await rm(join(root, entry), { recursive: true })
+      if (tool === 'vite') {
+        const config = await importConfig<InlineConfig>(join(root, 'vite.config.ts'))
+        await viteBuild({ ...config, root, configFile: false, logLevel: 'silent' })
+      } else if (tool === 'rollup') {
+        const config = await importConfig<RollupOptions>(join(root, 'rollup.config.mjs'))
+        const bundle = await rollup({ ...config, onwarn: () => {} })
+        await bundle.write(config.output as never)
+        await bundle.close()
+      } else {
+        const config = await importConfig<esbuild.BuildOptions>(join(root, 'esbuild.config.mjs'))
+        await esbuild.build({ ...config, logLevel: 'silent' })
+      }
+      trees.set(tool, await readTree(root, (path) => !TREE.test(path)))
+    }
+    const vite = trees.get('vite')!
+    expect([...vite.keys()].filter((path) => !path.startsWith('scripts/chunks/'))).toEqual(
+      expect.arrayContaining(['.mcp.json', 'scripts/forecast.mjs', 'scripts/convert_units.mjs', '.claude/agents/planner.md', 'prompts/triager.md']),
+    )
+    expect(trees.get('rollup')).toEqual(vite)
+    expect(trees.get('esbuild')).toEqual(vite)
+  })
+})
