@@ -1,21 +1,32 @@
 import { stringify as stringifyToml } from 'smol-toml'
-import { stringify as stringifyYaml } from 'yaml'
+import { Document, visit } from 'yaml'
 import type { JsonValue } from '../../define/types.js'
 
 /**
  * The one escaping function per output format. Every string that reaches a generated file goes
  * through one of these, so no name, description, enum value or prompt can leave its literal.
+ * Each is property-tested (test/escape/) by parsing its output back with a real parser.
  */
 
-/** A JS/TS string literal. JSON.stringify escapes quotes, backslashes and control characters;
- * the two unicode line separators are escaped too so the literal stays on one source line. */
+// Half of a UTF-16 surrogate pair with no other half: UTF-8 files cannot hold it.
+const LONE_SURROGATE = /\p{Cs}/u
+
+/** A JS/TS string literal. JSON.stringify escapes quotes, backslashes, control characters and
+ * lone surrogates; the two unicode line separators are escaped too so the literal stays on one line. */
 export function jsString(value: string): string {
   return JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
 }
 
-/** A JS/TS value literal (objects, arrays, numbers, strings), for data embedded in generated code. */
+/** A JS/TS value literal (objects, arrays, numbers, strings), for data embedded in generated code.
+ * A `__proto__` key is written as a computed key: as a plain one it would set the prototype. */
 export function jsValue(value: JsonValue): string {
-  return JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+  if (typeof value === 'string') return jsString(value)
+  if (Array.isArray(value)) return `[${value.map(jsValue).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    const members = Object.keys(value).map((key) => `${key === '__proto__' ? `[${jsString(key)}]` : jsString(key)}:${jsValue(value[key] as JsonValue)}`)
+    return `{${members.join(',')}}`
+  }
+  return JSON.stringify(value)
 }
 
 /** Text for a single-line `//` comment: line breaks of any kind become spaces. */
@@ -28,16 +39,52 @@ export function jsonDocument(value: JsonValue): string {
   return `${JSON.stringify(value, null, 2)}\n`
 }
 
-/** TOML text for a table of key/value pairs (sub-tables as `[a.b]` sections), via smol-toml. */
+/** TOML text for a table of key/value pairs (sub-tables as `[a.b]` sections), via smol-toml.
+ * Throws on what TOML cannot hold (null, lone surrogates) instead of dropping or replacing it. */
 export function tomlDocument(value: { [key: string]: JsonValue }): string {
+  checkTomlValue(value, '')
   return stringifyToml(value)
 }
 
-/** A YAML document (used for Markdown frontmatter), via the `yaml` library. Multi-line strings are
- * double-quoted with escapes, not block scalars: yaml 2.9 writes `" \n"` as a block that reads back
- * as `"\n"`, and a keep-chomped block (`|+`) at the end would take the frontmatter's closing lines. */
+function checkTomlValue(value: JsonValue, at: string): void {
+  const where = at === '' ? 'the top level' : at
+  if (value === null) throw new Error(`TOML cannot hold null (at ${where}); leave the key out instead`)
+  if (typeof value === 'string' && LONE_SURROGATE.test(value)) {
+    throw new Error(`TOML cannot hold a lone UTF-16 surrogate (in the string at ${where})`)
+  }
+  if (Array.isArray(value)) value.forEach((item, i) => checkTomlValue(item, `${at}[${i}]`))
+  else if (typeof value === 'object') {
+    for (const key of Object.keys(value)) {
+      if (LONE_SURROGATE.test(key)) throw new Error(`TOML cannot hold a lone UTF-16 surrogate (in a key at ${where})`)
+      checkTomlValue(value[key] as JsonValue, at === '' ? key : `${at}.${key}`)
+    }
+  }
+}
+
+// Strings the yaml library might leave plain but that some reader would change: control and C1
+// characters, the byte order mark (stripped as a BOM), unicode line separators (line breaks in
+// YAML 1.1), lone surrogates, and any line break or edge whitespace.
+const NEEDS_DOUBLE_QUOTES = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|\p{Cs}|^\s|\s$/u
+// Inside double quotes the yaml library leaves these raw; YAML escapes them by name or number.
+const RAW_IN_QUOTES: Record<string, string> = { '\u0085': '\\N', '\u2028': '\\L', '\u2029': '\\P', '\ufeff': '\\ufeff' }
+
+/** A YAML document (used for Markdown frontmatter), via the `yaml` library. Strings with anything
+ * a reader could change are double-quoted with escapes, on one line (never block scalars: yaml 2.9
+ * writes `" \n"` as a block that reads back as `"\n"`, and a keep-chomped `|+` block would take the
+ * closing fence). So no line of the frontmatter can start with `---`. */
 export function yamlDocument(value: { [key: string]: JsonValue }): string {
-  return stringifyYaml(value, { lineWidth: 0, blockQuote: false })
+  const document = new Document(value)
+  // Keys are scalars too: the visitor reaches them as well.
+  visit(document, {
+    Scalar(_, node) {
+      if (typeof node.value === 'string' && NEEDS_DOUBLE_QUOTES.test(node.value)) node.type = 'QUOTE_DOUBLE'
+    },
+  })
+  // One line per scalar: yaml 2.9 folds long double-quoted strings over several lines, and writes
+  // a folded line that starts with a space as `\\ `, which reads back as a backslash.
+  const text = document.toString({ lineWidth: 0, blockQuote: false, doubleQuotedMinMultiLineLength: Number.POSITIVE_INFINITY })
+  // These characters only occur inside the double-quoted scalars forced above.
+  return text.replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g, (c) => RAW_IN_QUOTES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
 }
 
 /** A Markdown file with YAML frontmatter and a body. The body is free text: it cannot reopen the
@@ -46,22 +93,37 @@ export function markdownWithFrontmatter(frontmatter: { [key: string]: JsonValue 
   return `---\n${yamlDocument(frontmatter)}---\n\n${body.replace(/\s+$/, '')}\n`
 }
 
-/** Inline code in Markdown: a backtick fence longer than any run of backticks inside. */
+/**
+ * Inline code in Markdown: a backtick fence longer than any run of backticks inside, padded with a
+ * space where the reader strips one. Line breaks become spaces (readers do that anyway, and a line
+ * break could end the paragraph or turn the line into a heading). Empty text has no code form: ''.
+ */
 export function markdownCode(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length))
-  const fence = '`'.repeat(longest + 1)
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : ''
-  return `${fence}${pad}${text}${pad}${fence}`
+  const oneLine = text.replace(/\r\n|\r|\n/g, ' ')
+  if (oneLine === '') return ''
+  const fence = '`'.repeat(longestBacktickRun(oneLine) + 1)
+  const stripped = oneLine.startsWith(' ') && oneLine.endsWith(' ') && /[^ ]/.test(oneLine)
+  const pad = oneLine.startsWith('`') || oneLine.endsWith('`') || stripped ? ' ' : ''
+  return `${fence}${pad}${oneLine}${pad}${fence}`
 }
 
-/** A fenced Markdown code block whose fence no line of the content can close. */
+/** A fenced Markdown code block whose fence no line of the content can close. Trailing line breaks
+ * are dropped (readers disagree on keeping them); any other line break reads back as `\n`. */
 export function markdownFence(text: string, lang = ''): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length))
-  const fence = '`'.repeat(longest + 1)
-  return `${fence}${lang}\n${text}\n${fence}`
+  const content = text.replace(/(?:\r\n|\r|\n)+$/, '')
+  const fence = '`'.repeat(Math.max(2, longestBacktickRun(content)) + 1)
+  return `${fence}${lang}\n${content}\n${fence}`
 }
 
-/** A shell word for documentation: single-quoted unless it is plainly safe. */
+// A loop, not Math.max(...runs): a long text has more runs than a call can take arguments.
+function longestBacktickRun(text: string): number {
+  let longest = 0
+  for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length)
+  return longest
+}
+
+/** A shell word for documentation: single-quoted unless it is plainly safe. Shells cannot pass NUL. */
 export function shellWord(word: string): string {
+  if (word.includes('\0')) throw new RangeError('A shell word cannot contain NUL characters')
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
 }
