@@ -1,4 +1,4 @@
-// Types for the `virtual:oac` module (and `~oac`, its webpack-safe alias).
+// Types for the `virtual:oac` module (and `~oac`, its alias that no bundler reads as a URL scheme).
 // Add them with `"types": ["unplugin-oac/client"]` in tsconfig.json, or
 // `/// <reference types="unplugin-oac/client" />` in a .d.ts file of your app.
 

@@ -9,7 +9,7 @@ import { rollupLikeHooks } from './rollup-like.js'
 import { OacSession } from './session.js'
 import { viteHooks, type ViteMode } from './vite.js'
 import { applyWebpackLike } from './webpack-like.js'
-import { manifestModule, manifestOf, RESOLVED_VIRTUAL_ID, resolvedVirtualIdFilter, virtualIdFilter } from './virtual.js'
+import { manifestModule, manifestOf, RESOLVED_VIRTUAL_ID, resolvedVirtualIdFilter, VIRTUAL_ALIAS, virtualIdFilter } from './virtual.js'
 
 type WebpackSource = webpackSources.Source
 type RspackSource = rspackSources.Source
@@ -73,7 +73,12 @@ export const unpluginOac = createUnplugin<OacPluginOptions, false>((raw, meta) =
       break
     case 'webpack':
       // unplugin's webpack adapter keeps virtual modules as fake files named `<context>/_virtual_<id>`.
-      plugin.webpack = (compiler) => applyWebpackLike<WebpackSource>(session, compiler, resolve(compiler.options.context ?? process.cwd(), '_virtual_'))
+      plugin.webpack = (compiler) => {
+        // webpack reads `virtual:` as a URL scheme and never asks plugins to resolve it; renaming the request
+        // before resolution (beforeResolve) lets `virtual:oac` work there too, next to `~oac`.
+        new compiler.webpack.NormalModuleReplacementPlugin(/^virtual:oac$/, VIRTUAL_ALIAS).apply(compiler)
+        applyWebpackLike<WebpackSource>(session, compiler, resolve(compiler.options.context ?? process.cwd(), '_virtual_'))
+      }
       break
     case 'rspack':
       plugin.rspack = (compiler) => applyWebpackLike<RspackSource>(session, compiler)

@@ -5,7 +5,7 @@ import { jsValue } from '../emit/codegen/escape.js'
 
 /** The id users import. */
 export const VIRTUAL_ID = 'virtual:oac'
-/** The same module for webpack, which reads `virtual:` as a URL scheme and never asks plugins to resolve it. */
+/** The same module under a name no bundler reads as a URL scheme (webpack does read `virtual:` as one). */
 export const VIRTUAL_ALIAS = '~oac'
 /** The resolved id: the `\0` prefix keeps other plugins (node-resolve, sourcemaps) away from it. */
 export const RESOLVED_VIRTUAL_ID = '\0virtual:oac'

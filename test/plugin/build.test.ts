@@ -51,6 +51,7 @@ describe('real builds of the plugin-basic fixture', () => {
   let checkoutA: string
   let checkoutB: string
   const emitted = new Map<BundlerName, Map<string, string>>()
+  const manifests = new Map<BundlerName, unknown>()
   const written = new Map<BundlerName, Map<string, string>>()
 
   beforeAll(async () => {
@@ -68,6 +69,7 @@ describe('real builds of the plugin-basic fixture', () => {
     emitted.set(bundler, tree)
 
     const app = (await import(pathToFileURL(join(outDir, APP_BUNDLE)).href)) as { default: Record<string, unknown> }
+    manifests.set(bundler, app.default)
     const manifest = app.default as {
       serverName: string
       agents: { name: string; tools: string[] }[]
@@ -84,6 +86,14 @@ describe('real builds of the plugin-basic fixture', () => {
       ['add', 'typebox', 'scripts/add.mjs', ['a', 'b']],
     ])
     expect([...manifest.files, MANIFEST].sort()).toEqual([...tree.keys()])
+  })
+
+  test.each(BUNDLERS)('%s gives the same manifest under the ~oac alias', async (bundler) => {
+    const outDir = join(checkoutA, `dist-alias-${bundler}`)
+    await buildWith(bundler, { root: checkoutA, outDir, entry: 'src/main-alias.js', options: { registry } })
+    const app = (await import(pathToFileURL(join(outDir, APP_BUNDLE)).href)) as { default: unknown }
+    expect(app.default).toEqual(manifests.get(bundler))
+    expect(app.default).toEqual(manifests.get('vite'))
   })
 
   test('the emitted trees are byte-identical across all six bundlers', () => {
@@ -196,7 +206,7 @@ describe('merging into files the user already has', () => {
     const compiler = webpack({
       context: root,
       mode: 'production',
-      entry: './src/main-webpack.js',
+      entry: './src/main.js',
       output: { path: outDir, filename: APP_BUNDLE },
       plugins: [oacWebpack({ registry }), copyPlugin],
     })

@@ -23,16 +23,13 @@ export interface BuildSpec {
   /** The bundle's output folder, absolute. */
   outDir: string
   options: OacPluginOptions
-  /** The app entry, relative to root (default src/main.js; src/main-webpack.js for webpack). */
+  /** The app entry, relative to root (default src/main.js). */
   entry?: string
 }
 
 /** The file name every bundler gives the app bundle, so trees can leave it out. */
 export const APP_BUNDLE = 'main.js'
 
-function entryFor(bundler: BundlerName, spec: BuildSpec): string {
-  return spec.entry ?? (bundler === 'webpack' ? 'src/main-webpack.js' : 'src/main.js')
-}
 
 type WebpackLikeCompiler = {
   run(callback: (error: Error | null, stats?: { hasErrors(): boolean; toString(options: string): string }) => void): void
@@ -55,7 +52,7 @@ async function runWebpackLike(compiler: WebpackLikeCompiler): Promise<void> {
 
 /** One production build of the project with the plugin, throwing on any build error. */
 export async function buildWith(bundler: BundlerName, spec: BuildSpec): Promise<void> {
-  const entry = join(spec.root, entryFor(bundler, spec))
+  const entry = join(spec.root, spec.entry ?? 'src/main.js')
   switch (bundler) {
     case 'vite':
       await viteBuild({
@@ -91,7 +88,7 @@ export async function buildWith(bundler: BundlerName, spec: BuildSpec): Promise<
         bundle: true,
         format: 'esm',
         outdir: spec.outDir,
-        entryNames: '[name]',
+        entryNames: APP_BUNDLE.replace(/\.js$/, ''),
         plugins: [oacEsbuild(spec.options)],
         logLevel: 'silent',
       })

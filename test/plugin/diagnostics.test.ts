@@ -104,7 +104,7 @@ describe('diagnostics reach the bundler with the definition\'s file and line', (
     const compiler = webpack({
       context: root,
       mode: 'production',
-      entry: './src/main-webpack.js',
+      entry: './src/main.js',
       output: { path: join(root, 'dist-lossy-webpack') },
       plugins: [oacWebpack({ registry: './agents/lossy.ts:registry', target: 'tree-lossy-webpack' })],
     })

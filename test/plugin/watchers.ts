@@ -84,7 +84,7 @@ function countWebpackLike(compiler: WebpackLikeCompiler, counter: Counter): Watc
 /** Starts the bundler in watch mode on the project with the plugin. */
 export async function startWatch(bundler: BundlerName, spec: BuildSpec): Promise<Watching> {
   const counter = new Counter()
-  const entry = join(spec.root, spec.entry ?? (bundler === 'webpack' ? 'src/main-webpack.js' : 'src/main.js'))
+  const entry = join(spec.root, spec.entry ?? 'src/main.js')
   switch (bundler) {
     case 'rollup':
       return countRollupLike(
@@ -124,7 +124,7 @@ export async function startWatch(bundler: BundlerName, spec: BuildSpec): Promise
         bundle: true,
         format: 'esm',
         outdir: spec.outDir,
-        entryNames: '[name]',
+        entryNames: APP_BUNDLE.replace(/\.js$/, ''),
         logLevel: 'silent',
         plugins: [
           oacEsbuild(spec.options),
