@@ -5,6 +5,7 @@ import * as esbuild from 'esbuild'
 import { rollup, type RollupOptions } from 'rollup'
 import { build as viteBuild, type InlineConfig } from 'vite'
 import { describe, expect, test } from 'vitest'
+import webpack from 'webpack'
 import { copyProject, repoRoot } from '../util/project.js'
 import { readTree } from './bundlers.js'
 
@@ -24,9 +25,9 @@ async function importConfig<T>(file: string): Promise<T> {
 const TREE = /^(\.mcp\.json|\.oac|\.claude|\.codex|\.opencode|\.pi|\.omp|prompts|scripts)(\/|$)/
 
 describe('playground', () => {
-  test('its rollup and esbuild configs build the agent tree its vite config builds', async () => {
+  test('its rollup, esbuild and webpack configs build the agent tree its vite config builds', async () => {
     const trees = new Map<string, Map<string, string>>()
-    for (const tool of ['vite', 'rollup', 'esbuild'] as const) {
+    for (const tool of ['vite', 'rollup', 'esbuild', 'webpack'] as const) {
       const root = await copyProject(join(repoRoot, 'playground'), `oac-playground-${tool}-`)
       // Start from the sources alone: a demo run may have left a tree in the playground.
       for (const entry of await readdir(root)) if (TREE.test(entry)) await rm(join(root, entry), { recursive: true })
@@ -38,9 +39,14 @@ describe('playground', () => {
         const bundle = await rollup({ ...config, onwarn: () => {} })
         await bundle.write(config.output as never)
         await bundle.close()
-      } else {
+      } else if (tool === 'esbuild') {
         const config = await importConfig<esbuild.BuildOptions>(join(root, 'esbuild.config.mjs'))
         await esbuild.build({ ...config, logLevel: 'silent' })
+      } else {
+        const compiler = webpack(await importConfig<webpack.Configuration>(join(root, 'webpack.config.mjs')))
+        const stats = await new Promise<webpack.Stats>((resolve, reject) => compiler.run((error, result) => (error ? reject(error) : resolve(result!))))
+        await new Promise((resolve) => compiler.close(resolve))
+        expect(stats.hasErrors(), stats.toString('errors-only')).toBe(false)
       }
       trees.set(tool, await readTree(root, (path) => !TREE.test(path)))
     }
@@ -50,5 +56,6 @@ describe('playground', () => {
     )
     expect(trees.get('rollup')).toEqual(vite)
     expect(trees.get('esbuild')).toEqual(vite)
+    expect(trees.get('webpack')).toEqual(vite)
   })
 })
