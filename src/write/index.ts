@@ -359,7 +359,8 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
     return undefined
   }
   plan.diagnostics.push(...secretDiagnostics(file, shown, merged))
-  const created = record?.created ?? existing === undefined
+  // Ours to delete once empty only if we made it: now, or the first time (and it was not replaced since).
+  const created = existing === undefined || (record?.created ?? false)
   const next: MergeRecord = {
     format: file.format,
     created,
