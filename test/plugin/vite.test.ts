@@ -17,6 +17,19 @@ appendFileSync(new URL('../compiles.log', import.meta.url), 'compile\\n')
 export { registry } from './registry.ts'
 `
 
+const ECHO_TOOL = `import { defineTool } from 'unplugin-oac'
+import { z } from 'zod'
+
+export const echo = defineTool({ name: 'echo', description: 'Says the text back.', input: z.object({ text: z.string() }), run: ({ text }) => text })
+`
+
+/** Saves a file atomically, as editors do (written beside the project, renamed over the file). */
+async function save(file: string, text: string): Promise<void> {
+  const temp = join(tmpdir(), `oac-vite-save-${process.pid}-${Math.random().toString(16).slice(2)}`)
+  await writeFile(temp, text)
+  await rename(temp, file)
+}
+
 async function compiles(root: string): Promise<number> {
   const log = await readFile(join(root, 'compiles.log'), 'utf8').catch(() => '')
   return log.split('\n').filter(Boolean).length
@@ -78,13 +91,26 @@ describe('vite', () => {
       expect(await compiles(root)).toBe(1)
 
       const source = join(root, 'agents/tools/weather.ts')
-      const temp = join(tmpdir(), `oac-vite-dev-edit-${process.pid}`)
-      await writeFile(temp, (await readFile(source, 'utf8')).replace('Report the weather for a city.', 'Weather for one city, edited while serving.'))
-      await rename(temp, source)
+      await save(source, (await readFile(source, 'utf8')).replace('Report the weather for a city.', 'Weather for one city, edited while serving.'))
       await waitFor('the edit in the target', async () => (await readFile(shim, 'utf8')).includes('edited while serving'))
       await waitFor('the edit in virtual:oac', async () => (await description()) === 'Weather for one city, edited while serving.')
       await settle()
       expect(await compiles(root)).toBe(2)
+
+      // The registry starts importing a file that is not there yet; once it is, the dev server picks it up.
+      const registryFile = join(root, 'agents/registry.ts')
+      await save(
+        registryFile,
+        (await readFile(registryFile, 'utf8'))
+          .replace("import { weather } from './tools/weather.ts'", "import { weather } from './tools/weather.ts'\nimport { echo } from './tools/echo.ts'")
+          .replace('tools: [weather],', 'tools: [weather, echo],'),
+      )
+      await save(join(root, 'agents/tools/echo.ts'), ECHO_TOOL)
+      await waitFor('the new tool in the target', () => exists(join(root, 'tree/scripts/echo.mjs')))
+      await waitFor('the new tool in virtual:oac', async () => {
+        const module = (await server.ssrLoadModule('virtual:oac')) as { tools: { name: string }[] }
+        return module.tools.some((tool) => tool.name === 'echo')
+      })
     } finally {
       await server.close()
     }
