@@ -276,7 +276,7 @@ async function planOwnedFile(
   if (force) plan.operations.push({ kind: 'write', path: file.path, data, mode, exactMode: false })
 }
 
-/** ` (it belongs to "<owner>")` when another app's manifest in the same target lists the path. */
+/** ` (the app whose MCP server is "<owner>" generates it)` when another app's manifest in the same target lists the path. */
 async function otherOwner(target: string, path: string, owner: string): Promise<string> {
   const names = await readdir(join(target, '.oac')).catch(() => [] as string[])
   for (const name of names) {
@@ -305,7 +305,8 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
   const path = join(target, file.path)
   const shown = displayPath(target, file.path)
   const link = await lstat(path).catch(() => undefined)
-  const realPath = link?.isSymbolicLink() ? await realpath(path) : undefined
+  // Through a symlink to the user's real file; a dangling one is replaced like a missing file.
+  const realPath = link?.isSymbolicLink() ? await realpath(path).catch(() => undefined) : undefined
   const existing = await readExisting(realPath ?? path)
   if (existing === 'folder') {
     plan.diagnostics.push({
@@ -323,23 +324,14 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
   const text = raw === undefined ? undefined : raw.slice(bom.length)
 
   const removable: MergeEntry[] = []
+  const editedOurs: string[][] = []
   for (const old of record?.entries ?? []) {
     const now = text === undefined ? undefined : readPath(file.format, text, old.keyPath)
     const edited = now !== undefined && !old.sha256.includes(hashValue(now))
     const stillOurs = file.entries.some((e) => samePath(e.keyPath, old.keyPath))
-    if (!edited) {
-      if (!stillOurs) removable.push({ keyPath: old.keyPath, value: null })
-      continue
-    }
-    if (stillOurs) {
-      plan.diagnostics.push({
-        severity: force ? 'warning' : 'error',
-        code: 'merge-entry-edited',
-        file: shown,
-        message: `The entry ${old.keyPath.join('.')} in ${file.path} was written by unplugin-oac and has been edited by hand since; the edit would be lost.`,
-        fix: 'Make the change in the definitions (or config) instead, and remove the entry or build with force to regenerate it.',
-      })
-    } else {
+    if (stillOurs && edited) editedOurs.push(old.keyPath)
+    else if (!stillOurs && !edited) removable.push({ keyPath: old.keyPath, value: null })
+    else if (!stillOurs) {
       plan.diagnostics.push({
         severity: 'warning',
         code: 'merge-entry-kept',
@@ -358,16 +350,27 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
     plan.diagnostics.push(...error.diagnostics.map((d) => ({ ...d, file: shown })))
     return undefined
   }
+  const hashes = new Map(file.entries.map((entry) => [entry.keyPath, hashValue(readPath(file.format, merged, entry.keyPath) ?? null)]))
+  for (const keyPath of editedOurs) {
+    // An edit that already matches what we generate now loses nothing.
+    const ours = [...hashes].find(([path]) => samePath(path, keyPath))?.[1]
+    const now = readPath(file.format, text ?? '', keyPath)
+    if (now !== undefined && hashValue(now) === ours) continue
+    plan.diagnostics.push({
+      severity: force ? 'warning' : 'error',
+      code: 'merge-entry-edited',
+      file: shown,
+      message: `The entry ${keyPath.join('.')} in ${file.path} was written by unplugin-oac and has been edited by hand since; the edit would be lost.`,
+      fix: 'Make the change in the definitions (or config) instead, and remove the entry or build with force to regenerate it.',
+    })
+  }
   plan.diagnostics.push(...secretDiagnostics(file, shown, merged))
   // Ours to delete once empty only if we made it: now, or the first time (and it was not replaced since).
   const created = existing === undefined || (record?.created ?? false)
   const next: MergeRecord = {
     format: file.format,
     created,
-    entries: file.entries.map((entry) => ({
-      keyPath: entry.keyPath,
-      sha256: [hashValue(readPath(file.format, merged, entry.keyPath) ?? null)],
-    })),
+    entries: file.entries.map((entry) => ({ keyPath: entry.keyPath, sha256: [hashes.get(entry.keyPath) as string] })),
   }
   const existingMode = canChmod && existing !== undefined ? (await stat(realPath ?? path)).mode & 0o7777 : FILE_MODE
   if (file.entries.length === 0 && created && merged === emptySkeleton(file.format, removable)) {

@@ -193,6 +193,10 @@ describe('writeOutputs', () => {
     expect(await read('.mcp.json')).toBe(edited)
     await writeOutputs([mcpJson('oac-tools', 'node22')], options({ force: true }))
     expect(await read('.mcp.json')).toContain('"node22"')
+
+    // An edit that matches what we now generate loses nothing: no report.
+    await writeFile(join(target, '.mcp.json'), (await read('.mcp.json')).replace('"node22"', '"node24"'))
+    expect((await writeOutputs([mcpJson('oac-tools', 'node24')], options())).diagnostics).toEqual([])
   })
 
   it('two apps in one target keep separate manifests and remove only their own files', async () => {
