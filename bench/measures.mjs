@@ -113,8 +113,12 @@ export async function scale({ small, large, rounds, log }) {
   const watchTarget = await tempDir('watch')
   const compiler = new api.Compiler(large.dir)
   const options = { registry: large.registry, config: large.config }
-  const writeAll = async (files, serverName) =>
-    writeOutputs(files, { target: watchTarget, mode: 'write', force: false, owner: serverName })
+  const writeAll = async (files, serverName) => {
+    const report = await writeOutputs(files, { target: watchTarget, mode: 'write', force: false, owner: serverName })
+    const errors = report.diagnostics.filter((d) => d.severity === 'error')
+    if (errors.length) throw new Error(`the watch build's write failed: ${errors.map((d) => d.message).join('; ')}`)
+    return report
+  }
   let previous = await compiler.generate(options)
   await writeAll(previous.files, previous.plan.serverName)
 
@@ -145,8 +149,6 @@ export async function scale({ small, large, rounds, log }) {
           const edit = await editTool(round)
           const generated = await compiler.generate(options)
           const report = await writeAll(generated.files, generated.plan.serverName)
-          const errors = report.diagnostics.filter((d) => d.severity === 'error')
-          if (errors.length) throw new Error(`the watch rebuild's write failed: ${errors.map((d) => d.message).join('; ')}`)
           edits.push({ edit, round, generated, previous, report })
           previous = generated
         },
