@@ -87,10 +87,9 @@ export function esbuildSetup(session: OacSession): (build: PluginBuild) => void 
         const generated = await session.latest()
         const outputs = result.outputFiles
         // With write: true esbuild writes nothing of ours, so write/ writes the tree itself, in or outside outdir.
-        if (!outputs || !outDir || !isInside(target, outDir)) {
-          return split((await writeTree(generated, target, session.options.force ?? false)).diagnostics, session.root)
-        }
-        // write: false: the tree joins the build's output files, and nothing touches the disk.
+        if (!outputs) return split((await writeTree(generated, target, session.options.force ?? false)).diagnostics, session.root)
+        // write: false: nothing touches the disk; a tree inside outdir joins the build's output files.
+        if (!outDir || !isInside(target, outDir)) return
         const byPath = new Map(outputs.map((file, index) => [file.path, index]))
         const { assets } = await treeAssets(
           generated,

@@ -10,7 +10,8 @@ export interface OacPluginOptions {
   /**
    * Where the agent tree goes, relative to `root` (default: the bundler's output folder).
    * Any folder works, the project root `'.'` included. Inside the output folder the files are
-   * emitted as build assets; outside it they are written after a successful build.
+   * emitted as build assets (and written with the bundle); outside it they are written after a
+   * successful build. A build that writes nothing (`write: false`) writes no tree either.
    */
   target?: string
   /** Harnesses to emit (default: the config's, else all). */

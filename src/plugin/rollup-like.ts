@@ -103,7 +103,7 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
 
     async writeBundle(this: HostContext, outputOptions: HostOutputOptions): Promise<void> {
       const outDir = outputFolder(outputOptions)
-      const key = outDir ?? session.target(defaultOutDir() ?? outDir)
+      const key = outDir ?? session.target(defaultOutDir())
       const pending = pendingWrites.get(key)
       if (!pending) return
       pendingWrites.delete(key)

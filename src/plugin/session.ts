@@ -150,9 +150,8 @@ export class OacSession {
 
   /**
    * What to watch: every source file of the last compile (the registry module at least; our own modules
-   * aside), and the folders
-   * of the project's own definition files. A folder is left out when it holds any agent-tree target or one
-   * of the given output paths, since watching what we write would make every write trigger a rebuild.
+   * aside), and the folders of the project's own definition files. A folder is left out when it holds an
+   * agent-tree target or one of the given output paths: watching what we write would rebuild on every write.
    */
   watchPlan(targets: readonly string[], outputs: readonly string[]): WatchPlan {
     const written = new Set(outputs)

@@ -233,6 +233,9 @@ describe('merging into files the user already has', () => {
     expect(paths.filter((path) => path !== 'main.js' && !path.startsWith('scripts/chunks/')).sort()).toEqual(EXPECTED_PATHS.filter((path) => path !== MANIFEST))
     expect(result.outputFiles.find((file) => file.path === join(outDir, '.mcp.json'))?.text).toContain('"oac-tools"')
     expect(await exists(outDir)).toBe(false)
+    // A target outside outdir is not written either: a build that writes nothing writes no tree.
+    await esbuild.build({ absWorkingDir: root, entryPoints: ['src/main.js'], bundle: true, outdir: 'dist', write: false, logLevel: 'silent', plugins: [oacEsbuild({ registry, target: 'tree' })] })
+    expect(await exists(join(root, 'tree'))).toBe(false)
   })
 
   test('removes a deleted tool\'s files on the next build (emitted tree, no watch)', async () => {
