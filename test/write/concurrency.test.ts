@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { bundleWriter, exited, runWriter } from './child-process.js'
@@ -20,6 +20,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await rm(target, { recursive: true, force: true })
+  await rm(dirname(script), { recursive: true, force: true })
 })
 
 it(`${PROCESSES} processes merging into one .mcp.json and one TOML at once lose no entry and no user content`, { timeout: 600_000 }, async () => {

@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { bundleWriter, exited, runWriter } from './child-process.js'
@@ -23,6 +23,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await rm(target, { recursive: true, force: true })
+  await rm(dirname(script), { recursive: true, force: true })
 })
 
 const path = (i: number): string => join(target, i % 2 === 0 ? 'scripts' : '.claude/agents', `file-${i}.txt`)
