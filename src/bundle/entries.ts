@@ -54,7 +54,16 @@ export function toolEntrySource(plan: Plan, tool: PlannedTool, context: EntryCon
   ].join('\n')
 }
 
-/** `scripts/mcp_tools_server.mjs`: every JSON tool, its module imported on the first call to it. */
+/** How the server entry names a sibling tool script; resolved at run time, never bundled into the server. */
+export function siblingScript(tool: PlannedTool): string {
+  return `./${tool.name}.mjs`
+}
+
+/**
+ * `scripts/mcp_tools_server.mjs`: every JSON tool, served from the sibling `scripts/<tool>.mjs`,
+ * imported on the first call to it. Importing the script (rather than bundling the tool module into
+ * the server's chunks) keeps one copy of each tool's code, and an edited tool changes one file.
+ */
 export function mcpServerEntrySource(plan: Plan, context: EntryContext): string {
   const tools = plan.tools
     .filter((tool) => tool.json)
@@ -64,12 +73,11 @@ export function mcpServerEntrySource(plan: Plan, context: EntryContext): string 
         `    name: ${jsString(tool.name)},`,
         `    description: ${jsString(tool.description)},`,
         `    inputSchema: ${jsonData(tool.schema)},`,
-        `    load: () => import(${jsString(toolModulePath(context.root, tool))}).then((m) => pickTool(m, ${jsString(tool.name)}, ${jsString(tool.source.file)})),`,
+        `    load: () => import(${jsString(siblingScript(tool))}).then((m) => m.tool),`,
         `  },`,
       ].join('\n'),
     )
   return [
-    `import { pickTool } from ${jsString(context.ownModule('runtime/invoke'))}`,
     `import { startMcpServer } from ${jsString(context.ownModule('runtime/mcp-server'))}`,
     `const tools = [`,
     ...tools,

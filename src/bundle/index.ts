@@ -186,6 +186,8 @@ export class ScriptBundler {
           return { contents, loader: 'js', resolveDir: root }
         })
         build.onResolve({ filter: /^unplugin-oac$/ }, () => ({ path: ownModule('index') }))
+        // The server entry's imports of sibling tool scripts stay as they are: those files sit next to it.
+        build.onResolve({ filter: /^\.\/[^/]+\.mjs$/, namespace: ENTRY_NAMESPACE }, (args) => ({ path: args.path, external: true }))
       },
     }
   }

@@ -38,7 +38,8 @@ describe('generated entries', () => {
     await writeFile(join(root, 'runtime', 'tool-cli.mjs'), 'export const isMainModule = () => true\nexport function runToolCli(tool, spec) { globalThis.recorded = { tool, spec } }\n')
     await writeFile(
       join(root, 'runtime', 'mcp-server.mjs'),
-      'export async function startMcpServer(options) { globalThis.recorded = { ...options, tools: await Promise.all(options.tools.map(async (t) => ({ ...t, load: await t.load() }))) } }\n',
+      // `load` imports a sibling script named after the tool; the test below runs it with a real file.
+      'export async function startMcpServer(options) { globalThis.recorded = { ...options, tools: options.tools.map((t) => ({ ...t, load: typeof t.load })) } }\n',
     )
     await writeFile(join(root, 'tools', 'x.mjs'), 'export const defined = 1\n')
     const context: EntryContext = { root, ownModule: (name: OwnModule) => join(root, `${name}.mjs`), version: '' }
@@ -53,7 +54,7 @@ describe('generated entries', () => {
       const picked = { picked: c.name, file: 'tools/x.mjs', exports: ['defined'] }
       expected.push(
         JSON.stringify({ tool: picked, spec: { name: c.name, description: c.description, script: tool.script, schema: tool.schema, env: c.env } }),
-        JSON.stringify({ name: c.serverName, version: c.version, env: c.env, tools: [{ name: c.name, description: c.description, inputSchema: tool.schema, load: picked }] }),
+        JSON.stringify({ name: c.serverName, version: c.version, env: c.env, tools: [{ name: c.name, description: c.description, inputSchema: tool.schema, load: 'function' }] }),
       )
     }
     const runner = `
@@ -77,15 +78,30 @@ describe('generated entries', () => {
     for (const [index, value] of recorded.entries()) expect(value, `case ${Math.floor(index / 2)}`).toBe(expected[index])
   })
 
-  it('import tool modules into the MCP server only on demand', () => {
-    const context: EntryContext = { root: '/project', ownModule: (name) => `/pkg/${name}.ts`, version: '1.0.0' }
+  it('serve each JSON tool from its sibling script, imported only on demand', async () => {
+    const root = await tempDir()
+    const context: EntryContext = { root: '/project', ownModule: (name) => join(root, `${name}.mjs`), version: '1.0.0' }
     const source = mcpServerEntrySource(fixturePlan(), context)
-    for (const file of ['weather', 'notes', 'trip', 'explode']) {
-      expect(source).toContain(`load: () => import("/project/tools/${file}.ts")`)
-      expect(source).not.toMatch(new RegExp(`from "/project/tools/${file}\\.ts"`))
-    }
+    // No tool module is bundled into the server: it names the sibling scripts, and only inside `load`.
+    expect(source).not.toContain('/project/tools/')
+    for (const tool of ['weather', 'notes', 'trip', 'explode']) expect(source).not.toMatch(new RegExp(`from "\\./${tool}\\.mjs"`))
     // json: false tools stay on the bash route.
-    expect(source).not.toContain('/project/tools/count.ts')
-    expect(source).not.toContain('/project/tools/wait.ts')
+    expect(source).not.toContain('count.mjs')
+    expect(source).not.toContain('wait.mjs')
+
+    await mkdir(join(root, 'runtime'), { recursive: true })
+    await writeFile(join(root, 'runtime', 'mcp-server.mjs'), 'export async function startMcpServer(options) { globalThis.served = options.tools }\n')
+    await writeFile(join(root, 'weather.mjs'), 'globalThis.weatherLoaded = true\nexport const tool = { name: "weather from its script" }\n')
+    await writeFile(join(root, 'server.mjs'), source)
+    const runner = `
+      await import('./server.mjs')
+      const before = globalThis.weatherLoaded === true
+      const weather = await globalThis.served.find((t) => t.name === 'weather').load()
+      process.stdout.write(JSON.stringify({ before, after: globalThis.weatherLoaded === true, name: weather.name }))
+    `
+    await writeFile(join(root, 'runner.mjs'), runner)
+    const run = await runNode(root, ['runner.mjs'])
+    expect(run.stderr).toBe('')
+    expect(JSON.parse(run.stdout)).toEqual({ before: false, after: true, name: 'weather from its script' })
   })
 })
