@@ -1,14 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import { type BuildContext, type BuildFailure, type Message, context as createContext, type Plugin } from 'esbuild'
-import type { Plan } from '../compile/plan.js'
+import { type Plan, scriptsFolder } from '../compile/plan.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { OwnedFile } from '../emit/types.js'
 import { ownModule, packageRoot } from '../package-paths.js'
 import { type EntryContext, MCP_SERVER_ENTRY, mcpServerEntrySource, needsMcpServer, toolEntrySource, toolModulePath } from './entries.js'
 
 export interface BundleResult {
-  /** `scripts/<tool>.mjs`, `scripts/mcp_tools_server.mjs` when needed, and shared `scripts/chunks/*`. */
+  /** `<scripts>/<tool>.mjs`, `<scripts>/mcp_tools_server.mjs` when needed, and shared `<scripts>/chunks/*` (see scriptsFolder). */
   files: OwnedFile[]
   /** Absolute paths of the local (non-node_modules) files the scripts were built from, for watch mode. */
   inputs: string[]
@@ -94,8 +94,9 @@ export class ScriptBundler {
         diagnostics: [...failure.errors.map((m) => this.diagnostic(m, 'error')), ...(failure.warnings ?? []).map((m) => this.diagnostic(m, 'warning'))],
       }
     }
+    const folder = scriptsFolder(plan.serverName)
     const files: OwnedFile[] = result.outputFiles
-      .map((file): OwnedFile => ({ kind: 'owned', path: `scripts/${relative(this.outdir, file.path).split(sep).join('/')}`, content: file.text }))
+      .map((file): OwnedFile => ({ kind: 'owned', path: `${folder}/${relative(this.outdir, file.path).split(sep).join('/')}`, content: file.text }))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     this.lastInputs = this.localInputs(Object.keys(result.metafile.inputs))
     return { files, inputs: this.lastInputs, diagnostics: result.warnings.map((m) => this.diagnostic(m, 'warning')) }
@@ -120,7 +121,7 @@ export class ScriptBundler {
         diagnostics.push({
           severity: 'error',
           code: 'tool-name-reserved',
-          message: `The tool name "${MCP_SERVER_ENTRY}" is reserved: scripts/${MCP_SERVER_ENTRY}.mjs is the generated MCP server.`,
+          message: `The tool name "${MCP_SERVER_ENTRY}" is reserved: ${tool.script} would be the generated MCP server.`,
           fix: 'Rename the tool.',
           ...where,
         })
@@ -129,7 +130,7 @@ export class ScriptBundler {
         diagnostics.push({
           severity: 'error',
           code: 'tool-module-missing',
-          message: `The module of the tool "${tool.name}" (${tool.source.file}) does not exist, so scripts/${tool.name}.mjs cannot be built.`,
+          message: `The module of the tool "${tool.name}" (${tool.source.file}) does not exist, so ${tool.script} cannot be built.`,
           fix: 'Restore the file, or compile again so the plan points at the module that now defines the tool.',
           ...where,
         })

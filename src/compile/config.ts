@@ -1,7 +1,7 @@
 import { type ConfigProfile, type Harness, HARNESSES, type RegistryDefinition } from '../define/types.js'
 import type { Findings } from './findings.js'
 import { serverNameProblem } from './names.js'
-import type { Plan } from './plan.js'
+import { DEFAULT_SERVER_NAME, type Plan } from './plan.js'
 
 export interface PlanOptions {
   /** The project root: source paths in the plan are relative to it. */
@@ -72,7 +72,7 @@ export function resolveConfig(registry: RegistryDefinition, options: PlanOptions
         ? harnessList(profile.harnesses, `Config "${name}"'s harnesses`, registry, findings)
         : [...HARNESSES]
 
-  const serverName = options.serverName ?? 'oac-tools'
+  const serverName = options.serverName ?? DEFAULT_SERVER_NAME
   const serverProblem = serverNameProblem(serverName)
   if (serverProblem) {
     findings.error('server-name-invalid', `The MCP server name "${serverName}" ${serverProblem}.`, 'Choose a short name of letters, digits, "_" and "-", e.g. "oac-tools".')

@@ -1,5 +1,17 @@
 import type { AgentMode, Harness, JsonValue, ToolFormat } from '../define/types.js'
 
+/** The MCP server name when none is given. */
+export const DEFAULT_SERVER_NAME = 'oac-tools'
+
+/**
+ * The folder of the tool scripts and the MCP server, relative to the target: `scripts`, or
+ * `scripts/<serverName>` for an app that names its own server, so that several apps of a monorepo
+ * can share one target folder (and one `.mcp.json`) without claiming each other's scripts.
+ */
+export function scriptsFolder(serverName: string): string {
+  return serverName === DEFAULT_SERVER_NAME ? 'scripts' : `scripts/${serverName}`
+}
+
 /**
  * The compiled form of a registry: plain JSON-serialisable data with no absolute paths.
  * Every emitter and the bundler work from this alone (plus the project root for bundling).
@@ -44,7 +56,7 @@ export interface PlannedTool {
   schemaKind: 'zod' | 'typebox'
   /** Where `defineTool` was called; the bundler imports this module and picks the tool by name. */
   source: PlannedSource
-  /** The tool script, relative to the target: `scripts/<name>.mjs`. */
+  /** The tool script, relative to the target: `scripts/<name>.mjs` (see `scriptsFolder`). */
   script: string
 }
 

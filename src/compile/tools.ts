@@ -3,7 +3,7 @@ import type { ResolvedConfig } from './config.js'
 import type { Findings } from './findings.js'
 import { isTool } from './guards.js'
 import { BUILTIN_TOOLS, builtinCollisions, toolNameProblem } from './names.js'
-import type { PlannedTool } from './plan.js'
+import { type PlannedTool, scriptsFolder } from './plan.js'
 import { canonicalSchema } from './schema.js'
 import { schemaLimitations } from './schema-support.js'
 import { plannedSource } from './source.js'
@@ -133,6 +133,6 @@ export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, root: 
     schema: canonical.schema,
     schemaKind: canonical.kind,
     source: plannedSource(root, at),
-    script: `scripts/${tool.name}.mjs`,
+    script: `${scriptsFolder(config.serverName)}/${tool.name}.mjs`,
   }
 }

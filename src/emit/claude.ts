@@ -45,7 +45,7 @@ export function emitClaude(plan: Plan): OutputFile[] {
       kind: 'merge',
       path: '.mcp.json',
       format: 'json',
-      entries: [{ keyPath: ['mcpServers', plan.serverName], value: { ...mcpServerCommand(), ...(plan.env.length > 0 ? { env } : {}) } }],
+      entries: [{ keyPath: ['mcpServers', plan.serverName], value: { ...mcpServerCommand(plan.serverName), ...(plan.env.length > 0 ? { env } : {}) } }],
     })
   }
   for (const agent of plan.agents) {

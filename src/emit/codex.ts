@@ -90,7 +90,7 @@ function agentEntries(plan: Plan, agent: PlannedAgent): MergeEntry[] {
  */
 export function mcpServerBlock(plan: Plan, enabledTools: string[]): { [key: string]: JsonValue } {
   return {
-    ...mcpServerCommand(),
+    ...mcpServerCommand(plan.serverName),
     ...(plan.env.length > 0 ? { env_vars: [...plan.env] } : {}),
     enabled_tools: enabledTools,
     startup_timeout_sec: STARTUP_TIMEOUT_SEC,

@@ -6,10 +6,13 @@ import { hasNativeForm } from './codegen/prompt-docs.js'
 import { typeboxCode } from './codegen/typebox-code.js'
 import type { OutputFile } from './types.js'
 
-const EXTENSION_PATH = '.pi/extensions/oac-tools.ts'
+/** One extension per MCP server name, so apps sharing a target each keep their own. */
+function extensionPath(plan: Plan): string {
+  return `.pi/extensions/${plan.serverName}.ts`
+}
 
 /**
- * pi: one extension, `.pi/extensions/oac-tools.ts`, registering every JSON tool with TypeBox
+ * pi: one extension, `.pi/extensions/<server name>.ts` (`oac-tools.ts` by default), registering every JSON tool with TypeBox
  * parameters. `typebox` is what both pi 0.7x and 1.x resolve for extensions (their loaders alias
  * it, and `@sinclair/typebox`, to the TypeBox they ship); the pi type import is erased at load time.
  */
@@ -24,12 +27,12 @@ export function emitPi(plan: Plan): OutputFile[] {
     `import { Type } from "typebox"`,
     '',
     'export default function (pi: ExtensionAPI) {',
-    tools.map(registration).join('\n\n'),
+    tools.map((tool) => registration(tool, extensionPath(plan))).join('\n\n'),
     '}',
     '',
     bridgeCode(plan),
   ].join('\n')
-  return [{ kind: 'owned', path: EXTENSION_PATH, content }]
+  return [{ kind: 'owned', path: extensionPath(plan), content }]
 }
 
 /** The line pi lists the tool under in its system prompt (pi 1.x leaves tools without one out). */
@@ -37,7 +40,7 @@ function promptSnippet(tool: PlannedTool): string {
   return tool.description.replace(/\s+/g, ' ').trim()
 }
 
-function registration(tool: PlannedTool): string {
+function registration(tool: PlannedTool, extension: string): string {
   return [
     '  pi.registerTool({',
     `    name: ${jsString(tool.name)},`,
@@ -46,7 +49,7 @@ function registration(tool: PlannedTool): string {
     `    promptSnippet: ${jsString(promptSnippet(tool))},`,
     `    parameters: ${indentTail(typeboxCode(tool.schema), '    ')},`,
     '    async execute(_toolCallId, params, signal, onUpdate, ctx) {',
-    `      const text = await runTool(${jsString(scriptFromShim(EXTENSION_PATH, tool))}, params, {`,
+    `      const text = await runTool(${jsString(scriptFromShim(extension, tool))}, params, {`,
     '        cwd: ctx.cwd,',
     '        signal,',
     '        progress: (message) => onUpdate?.({ content: [{ type: "text", text: message }], details: {} }),',

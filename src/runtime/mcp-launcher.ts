@@ -1,7 +1,11 @@
 import { MCP_SERVER_ENTRY } from '../bundle/entries.js'
+import { scriptsFolder } from '../compile/plan.js'
+import { jsString } from '../emit/codegen/escape.js'
 
-/** The bundled MCP server, relative to the target folder. */
-export const MCP_SERVER_SCRIPT = `scripts/${MCP_SERVER_ENTRY}.mjs`
+/** The bundled MCP server of the server named `serverName`, relative to the target folder. */
+export function mcpServerScript(serverName: string): string {
+  return `${scriptsFolder(serverName)}/${MCP_SERVER_ENTRY}.mjs`
+}
 
 /**
  * A one-line ES module, run with `node --input-type=module -e`, that starts the server from any
@@ -18,16 +22,19 @@ export const MCP_SERVER_SCRIPT = `scripts/${MCP_SERVER_ENTRY}.mjs`
  * Checked with the real `claude mcp list` and `codex app-server` from the target folder and from
  * a subfolder (test/harness/claude-codex.test.ts).
  */
-export const MCP_LAUNCHER_SOURCE = [
-  `import { existsSync } from 'node:fs'; import { dirname, join } from 'node:path'; import { pathToFileURL } from 'node:url';`,
-  `let dir = process.cwd();`,
-  `while (!existsSync(join(dir, '${MCP_SERVER_SCRIPT}'))) {`,
-  `if (dirname(dir) === dir) { console.error('${MCP_SERVER_SCRIPT} not found in ' + process.cwd() + ' or any folder above it: run the agent build first.'); process.exit(1) }`,
-  `dir = dirname(dir) }`,
-  `process.chdir(dir); await import(pathToFileURL(join(dir, '${MCP_SERVER_SCRIPT}')).href)`,
-].join(' ')
+export function mcpLauncherSource(serverName: string): string {
+  const script = jsString(mcpServerScript(serverName))
+  return [
+    `import { existsSync } from 'node:fs'; import { dirname, join } from 'node:path'; import { pathToFileURL } from 'node:url';`,
+    `const script = ${script}; let dir = process.cwd();`,
+    `while (!existsSync(join(dir, script))) {`,
+    `if (dirname(dir) === dir) { console.error(script + ' not found in ' + process.cwd() + ' or any folder above it: run the agent build first.'); process.exit(1) }`,
+    `dir = dirname(dir) }`,
+    `process.chdir(dir); await import(pathToFileURL(join(dir, script)).href)`,
+  ].join(' ')
+}
 
 /** `command` and `args` that start the bundled MCP server, for `.mcp.json` and Codex TOML. */
-export function mcpServerCommand(): { command: string; args: string[] } {
-  return { command: 'node', args: ['--input-type=module', '-e', MCP_LAUNCHER_SOURCE] }
+export function mcpServerCommand(serverName: string): { command: string; args: string[] } {
+  return { command: 'node', args: ['--input-type=module', '-e', mcpLauncherSource(serverName)] }
 }

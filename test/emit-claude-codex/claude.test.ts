@@ -17,7 +17,7 @@ describe('emitClaude: .mcp.json', () => {
     expect(value.command).toBe('node')
     expect(value.args.slice(0, 2)).toEqual(['--input-type=module', '-e'])
     expect(value.args).toHaveLength(3)
-    expect(value.args[2]).toContain("'scripts/mcp_tools_server.mjs'")
+    expect(value.args[2]).toContain('"scripts/mcp_tools_server.mjs"')
     expect(value.env).toEqual({ FORECAST_TOKEN: '${FORECAST_TOKEN}', REGION: '${REGION}' })
     // What a fresh .mcp.json looks like once merged.
     expect(JSON.parse(mergeJsonText(undefined, file, []))).toEqual({ mcpServers: { 'oac-tools': value } })
@@ -27,6 +27,8 @@ describe('emitClaude: .mcp.json', () => {
     const file = merged(emitClaude(fixturePlan({ serverName: 'app-a', env: [] })), '.mcp.json')
     expect(file.entries[0]!.keyPath).toEqual(['mcpServers', 'app-a'])
     expect(Object.keys(file.entries[0]!.value as object)).toEqual(['command', 'args'])
+    // An app with its own server name has its own scripts folder, so apps can share one target.
+    expect((file.entries[0]!.value as { args: string[] }).args[2]).toContain('"scripts/app-a/mcp_tools_server.mjs"')
   })
 
   it('writes no .mcp.json without native tools, or without a JSON-contract tool', () => {

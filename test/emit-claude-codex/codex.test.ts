@@ -5,7 +5,7 @@ import type { Plan } from '../../src/compile/plan.js'
 import { OacError } from '../../src/diagnostics.js'
 import { renderAgentPrompt } from '../../src/emit/codegen/prompt-docs.js'
 import { CODEX_AGENT_KEYS, emitCodex } from '../../src/emit/codex.js'
-import { MCP_LAUNCHER_SOURCE } from '../../src/runtime/mcp-launcher.js'
+import { mcpLauncherSource } from '../../src/runtime/mcp-launcher.js'
 import { mergeTomlText } from '../../src/write/index.js'
 import { agent, fixturePlan, merged } from './fixture.js'
 
@@ -14,7 +14,7 @@ function agentToml(plan: Plan, name: string): Record<string, unknown> {
   return parseToml(mergeTomlText(undefined, merged(emitCodex(plan), `.codex/agents/${name}.toml`), []))
 }
 
-const launcher = { command: 'node', args: ['--input-type=module', '-e', MCP_LAUNCHER_SOURCE] }
+const launcher = (serverName = 'oac-tools') => ({ command: 'node', args: ['--input-type=module', '-e', mcpLauncherSource(serverName)] })
 
 function thrown(run: () => unknown): OacError {
   try {
@@ -46,7 +46,7 @@ describe('emitCodex', () => {
       sandbox_mode: 'read-only',
       mcp_servers: {
         'oac-tools': {
-          ...launcher,
+          ...launcher(),
           env_vars: ['FORECAST_TOKEN', 'REGION'],
           enabled_tools: ['forecast', 'search_issues'],
           startup_timeout_sec: 30,
@@ -82,7 +82,7 @@ describe('emitCodex', () => {
     expect(parseToml(mergeTomlText(undefined, file, []))).toEqual({
       mcp_servers: {
         'oac-tools': {
-          ...launcher,
+          ...launcher(),
           env_vars: ['FORECAST_TOKEN', 'REGION'],
           enabled_tools: ['forecast', 'search_issues'],
           startup_timeout_sec: 30,

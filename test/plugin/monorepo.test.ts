@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { beforeAll, describe, expect, test } from 'vitest'
+import type { Harness } from '../../src/define/types.js'
 import { repoRoot } from '../util/project.js'
 import { APP_BUNDLE, buildWith, exists, readTree } from './bundlers.js'
 import { settle, startWatch, waitFor } from './watchers.js'
@@ -84,25 +85,37 @@ describe('a monorepo: apps/a and apps/b share the tools of packages/tools', () =
 
   /**
    * Both apps put their trees into the repo root, where Claude Code reads one .mcp.json, each with its own
-   * server name. The entries merge, but today both trees also claim scripts/mcp_tools_server.mjs,
-   * .pi/extensions/oac-tools.ts and scripts/<shared tool>.mjs with different content, so the second app's
-   * build stops (write/ refuses to overwrite the first app's files). This flips to passing once those
-   * paths carry the server name (the emitters' and the script bundler's part).
+   * server name. A server name also gives the app its own scripts folder (scripts/<server>/) and pi
+   * extension, so the trees do not claim each other's files and the entries merge side by side.
    */
-  test.fails('two apps writing into the repo root keep both server entries in one .mcp.json', async () => {
+  test('two apps writing into the repo root keep both server entries in one .mcp.json', async () => {
     const shared = await installMonorepo()
+    const options = (app: 'a' | 'b') => ({ registry, target: '../..', serverName: `app-${app}-tools`, harnesses: ['claude', 'codex', 'pi'] as Harness[] })
     for (const app of ['a', 'b'] as const) {
-      await buildWith(app === 'a' ? 'vite' : 'esbuild', {
-        root: join(shared, 'apps', app),
-        outDir: join(shared, 'apps', app, 'dist'),
-        options: { registry, target: '../..', serverName: `app-${app}-tools` },
-      })
+      await buildWith(app === 'a' ? 'vite' : 'esbuild', { root: join(shared, 'apps', app), outDir: join(shared, 'apps', app, 'dist'), options: options(app) })
     }
     const servers = (JSON.parse(await readFile(join(shared, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers
     expect(Object.keys(servers).sort()).toEqual(['app-a-tools', 'app-b-tools'])
+    for (const app of ['a', 'b']) {
+      expect(await exists(join(shared, `scripts/app-${app}-tools/mcp_tools_server.mjs`))).toBe(true)
+      expect(await exists(join(shared, `scripts/app-${app}-tools/lookup.mjs`))).toBe(true)
+      expect(await exists(join(shared, `.pi/extensions/app-${app}-tools.ts`))).toBe(true)
+    }
     // Building a again keeps b's entry.
-    await buildWith('vite', { root: join(shared, 'apps/a'), outDir: join(shared, 'apps/a/dist'), options: { registry, target: '../..', serverName: 'app-a-tools' } })
+    await buildWith('vite', { root: join(shared, 'apps/a'), outDir: join(shared, 'apps/a/dist'), options: options('a') })
     const again = (JSON.parse(await readFile(join(shared, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers
     expect(Object.keys(again).sort()).toEqual(['app-a-tools', 'app-b-tools'])
+  })
+
+  /**
+   * opencode and omp name a tool by its file (.opencode/tool/lookup.ts), one per project: two apps that
+   * both ship `lookup` into one folder really collide, and the second build says so instead of overwriting.
+   */
+  test('a tool both apps ship natively to opencode in one folder is a clear error naming the other app', async () => {
+    const shared = await installMonorepo()
+    const options = (app: 'a' | 'b') => ({ registry, target: '../..', serverName: `app-${app}-tools`, harnesses: ['opencode'] as Harness[] })
+    await buildWith('vite', { root: join(shared, 'apps/a'), outDir: join(shared, 'apps/a/dist'), options: options('a') })
+    const failure = buildWith('esbuild', { root: join(shared, 'apps/b'), outDir: join(shared, 'apps/b/dist'), options: options('b') })
+    await expect(failure).rejects.toThrow(/\.opencode\/tool\/lookup\.ts exists and was not written by unplugin-oac \(the app whose MCP server is "app-a-tools" generates it\)/)
   })
 })
