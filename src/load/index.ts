@@ -78,8 +78,14 @@ export async function loadRegistry(spec: string, projectRoot: string): Promise<L
     // Node reports the real path of a module reached through a symlinked node_modules.
     bundleFiles.push(await realpath(moduleFile))
     // Stack traces (and so the locations define functions record) then name the user's original files.
+    // Only while the registry evaluates: left on, it would slow every later stack trace of the host process.
+    const sourceMapsWere = process.sourceMapsEnabled
     process.setSourceMapsEnabled(true)
-    namespace = (await import(pathToFileURL(moduleFile).href)) as Record<string, unknown>
+    try {
+      namespace = (await import(pathToFileURL(moduleFile).href)) as Record<string, unknown>
+    } finally {
+      process.setSourceMapsEnabled(sourceMapsWere)
+    }
   } catch (error) {
     const context = { root, inputs: bundle.inputs, registry: where, bundleFile: moduleFile, locate }
     return failed([importFailure(error, context)], bundle.inputs)
