@@ -60,6 +60,8 @@ interface Plan {
 const FILE_MODE = 0o666
 const EXECUTABLE_MODE = 0o777
 const canChmod = process.platform !== 'win32'
+/** Files read or written at once: enough to keep the disk busy, few enough for any fd limit. */
+const PARALLEL_IO = 64
 
 /**
  * Writes generated files into the target: owned files whole (only when their bytes change,
@@ -183,11 +185,22 @@ async function planWrites(target: string, files: OutputFile[], previous: Manifes
   const merges = files.filter((f): f is MergeFile => f.kind === 'merge')
   const current = new Set(files.map((f) => f.path))
 
-  for (const file of owned) {
-    const data = Buffer.from(file.content, 'utf8')
+  // Files are read concurrently (a large registry has thousands), each into its own part of the
+  // plan; the parts are then joined in the files' order, so reports stay deterministic.
+  const parts = owned.map((file) => ({
+    file,
+    data: Buffer.from(file.content, 'utf8'),
+    part: { operations: [], unchanged: [], diagnostics: [], next: plan.next } as Plan,
+  }))
+  await inBatches(parts, PARALLEL_IO, async ({ file, data, part }) => {
+    part.diagnostics.push(...secretDiagnostics(file, displayPath(target, file.path)))
+    await planOwnedFile(target, file, data, hasOwn(previous.files, file.path), options.force, part)
+  })
+  for (const { file, data, part } of parts) {
     nextFiles.set(file.path, { sha256: [hashBytes(data)] })
-    plan.diagnostics.push(...secretDiagnostics(file, displayPath(target, file.path)))
-    await planOwnedFile(target, file, data, hasOwn(previous.files, file.path), options.force, plan)
+    plan.operations.push(...part.operations)
+    plan.unchanged.push(...part.unchanged)
+    plan.diagnostics.push(...part.diagnostics)
   }
 
   for (const file of merges) {
@@ -394,14 +407,19 @@ function emptySkeleton(format: MergeFile['format'], entries: MergeEntry[]): stri
   return mergeText(format, mergeText(format, undefined, file, []), { ...file, entries: [] }, file.entries)
 }
 
-/** The folders (relative to the target) that writing `path` will create, outermost first. */
-async function missingFolders(target: string, path: string): Promise<string[]> {
+/** The folders (relative to the target) that writing `path` will create, outermost first.
+ * `known` remembers each folder's existence, so a folder of many files is checked once. */
+async function missingFolders(target: string, path: string, known: Map<string, boolean>): Promise<string[]> {
   const missing: string[] = []
   for (let folder = dirname(path); folder !== '.'; folder = dirname(folder)) {
-    const exists = await stat(join(target, folder)).then(
-      () => true,
-      () => false,
-    )
+    let exists = known.get(folder)
+    if (exists === undefined) {
+      exists = await stat(join(target, folder)).then(
+        () => true,
+        () => false,
+      )
+      known.set(folder, exists)
+    }
     if (exists) break
     missing.unshift(folder)
   }
@@ -412,7 +430,8 @@ async function execute(target: string, previous: Manifest, plan: Plan): Promise<
   const manifestFile = join(target, manifestPath(plan.next.owner))
   const writes = plan.operations.filter((op) => op.kind === 'write')
   const created = new Set<string>()
-  for (const op of writes) for (const folder of await missingFolders(target, op.path)) created.add(folder)
+  const known = new Map<string, boolean>()
+  for (const op of writes) for (const folder of await missingFolders(target, op.path, known)) created.add(folder)
   const folders = [...new Set([...previous.folders, ...created])]
 
   if (plan.operations.length > 0) {
@@ -427,7 +446,7 @@ async function execute(target: string, previous: Manifest, plan: Plan): Promise<
     if (!touched.has(folder)) await sweepStaleTemps(folder)
     touched.add(folder)
   }
-  await inBatches(writes, 16, async (op) => {
+  await inBatches(writes, PARALLEL_IO, async (op) => {
     const path = op.realPath ?? join(target, op.path)
     await writeFileAtomic(path, op.data, op.mode, op.exactMode)
     ownWritesSet.add(join(target, op.path))
