@@ -5,7 +5,7 @@ import { HARNESSES, type Harness } from '../define/types.js'
 export interface OacPluginOptions {
   /** The registry module and its export: `./agents/registry.ts:registry` (or `#registry`), relative to `root`. */
   registry: string
-  /** The config profile to use (default: the only one, or none). */
+  /** The config profile to use (default: the registry's `default` profile, else an empty one). */
   config?: string
   /**
    * Where the agent tree goes, relative to `root` (default: the bundler's output folder).
@@ -31,6 +31,8 @@ export interface OacPluginOptions {
   serverName?: string
   /** How native shims reach a tool: a process per call (default) or an import of the bundled module. */
   bridge?: 'process' | 'inline'
+  /** Also put the MCP block in the project's `.codex/config.toml`, for Codex's main agent (default false). */
+  codexConfig?: boolean
   /** Overwrite user files that sit where the agent tree puts files it owns. */
   force?: boolean
 }
@@ -51,6 +53,7 @@ const optionsSchema = z.strictObject(
     root: nonEmpty('a folder, absolute or relative to the current directory').optional(),
     serverName: nonEmpty('a name for the MCP server entry, e.g. "app-a-tools"').optional(),
     bridge: z.enum(['process', 'inline'], { error: 'expected "process" or "inline"' }).optional(),
+    codexConfig: z.boolean({ error: 'expected true or false' }).optional(),
     force: z.boolean({ error: 'expected true or false' }).optional(),
   },
   { error: 'expected an options object: oac({ registry: "./agents/registry.ts:registry" })' },

@@ -28,6 +28,7 @@ describe('plugin options', () => {
       root: 'apps/a',
       serverName: 'app-a-tools',
       bridge: 'inline' as const,
+      codexConfig: true,
       force: true,
     }
     expect(validateOptions({ ...options, harnesses: [...options.harnesses] })).toEqual({ ...options, harnesses: ['claude', 'opencode'] })
@@ -55,7 +56,7 @@ describe('plugin options', () => {
   test('rejects unknown options and lists the known ones', () => {
     const message = problemsOf({ registry: 'r.ts', outDir: 'dist', harness: ['claude'] })
     expect(message).toContain('unknown options `outDir`, `harness`')
-    expect(message).toContain('known: registry, config, target, harnesses, nativeTools, root, serverName, bridge, force')
+    expect(message).toContain('known: registry, config, target, harnesses, nativeTools, root, serverName, bridge, codexConfig, force')
   })
 
   test('every bundler entry validates when the plugin is created', () => {
