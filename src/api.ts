@@ -1,31 +1,18 @@
 import { resolve } from 'node:path'
 import { ScriptBundler } from './bundle/index.js'
-import { compilePlan } from './compile/index.js'
+import { compilePlan, type PlanOptions } from './compile/index.js'
 import type { Plan } from './compile/plan.js'
-import type { Harness } from './define/types.js'
 import { type Diagnostic, hasErrors, OacError } from './diagnostics.js'
 import { emitAll } from './emit/index.js'
 import type { OutputFile } from './emit/types.js'
 import { loadRegistry } from './load/index.js'
 import { type WriteMode, type WriteReport, writeOutputs } from './write/index.js'
 
-export interface GenerateOptions {
+export interface GenerateOptions extends Omit<PlanOptions, 'root'> {
   /** `path/to/registry.ts:exportName` (or `#exportName`; the default export when none is named). */
   registry: string
   /** The project root: relative paths resolve from here (default `process.cwd()`). */
   root?: string
-  /** The config profile to use (default: the registry's `default` profile, else an empty one). */
-  config?: string
-  /** Harnesses to emit (default: the config's, else all). */
-  harnesses?: Harness[]
-  /** Emit native tool forms (default: the config's, else true). */
-  nativeTools?: boolean
-  /** The MCP server's name (default `oac-tools`); give each app its own when several share one `.mcp.json`. */
-  serverName?: string
-  /** How native shims reach a tool (default `process`). */
-  bridge?: 'process' | 'inline'
-  /** Also put the MCP block in the project's `.codex/config.toml`, for Codex's main agent (default false). */
-  codexConfig?: boolean
 }
 
 export interface CompileOptions extends GenerateOptions {
@@ -67,15 +54,7 @@ export class Compiler {
     const loaded = await loadRegistry(options.registry, this.root)
     const diagnostics = [...loaded.diagnostics]
     if (hasErrors(diagnostics)) throw new OacError(diagnostics)
-    const compiled = compilePlan(loaded, {
-      root: this.root,
-      config: options.config,
-      harnesses: options.harnesses,
-      nativeTools: options.nativeTools,
-      serverName: options.serverName,
-      bridge: options.bridge,
-      codexConfig: options.codexConfig,
-    })
+    const compiled = compilePlan(loaded, { ...options, root: this.root })
     diagnostics.push(...compiled.diagnostics)
     if (!compiled.plan || hasErrors(diagnostics)) throw new OacError(diagnostics)
     const plan = compiled.plan
@@ -115,3 +94,4 @@ export type { Diagnostic } from './diagnostics.js'
 export { OacError, formatDiagnostic } from './diagnostics.js'
 export type { OutputFile } from './emit/types.js'
 export type { WriteMode, WriteReport } from './write/index.js'
+export { writeOutputs } from './write/index.js'
