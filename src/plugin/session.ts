@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { Compiler, type Generated } from '../api.js'
-import { parseRegistrySpec } from '../load/spec.js'
+import { parseRegistrySpec, resolveModulePath } from '../load/spec.js'
 import { packageRoot } from '../package-paths.js'
 import type { OacPluginOptions } from './options.js'
 
@@ -90,7 +90,7 @@ export class OacSession {
   /** The registry module itself, watched even before the first compile succeeds. */
   get registryFile(): string | undefined {
     const spec = parseRegistrySpec(this.options.registry)
-    return spec && resolve(this.root, spec.path)
+    return spec && resolveModulePath(resolve(this.root, spec.path))
   }
 
   /** The absolute target folder: the `target` option, else the host's output folder. */
