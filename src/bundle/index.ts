@@ -4,6 +4,7 @@ import { type BuildContext, type BuildFailure, type Message, context as createCo
 import { type Plan, scriptsFolder } from '../compile/plan.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { OwnedFile } from '../emit/types.js'
+import { jsString } from '../emit/codegen/escape.js'
 import { ownModule, packageRoot } from '../package-paths.js'
 import { type EntryContext, MCP_SERVER_ENTRY, mcpServerEntrySource, needsMcpServer, toolEntrySource, toolModulePath } from './entries.js'
 
@@ -16,6 +17,9 @@ export interface BundleResult {
 }
 
 const ENTRY_NAMESPACE = 'oac-entry'
+/** The SDK's server module, and the namespace of the module served in place of its ajv validator. */
+const SDK_SERVER_MODULE = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/
+const VALIDATOR_NAMESPACE = 'oac-sdk-validator'
 
 /** Gives bundled CommonJS dependencies a `require` for node built-ins (ESM output has none). The
  * import is renamed so it cannot clash with a bundled module's own `createRequire` import; esbuild
@@ -186,6 +190,16 @@ export class ScriptBundler {
           if (contents === undefined) return { errors: [{ text: `No generated entry named "${args.path}".` }] }
           return { contents, loader: 'js', resolveDir: root }
         })
+        // The SDK's server imports its ajv validator as the default; ours passes ZodJsonSchemaValidator
+        // instead, so that module (and ajv, the bulk of the server's code) is swapped for ours.
+        build.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, (args) =>
+          SDK_SERVER_MODULE.test(args.importer) ? { path: args.path, namespace: VALIDATOR_NAMESPACE } : undefined,
+        )
+        build.onLoad({ filter: /.*/, namespace: VALIDATOR_NAMESPACE }, () => ({
+          contents: `export { ZodJsonSchemaValidator as AjvJsonSchemaValidator } from ${jsString(ownModule('runtime/mcp-server'))}`,
+          loader: 'js',
+          resolveDir: root,
+        }))
         build.onResolve({ filter: /^unplugin-oac$/ }, () => ({ path: ownModule('index') }))
         // The server entry's imports of sibling tool scripts stay as they are: those files sit next to it.
         build.onResolve({ filter: /^\.\/[^/]+\.mjs$/, namespace: ENTRY_NAMESPACE }, (args) => ({ path: args.path, external: true }))
@@ -196,7 +210,7 @@ export class ScriptBundler {
   /** Absolute paths of the local files among esbuild's input paths (relative to the root, or namespaced). */
   private localInputs(inputs: readonly string[]): string[] {
     return inputs
-      .filter((input) => !input.startsWith(`${ENTRY_NAMESPACE}:`) && !/(^|[\\/])node_modules[\\/]/.test(input))
+      .filter((input) => !input.startsWith(`${ENTRY_NAMESPACE}:`) && !input.startsWith(`${VALIDATOR_NAMESPACE}:`) && !/(^|[\\/])node_modules[\\/]/.test(input))
       .map((input) => resolve(this.root, input))
       .sort()
   }

@@ -10,6 +10,8 @@ import {
   type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
+import { fromJSONSchema, prettifyError } from 'zod'
 import type { AnyToolDefinition } from '../define/types.js'
 import { invokeTool } from './invoke.js'
 import { divertStdout } from './mcp-stdio.js'
@@ -37,7 +39,10 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
   const loader = new ToolLoader()
   const inFlight = new Set<AbortController>()
 
-  const server = new Server({ name: options.name, version: options.version }, { capabilities: { tools: {} } })
+  const server = new Server(
+    { name: options.name, version: options.version },
+    { capabilities: { tools: {} }, jsonSchemaValidator: new ZodJsonSchemaValidator() },
+  )
   server.onerror = (error) => log(protocolProblem(error))
 
   const listed: Tool[] = options.tools.map((tool) => ({
@@ -117,6 +122,23 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
   protocolOut.on('error', shutdown)
 
   await server.connect(new StdioServerTransport(process.stdin, protocolOut))
+}
+
+/**
+ * The SDK's JSON Schema validator (it checks elicitation answers) built on zod, which the SDK loads
+ * anyway, instead of its default ajv: the bundled server then leaves ajv out (see the bundler), and
+ * startup skips compiling it.
+ */
+export class ZodJsonSchemaValidator implements jsonSchemaValidator {
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    const zodSchema = fromJSONSchema(schema as Parameters<typeof fromJSONSchema>[0])
+    return (input) => {
+      const result = zodSchema.safeParse(input)
+      return result.success
+        ? { valid: true, data: result.data as T, errorMessage: undefined }
+        : { valid: false, data: undefined, errorMessage: prettifyError(result.error) }
+    }
+  }
 }
 
 /** Loads each tool's module once, on its first call, so startup costs only the SDK. (Node caches a module that failed to evaluate

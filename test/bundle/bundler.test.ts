@@ -52,6 +52,12 @@ describe('the fixture build', () => {
     expect(copies[0]!.path).toMatch(/^scripts\/chunks\//)
   })
 
+  it('leaves ajv out: the server gives the SDK a zod-based JSON Schema validator instead', () => {
+    // ajv's own error text ("must be equal to one of the allowed values" is in its enum keyword).
+    const withAjv = result.files.filter((f) => f.content.includes('ajv') || f.content.includes('must be equal to one of the allowed values'))
+    expect(withAjv.map((f) => f.path)).toEqual([])
+  })
+
   it('leaves no absolute path of this machine in any file', () => {
     const machinePaths = [packageRoot, fixtureRoot, join(homedir(), sep), join(tmpdir(), sep)]
     for (const file of result.files) {
