@@ -38,9 +38,16 @@ interface CachedContext {
 }
 
 /**
- * Builds the standalone tool scripts with one esbuild build (every tool plus the MCP server as
- * entries, shared code split into chunks). The esbuild context is kept between builds so a watch
- * rebuild only re-reads what changed; it is recreated when the set of entries changes.
+ * The tool scripts are one esbuild build (shared code split into chunks); the MCP server is a second
+ * one, so its start parses only what it needs (the SDK and the parts of zod the SDK uses) rather
+ * than the chunks tool code pulls in. It loads tool code from the sibling scripts, so nothing of a
+ * tool is copied into it.
+ */
+type BuildGroup = 'tools' | 'server'
+
+/**
+ * Builds the standalone tool scripts and the MCP server. The esbuild contexts are kept between
+ * builds so a watch rebuild only re-reads what changed; one is recreated when its set of entries changes.
  */
 export class ScriptBundler {
   readonly root: string
@@ -48,7 +55,7 @@ export class ScriptBundler {
   private readonly outdir: string
   /** Source of each virtual entry for the next build, read by the entry plugin on every rebuild. */
   private readonly entrySources = new Map<string, string>()
-  private cached: CachedContext | undefined
+  private readonly cached = new Map<BuildGroup, CachedContext>()
   private queue: Promise<unknown> = Promise.resolve()
   private version: string | undefined
   /** The local inputs of the last successful build, still worth watching when a build fails. */
@@ -68,9 +75,9 @@ export class ScriptBundler {
 
   async dispose(): Promise<void> {
     await this.queue
-    const cached = this.cached
-    this.cached = undefined
-    await cached?.context.dispose()
+    const contexts = [...this.cached.values()]
+    this.cached.clear()
+    await Promise.all(contexts.map((cached) => cached.context.dispose()))
   }
 
   private async buildNow(plan: Plan): Promise<BundleResult> {
@@ -85,25 +92,35 @@ export class ScriptBundler {
     this.entrySources.clear()
     for (const [name, source] of sources) this.entrySources.set(name, source)
 
-    const context = await this.contextFor([...sources.keys()].sort())
-    let result
-    try {
-      result = await context.rebuild()
-    } catch (error) {
-      const failure = error as Partial<BuildFailure>
-      if (!Array.isArray(failure.errors)) throw error
+    const groups = new Map<BuildGroup, string[]>()
+    if (plan.tools.length > 0) groups.set('tools', plan.tools.map((tool) => tool.name).sort())
+    if (sources.has(MCP_SERVER_ENTRY)) groups.set('server', [MCP_SERVER_ENTRY])
+    for (const [group, cached] of this.cached) {
+      if (groups.has(group)) continue
+      this.cached.delete(group)
+      await cached.context.dispose()
+    }
+    const settled = await Promise.allSettled([...groups].map(async ([group, names]) => (await this.contextFor(group, names)).rebuild()))
+    const results = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []))
+    const failures = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as Partial<BuildFailure>] : []))
+    const unexpected = failures.find((failure) => !Array.isArray(failure.errors))
+    if (unexpected) throw unexpected
+    if (failures.length > 0) {
+      const errors = failures.flatMap((failure) => failure.errors ?? [])
+      const warnings = [...failures, ...results].flatMap((outcome) => outcome.warnings ?? [])
       return {
         files: [],
-        inputs: this.inputsAfterFailure(plan, failure.errors),
-        diagnostics: [...failure.errors.map((m) => this.diagnostic(m, 'error')), ...(failure.warnings ?? []).map((m) => this.diagnostic(m, 'warning'))],
+        inputs: this.inputsAfterFailure(plan, errors),
+        diagnostics: [...errors.map((m) => this.diagnostic(m, 'error')), ...warnings.map((m) => this.diagnostic(m, 'warning'))],
       }
     }
     const folder = scriptsFolder(plan.serverName)
-    const files: OwnedFile[] = result.outputFiles
+    const files: OwnedFile[] = results
+      .flatMap((result) => result.outputFiles)
       .map((file): OwnedFile => ({ kind: 'owned', path: `${folder}/${relative(this.outdir, file.path).split(sep).join('/')}`, content: file.text }))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-    this.lastInputs = this.localInputs(Object.keys(result.metafile.inputs))
-    return { files, inputs: this.lastInputs, diagnostics: result.warnings.map((m) => this.diagnostic(m, 'warning')) }
+    this.lastInputs = [...new Set(this.localInputs(results.flatMap((result) => Object.keys(result.metafile.inputs))))]
+    return { files, inputs: this.lastInputs, diagnostics: results.flatMap((result) => result.warnings.map((m) => this.diagnostic(m, 'warning'))) }
   }
 
   /**
@@ -143,11 +160,11 @@ export class ScriptBundler {
     return diagnostics
   }
 
-  private async contextFor(entryNames: string[]): Promise<CachedContext['context']> {
+  private async contextFor(group: BuildGroup, entryNames: string[]): Promise<CachedContext['context']> {
     const key = entryNames.join('\n')
-    if (this.cached?.key === key) return this.cached.context
-    const previous = this.cached
-    this.cached = undefined
+    const previous = this.cached.get(group)
+    if (previous?.key === key) return previous.context
+    this.cached.delete(group)
     await previous?.context.dispose()
     const context = await createContext({
       entryPoints: Object.fromEntries(entryNames.map((name) => [name, `${ENTRY_NAMESPACE}:${name}`])),
@@ -160,7 +177,8 @@ export class ScriptBundler {
       format: 'esm',
       target: 'node20',
       splitting: true,
-      chunkNames: 'chunks/[name]-[hash]',
+      // Distinct names, so a server chunk never takes the name of a tool chunk with other content.
+      chunkNames: group === 'server' ? 'chunks/server-[hash]' : 'chunks/[name]-[hash]',
       outExtension: { '.js': '.mjs' },
       // Whitespace minification also drops esbuild's `// path` comments, which would put
       // checkout-specific paths into the output; identifiers stay readable for stack traces.
@@ -170,7 +188,7 @@ export class ScriptBundler {
       logLevel: 'silent',
       plugins: [this.entryPlugin()],
     })
-    this.cached = { key, context }
+    this.cached.set(group, { key, context })
     return context
   }
 

@@ -52,6 +52,15 @@ describe('the fixture build', () => {
     expect(copies[0]!.path).toMatch(/^scripts\/chunks\//)
   })
 
+  it('builds the MCP server apart: at start it imports only its own chunks, none of the tool scripts’', () => {
+    const server = contentOf(result, `scripts/${MCP_SERVER_ENTRY}.mjs`)
+    const staticImports = [...server.matchAll(/\bfrom\s*"([^"]+)"/g)].map((match) => match[1]!)
+    expect(staticImports.length).toBeGreaterThan(0)
+    for (const specifier of staticImports) expect(specifier).toMatch(/^(node:|\.\/chunks\/server-)/)
+    // Tool code still reaches the server only through the sibling scripts, imported on first call.
+    for (const tool of fixturePlan().tools.filter((t) => t.json)) expect(server).toContain(`import("./${tool.name}.mjs")`)
+  })
+
   it('leaves ajv out: the server gives the SDK a zod-based JSON Schema validator instead', () => {
     // ajv's own error text ("must be equal to one of the allowed values" is in its enum keyword).
     const withAjv = result.files.filter((f) => f.content.includes('ajv') || f.content.includes('must be equal to one of the allowed values'))
