@@ -2,12 +2,12 @@ import fc from 'fast-check'
 import { parse as parseToml } from 'smol-toml'
 import { describe, expect, it } from 'vitest'
 import type { Plan } from '../../src/compile/plan.js'
-import { OacError } from '../../src/diagnostics.js'
 import { renderAgentPrompt } from '../../src/emit/codegen/prompt-docs.js'
 import { CODEX_AGENT_KEYS, emitCodex } from '../../src/emit/codex.js'
 import { mcpLauncherSource } from '../../src/runtime/mcp-launcher.js'
 import { mergeTomlText } from '../../src/write/index.js'
 import { agent, fixturePlan, merged } from './fixture.js'
+import { thrown } from '../util/errors.js'
 
 /** The agent file as the write stage makes it when none exists yet, parsed back. */
 function agentToml(plan: Plan, name: string): Record<string, unknown> {
@@ -15,16 +15,6 @@ function agentToml(plan: Plan, name: string): Record<string, unknown> {
 }
 
 const launcher = (serverName = 'oac-tools') => ({ command: 'node', args: ['--input-type=module', '-e', mcpLauncherSource(serverName)] })
-
-function thrown(run: () => unknown): OacError {
-  try {
-    run()
-  } catch (error) {
-    if (error instanceof OacError) return error
-    throw error
-  }
-  throw new Error('expected an OacError')
-}
 
 describe('emitCodex', () => {
   it('writes one merged TOML file per agent', () => {

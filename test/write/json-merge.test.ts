@@ -6,20 +6,11 @@ import type { MergeEntry, MergeFile } from '../../src/emit/types.js'
 import { mergeJsonText } from '../../src/write/index.js'
 import { hostileString } from '../escape/hostile.js'
 import { jsoncComments, jsoncStyle, jsoncValue, printJsonc } from './jsonc-print.js'
+import { thrown } from '../util/errors.js'
 
 const ours = (value: JsonValue, name = 'oac-tools'): MergeEntry => ({ keyPath: ['mcpServers', name], value })
 const mcpJson = (entries: MergeEntry[]): MergeFile => ({ kind: 'merge', path: '.mcp.json', format: 'json', entries })
 const server = { command: 'node', args: ['scripts/mcp_tools_server.mjs'], env: { API_URL: '${API_URL}' } }
-
-function thrown(run: () => unknown): OacError {
-  try {
-    run()
-  } catch (error) {
-    if (error instanceof OacError) return error
-    throw error
-  }
-  throw new Error('expected an OacError')
-}
 
 describe('mergeJsonText on hand-written files', () => {
   // Tabs, CRLF, JSONC comments (line and block), trailing commas, a compact server, odd spacing.

@@ -7,6 +7,7 @@ import type { MergeEntry, MergeFile } from '../../src/emit/types.js'
 import { mergeTomlText } from '../../src/write/index.js'
 import { hostileString } from '../escape/hostile.js'
 import { printToml, userToml } from './toml-print.js'
+import { thrown } from '../util/errors.js'
 
 const agentToml = (entries: MergeEntry[]): MergeFile => ({ kind: 'merge', path: '.codex/agents/planner.toml', format: 'toml', entries })
 const entry = (keyPath: string[], value: JsonValue): MergeEntry => ({ keyPath, value })
@@ -16,16 +17,6 @@ const ourEntries = [
   entry(['developer_instructions'], 'Plan the work.\nUse the tools.'),
   entry(['mcp_servers', 'oac-tools'], { command: 'node', args: ['scripts/mcp_tools_server.mjs'], enabled_tools: ['forecast'] }),
 ]
-
-function thrown(run: () => unknown): OacError {
-  try {
-    run()
-  } catch (error) {
-    if (error instanceof OacError) return error
-    throw error
-  }
-  throw new Error('expected an OacError')
-}
 
 /** Plain data (smol-toml gives null-prototype objects and dates). */
 function plain(text: string): unknown {
