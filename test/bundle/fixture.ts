@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process'
 import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plan, PlannedTool } from '../../src/compile/plan.js'
 import type { OwnedFile } from '../../src/emit/types.js'
+import { type Run, run } from '../util/process.js'
 
 /** The fixture project whose tools the bundler tests build (tools/*.ts, lib/format.ts). */
 export const fixtureRoot = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'bundle-tools')
@@ -133,24 +133,11 @@ export async function writeAndMove(files: readonly OwnedFile[]): Promise<string>
   return moved
 }
 
-export interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
+export type { Run } from '../util/process.js'
 
 /** Runs `node <script> ...args` in `cwd`, feeding `stdin` when given. */
 export function runNode(cwd: string, args: readonly string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> {
   const env = { ...process.env, ...options.env }
   if (!options.env?.OAC_DEBUG) delete env.OAC_DEBUG
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(options.stdin ?? '')
-  })
+  return run(process.execPath, args, { cwd, env, stdin: options.stdin })
 }

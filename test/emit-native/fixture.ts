@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -66,22 +65,4 @@ export async function buildTarget(plan: Plan, dir?: string): Promise<string> {
   return target
 }
 
-export interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/** Runs a command, feeding `stdin`, and collects its output. */
-export function run(command: string, args: readonly string[], options: { cwd: string; stdin?: string; env?: NodeJS.ProcessEnv }): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(options.stdin ?? '')
-  })
-}
+export { type Run, run } from '../util/process.js'
