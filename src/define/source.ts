@@ -3,7 +3,7 @@ import type { SourceLocation } from './types.js'
 /**
  * The location of the code that called a define function, read from a stack trace.
  * `depth` counts frames above this function: 2 is the caller of the define function.
- * The loader enables source maps, so the location is the user's original file and line.
+ * Inside a bundled registry it names the bundle; the loader maps it back to the user's file.
  */
 export function callerLocation(depth = 2): SourceLocation {
   const holder: { stack?: string } = {}

@@ -28,7 +28,7 @@ function stackFrames(stack: string): Located[] {
 
 /**
  * Turns an exception thrown while importing the bundled registry into a diagnostic that points at the
- * user's own file and line (source maps are on, so the stack names original files), never at the bundle.
+ * user's own file and line (its stack frames are mapped back through the bundle's source map), never at the bundle.
  */
 export function importFailure(error: unknown, context: ImportContext): Diagnostic {
   const { root, registry, bundleFile } = context

@@ -77,15 +77,9 @@ export async function loadRegistry(spec: string, projectRoot: string): Promise<L
     await writeFile(moduleFile, bundle.code)
     // Node reports the real path of a module reached through a symlinked node_modules.
     bundleFiles.push(await realpath(moduleFile))
-    // Stack traces (and so the locations define functions record) then name the user's original files.
-    // Only while the registry evaluates: left on, it would slow every later stack trace of the host process.
-    const sourceMapsWere = process.sourceMapsEnabled
-    process.setSourceMapsEnabled(true)
-    try {
-      namespace = (await import(pathToFileURL(moduleFile).href)) as Record<string, unknown>
-    } finally {
-      process.setSourceMapsEnabled(sourceMapsWere)
-    }
+    // Stack traces name the bundle; `locate` maps their frames back to the user's files afterwards
+    // (Node's own source-map support would do it too, at a high price on every captured stack).
+    namespace = (await import(pathToFileURL(moduleFile).href)) as Record<string, unknown>
   } catch (error) {
     const context = { root, inputs: bundle.inputs, registry: where, bundleFile: moduleFile, locate }
     return failed([importFailure(error, context)], bundle.inputs)

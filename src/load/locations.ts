@@ -11,9 +11,8 @@ export interface Located {
 }
 
 /**
- * Maps a location in the bundled registry module back to the user's file. Node maps stack traces
- * itself once source maps are enabled, but a host that replaces `Error.prepareStackTrace` (test
- * runners, source-map-support) leaves them pointing at the bundle; those are mapped here.
+ * Maps a location in the bundled registry module back to the user's file (the bundle carries no
+ * source-map comment, so stack traces name the bundle whatever the host's source-map settings).
  * `bundleFiles` (the paths the bundle may be reported under) is read on each call.
  */
 export function bundleLocator(bundleFiles: readonly string[], sourceMap: SourceMapPayload, root: string): <L extends Located>(location: L) => L {
