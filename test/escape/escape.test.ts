@@ -9,7 +9,7 @@ import fc from 'fast-check'
 import { type Token, type Tokens, lexer } from 'marked'
 import { parse as parseToml } from 'smol-toml'
 import { describe, expect, it } from 'vitest'
-import { parse as parseYaml } from 'yaml'
+import { Document, parse as parseYaml } from 'yaml'
 import type { JsonValue } from '../../src/define/types.js'
 import {
   jsLineComment,
@@ -169,6 +169,23 @@ describe(`escape.ts round trips (${RUNS} hostile cases per format)`, () => {
         expect(plain(parseYaml(throughFile(yamlDocument(data))))).toEqual(plain(data))
       }),
       { numRuns: RUNS },
+    )
+  })
+
+  it('yamlDocument: maps of plain words (tool permissions) come out as the yaml library writes them, and read back as strings', { timeout: TIMEOUT }, () => {
+    // Words that look plain but YAML 1.1 reads as booleans or null must not take the direct path.
+    const word = fc.oneof(
+      fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,12}$/),
+      fc.constantFrom('yes', 'No', 'ON', 'off', 'y', 'N', 'true', 'False', 'null', 'NULL', '*', '1abc', 'a b', '-a'),
+    )
+    const map = fc.dictionary(word, fc.oneof(word, fc.constantFrom('allow', 'deny', 'ask')), { minKeys: 1, maxKeys: 20 })
+    fc.assert(
+      fc.property(fc.dictionary(word, fc.oneof(map, word), { minKeys: 1, maxKeys: 4 }), (data) => {
+        const text = yamlDocument(data)
+        expect(plain(parseYaml(text))).toEqual(plain(data))
+        expect(text).toBe(new Document(data).toString({ lineWidth: 0 }))
+      }),
+      { numRuns: Math.ceil(RUNS / 10) },
     )
   })
 

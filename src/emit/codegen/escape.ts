@@ -73,6 +73,33 @@ const RAW_IN_QUOTES: Record<string, string> = { '\u0085': '\\N', '\u2028': '\\L'
  * writes `" \n"` as a block that reads back as `"\n"`, and a keep-chomped `|+` block would take the
  * closing fence). So no line of the frontmatter can start with `---`. */
 export function yamlDocument(value: { [key: string]: JsonValue }): string {
+  const entries = Object.entries(value)
+  if (entries.length === 0) return yamlLibraryDocument(value)
+  // Top-level block entries render independently, so each is written on its own and joined.
+  return entries
+    .map(([key, entry]) => plainWordMap(key, entry) ?? yamlLibraryDocument({ [key]: entry }))
+    .join('')
+}
+
+// A word every YAML reader takes as the same plain string: no quoting, escaping or type is involved.
+const PLAIN_WORD = /^[A-Za-z_][A-Za-z0-9_-]*$/
+// ...except these, which YAML 1.1 readers take as booleans or null.
+const TYPED_WORD = /^(?:y|n|yes|no|true|false|on|off|null)$/i
+const isPlainWord = (value: JsonValue): value is string => typeof value === 'string' && PLAIN_WORD.test(value) && !TYPED_WORD.test(value)
+
+/**
+ * `key:` and a block map of plain words (an agent's tool permissions: 1,000 tools make 1,000 lines),
+ * written directly: through the library, 100 such agents took most of a second. The output is the
+ * library's own for such maps (test/escape checks it); anything else goes through the library.
+ */
+function plainWordMap(key: string, value: JsonValue): string | undefined {
+  if (!isPlainWord(key) || typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+  const entries = Object.entries(value)
+  if (entries.length === 0 || !entries.every(([k, v]) => isPlainWord(k) && isPlainWord(v))) return undefined
+  return `${key}:\n${entries.map(([k, v]) => `  ${k}: ${v as string}\n`).join('')}`
+}
+
+function yamlLibraryDocument(value: { [key: string]: JsonValue }): string {
   const document = new Document(value)
   // Keys are scalars too: the visitor reaches them as well.
   visit(document, {
