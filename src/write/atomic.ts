@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { renameSync, unlinkSync, writeFileSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, renameSync, type Stats, unlinkSync, writeFileSync } from 'node:fs'
 import { open, readdir, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { processAlive } from './lock.js'
@@ -47,11 +47,20 @@ export async function writeFileAtomic(path: string, data: Buffer, options: { mod
  * fsync per file, and async calls' thread-pool round trips, were most of the write time of a
  * 3,400-file tree; these files are small, so plain sync calls are fastest.
  */
-export function replaceFileSync(path: string, data: Buffer, mode: number): void {
+export function replaceFileSync(path: string, data: Buffer, mode: number): Stats {
   const temp = tempPath(path)
   try {
-    writeFileSync(temp, data, { mode, flag: 'wx' })
+    const fd = openSync(temp, 'wx', mode)
+    let stats: Stats
+    try {
+      writeFileSync(fd, data)
+      // Size, modification time, inode and mode survive the rename: the caller's stamp of the file.
+      stats = fstatSync(fd)
+    } finally {
+      closeSync(fd)
+    }
     renameSyncWithRetry(temp, path)
+    return stats
   } catch (error) {
     try {
       unlinkSync(temp)

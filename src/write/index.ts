@@ -5,6 +5,7 @@ import { type Diagnostic, hasErrors, OacError } from '../diagnostics.js'
 import type { MergeEntry, MergeFile, OutputFile, OwnedFile } from '../emit/types.js'
 import { isTempName, replaceFileSync, sweepStaleTemps, syncFolder, writeFileAtomic } from './atomic.js'
 import { mergeJsonText, readJsonPath } from './json-merge.js'
+import { forgetFile, rememberFile, stampOf, statIfKnown } from './known-files.js'
 import { acquireLock, type ReleaseLock, removeEmptyLockFolder } from './lock.js'
 import { emptyManifest, hashBytes, hashValue, type Manifest, type MergeRecord, manifestPath, manifestText, readManifest } from './manifest.js'
 import type { PlainValue } from './merge-common.js'
@@ -172,8 +173,8 @@ async function readExisting(path: string): Promise<Buffer | 'folder' | undefined
   }
 }
 
-/** An owned file's bytes and whether it is executable; undefined when missing, 'folder' when a folder is in the way. */
-function readOwnedSync(path: string): { data: Buffer; executable: boolean } | 'folder' | undefined {
+/** An owned file's bytes, whether it is executable and its stamp; undefined when missing, 'folder' when a folder is in the way. */
+function readOwnedSync(path: string): { data: Buffer; executable: boolean; stamp: string } | 'folder' | undefined {
   let fd: number
   try {
     fd = openSync(path, 'r')
@@ -187,7 +188,7 @@ function readOwnedSync(path: string): { data: Buffer; executable: boolean } | 'f
   try {
     const info = fstatSync(fd)
     if (info.isDirectory()) return 'folder'
-    return { data: readFileSync(fd), executable: (info.mode & 0o111) !== 0 }
+    return { data: readFileSync(fd), executable: (info.mode & 0o111) !== 0, stamp: stampOf(info) }
   } finally {
     closeSync(fd)
   }
@@ -209,9 +210,16 @@ async function planWrites(target: string, files: OutputFile[], previous: Manifes
   // thread-pool round trip each async one makes (about 3x faster on a 3,400-file tree here).
   for (const file of owned) {
     const data = Buffer.from(file.content, 'utf8')
+    const sha256 = hashBytes(data)
+    nextFiles.set(file.path, { sha256: [sha256] })
+    // What we left there and have not changed since was scanned and compared when we left it.
+    const known = statIfKnown(join(target, file.path), sha256)
+    if (known && (!canChmod || ((known.mode & 0o111) !== 0) === Boolean(file.executable))) {
+      plan.unchanged.push(file.path)
+      continue
+    }
     plan.diagnostics.push(...secretDiagnostics(file, displayPath(target, file.path)))
-    await planOwnedFile(target, file, data, hasOwn(previous.files, file.path), options.force, plan)
-    nextFiles.set(file.path, { sha256: [hashBytes(data)] })
+    await planOwnedFile(target, file, data, sha256, hasOwn(previous.files, file.path), options.force, plan)
   }
 
   for (const file of merges) {
@@ -256,6 +264,7 @@ async function planOwnedFile(
   target: string,
   file: OwnedFile,
   data: Buffer,
+  sha256: string,
   record: { sha256: string[] } | undefined,
   force: boolean,
   plan: Plan,
@@ -264,6 +273,7 @@ async function planOwnedFile(
   const mode = file.executable ? EXECUTABLE_MODE : FILE_MODE
   const found = readOwnedSync(path)
   const existing = found === 'folder' ? found : found?.data
+  if (found !== 'folder' && found?.data.equals(data)) rememberFile(path, sha256, found.stamp)
   const shown = displayPath(target, file.path)
   if (existing === 'folder') {
     plan.diagnostics.push({
@@ -466,14 +476,16 @@ async function execute(target: string, previous: Manifest, plan: Plan): Promise<
     // A merge target is the user's file: it keeps its permissions exactly and is flushed to disk.
     // Our generated files are many and small: written synchronously (see replaceFileSync).
     if (op.merged) await writeFileAtomic(path, op.data, { mode: op.mode, exactMode: op.exactMode })
-    else replaceFileSync(path, op.data, op.mode)
+    else rememberFile(path, hashBytes(op.data), stampOf(replaceFileSync(path, op.data, op.mode)))
     ownWritesSet.add(join(target, op.path))
   }
   for (const op of plan.operations) {
     if (op.kind === 'chmod') {
+      forgetFile(join(target, op.path))
       await chmod(join(target, op.path), op.mode)
       ownWritesSet.add(join(target, op.path))
     } else if (op.kind === 'remove') {
+      forgetFile(join(target, op.path))
       await unlink(join(target, op.path)).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error
       })

@@ -126,6 +126,20 @@ describe('writeOutputs', () => {
     expect(await read('prompts/planner.md')).toBe('Use forecast, version 2.\n')
   })
 
+  it('a rebuild in the same process notices a same-size hand edit and a lost executable bit of a file it wrote', async () => {
+    await writeOutputs(tree('forecast'), options())
+    // Same length, same inode: only the content and the modification time differ from what we left.
+    await writeFile(join(target, 'prompts/planner.md'), 'Use FORECAST.\n')
+    if (process.platform !== 'win32') await chmod(join(target, 'scripts/forecast.mjs'), 0o644)
+    const report = await writeOutputs(tree('forecast'), options())
+    expect(report.diagnostics).toMatchObject([{ severity: 'error', code: 'owned-file-edited', file: expect.stringContaining('prompts/planner.md') }])
+    expect(await read('prompts/planner.md')).toBe('Use FORECAST.\n')
+    if (process.platform === 'win32') return
+    await writeFile(join(target, 'prompts/planner.md'), 'Use forecast.\n')
+    expect((await writeOutputs(tree('forecast'), options())).written).toEqual(['scripts/forecast.mjs'])
+    expect((await stat(join(target, 'scripts/forecast.mjs'))).mode & 0o111).not.toBe(0)
+  })
+
   it('a generated file edited by hand that we no longer generate is left in place, with a warning', async () => {
     await writeOutputs(tree('forecast'), options())
     await writeFile(join(target, 'scripts/forecast.mjs'), '// mine now\n')
