@@ -3,8 +3,9 @@ import type { SourceMapPayload } from 'node:module'
 import { dirname, extname, join, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import {
-  build,
+  type BuildContext,
   type BuildFailure,
+  context as createContext,
   type Loader,
   type Location,
   type Message,
@@ -69,7 +70,7 @@ const RESOLVING = Symbol('oac-resolving')
  * monorepo (its real path lies outside node_modules, often as TypeScript sources) is bundled instead,
  * because Node could not import its sources.
  *
- * Answers are kept for the build (a plugin instance serves one build): a registry of 1,000 tools
+ * Answers are kept for the build: a registry of 1,000 tools
  * imports `zod` 1,000 times from one folder, and each `build.resolve` is a round trip to esbuild
  * (1.7 s of a 2 s bundle before this cache).
  */
@@ -78,6 +79,8 @@ function externalPackages(): Plugin {
   return {
     name: 'oac-external-packages',
     setup(build) {
+      // A rebuild may follow an install or a new workspace link: it asks again.
+      build.onStart(() => answers.clear())
       const decide = async (args: OnResolveArgs): Promise<OnResolveResult | undefined> => {
         const resolved = await build.resolve(args.path, {
           kind: args.kind,
@@ -130,10 +133,49 @@ function userLocation(message: Message): Location | null {
 /**
  * Bundles the registry module and every local file it imports into one ES module. Installed packages
  * stay external (they resolve from the project at import time); `unplugin-oac` is bundled in from here.
+ * The esbuild context is kept between calls for the same entry, so a watch rebuild re-parses only
+ * the files that changed.
  */
-export async function bundleRegistry(entry: string, root: string): Promise<RegistryBundle | Diagnostic[]> {
-  try {
-    const result = await build({
+export class RegistryBundler {
+  private cached: { key: string; context: BuildContext<{ write: false; metafile: true; outfile: string }> } | undefined
+  private queue: Promise<unknown> = Promise.resolve()
+
+  /** Bundles run one at a time: they share the context. */
+  bundle(entry: string, root: string): Promise<RegistryBundle | Diagnostic[]> {
+    const run = this.queue.then(() => this.bundleNow(entry, root))
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  private async bundleNow(entry: string, root: string): Promise<RegistryBundle | Diagnostic[]> {
+    try {
+      const result = await (await this.contextFor(entry, root)).rebuild()
+      const ownFolder = dirname(ownModule('index')) + sep
+      const inputs = Object.keys(result.metafile.inputs)
+        .map((input) => resolve(root, input))
+        .filter((file) => !file.includes(`${sep}node_modules${sep}`) && !file.startsWith(ownFolder))
+      const output = (extension: string) => result.outputFiles.find((file) => file.path.endsWith(extension))!.text
+      const sourceMap = JSON.parse(output('.mjs.map')) as SourceMapPayload
+      return { code: output('.mjs'), sourceMap, inputs }
+    } catch (error) {
+      if (isBuildFailure(error)) return error.errors.map(buildDiagnostic)
+      throw error
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await this.queue
+    const cached = this.cached
+    this.cached = undefined
+    await cached?.context.dispose()
+  }
+
+  private async contextFor(entry: string, root: string) {
+    const key = `${root}\0${entry}`
+    if (this.cached?.key === key) return this.cached.context
+    await this.cached?.context.dispose()
+    this.cached = undefined
+    const context = await createContext({
       entryPoints: [entry],
       absWorkingDir: root,
       bundle: true,
@@ -151,15 +193,7 @@ export async function bundleRegistry(entry: string, root: string): Promise<Regis
       define: IMPORT_META,
       plugins: [ownPackage, externalPackages()],
     })
-    const ownFolder = dirname(ownModule('index')) + sep
-    const inputs = Object.keys(result.metafile.inputs)
-      .map((input) => resolve(root, input))
-      .filter((file) => !file.includes(`${sep}node_modules${sep}`) && !file.startsWith(ownFolder))
-    const output = (extension: string) => result.outputFiles.find((file) => file.path.endsWith(extension))!.text
-    const sourceMap = JSON.parse(output('.mjs.map')) as SourceMapPayload
-    return { code: output('.mjs'), sourceMap, inputs }
-  } catch (error) {
-    if (isBuildFailure(error)) return error.errors.map(buildDiagnostic)
-    throw error
+    this.cached = { key, context }
+    return context
   }
 }

@@ -6,7 +6,7 @@ import { isRegistry } from '../compile/guards.js'
 import { projectPath } from '../compile/source.js'
 import type { AgentDefinition, RegistryDefinition } from '../define/types.js'
 import type { Diagnostic } from '../diagnostics.js'
-import { bundleRegistry } from './bundle.js'
+import { RegistryBundler } from './bundle.js'
 import { importFailure } from './import-error.js'
 import { bundleLocator, relocateDefinitions } from './locations.js'
 import { readPrompts } from './prompts.js'
@@ -34,9 +34,20 @@ function emptyRegistry(): RegistryDefinition {
 /**
  * Loads the registry named by `spec` (`path/to/registry.ts:exportName`, `path#exportName`, or a path for
  * the default export; relative to `root`). The module is bundled afresh on every call, so watch mode
- * sees edits. Problems come back as diagnostics, never as thrown stacks.
+ * sees edits; pass the same `bundler` to every call of a watch session so it re-parses only what
+ * changed. Problems come back as diagnostics, never as thrown stacks.
  */
-export async function loadRegistry(spec: string, projectRoot: string): Promise<LoadedRegistry> {
+export async function loadRegistry(spec: string, projectRoot: string, bundler?: RegistryBundler): Promise<LoadedRegistry> {
+  if (bundler) return loadWith(spec, projectRoot, bundler)
+  const oneShot = new RegistryBundler()
+  try {
+    return await loadWith(spec, projectRoot, oneShot)
+  } finally {
+    await oneShot.dispose()
+  }
+}
+
+async function loadWith(spec: string, projectRoot: string, bundler: RegistryBundler): Promise<LoadedRegistry> {
   const root = resolve(projectRoot)
   const parsed = parseRegistrySpec(spec)
   if (!parsed) {
@@ -62,7 +73,7 @@ export async function loadRegistry(spec: string, projectRoot: string): Promise<L
     ])
   }
 
-  const bundle = await bundleRegistry(entry, root)
+  const bundle = await bundler.bundle(entry, root)
   // Watch the entry even when it does not compile, so fixing it triggers the next build.
   if (Array.isArray(bundle)) return failed(bundle, [entry])
 
