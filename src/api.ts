@@ -5,6 +5,7 @@ import type { Plan } from './compile/plan.js'
 import { type Diagnostic, hasErrors, OacError } from './diagnostics.js'
 import { emitAll } from './emit/index.js'
 import type { OutputFile } from './emit/types.js'
+import { RegistryBundler } from './load/bundle.js'
 import { loadRegistry } from './load/index.js'
 import { type WriteMode, type WriteReport, writeOutputs } from './write/index.js'
 
@@ -43,6 +44,7 @@ export interface CompileResult extends Generated {
 export class Compiler {
   readonly root: string
   private readonly bundler: ScriptBundler
+  private readonly registryBundler = new RegistryBundler()
 
   constructor(root: string = process.cwd()) {
     this.root = resolve(root)
@@ -51,23 +53,27 @@ export class Compiler {
 
   /** Throws OacError when any stage reports an error; warnings come back in `diagnostics`. */
   async generate(options: GenerateOptions): Promise<Generated> {
-    const loaded = await loadRegistry(options.registry, this.root)
+    const loaded = await loadRegistry(options.registry, this.root, this.registryBundler)
     const diagnostics = [...loaded.diagnostics]
     if (hasErrors(diagnostics)) throw new OacError(diagnostics)
     const compiled = compilePlan(loaded, { ...options, root: this.root })
     diagnostics.push(...compiled.diagnostics)
     if (!compiled.plan || hasErrors(diagnostics)) throw new OacError(diagnostics)
     const plan = compiled.plan
-    const bundled = await this.bundler.build(plan)
+    // Emitting is this process's work, bundling esbuild's (another process): they run side by side.
+    let emitted: OutputFile[] = []
+    const bundled = await this.bundler.build(plan, () => {
+      emitted = emitAll(plan)
+    })
     diagnostics.push(...bundled.diagnostics)
     if (hasErrors(diagnostics)) throw new OacError(diagnostics)
-    const files = [...emitAll(plan), ...bundled.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    const files = [...emitted, ...bundled.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     const watchFiles = [...new Set([...loaded.files, ...bundled.inputs])].sort()
     return { plan, files, diagnostics, watchFiles }
   }
 
   async dispose(): Promise<void> {
-    await this.bundler.dispose()
+    await Promise.all([this.bundler.dispose(), this.registryBundler.dispose()])
   }
 }
 

@@ -6,6 +6,7 @@ import type { Diagnostic } from '../diagnostics.js'
 import type { OwnedFile } from '../emit/types.js'
 import { jsString } from '../emit/codegen/escape.js'
 import { ownModule, packageRoot } from '../package-paths.js'
+import { EntryFiles } from './entry-files.js'
 import { type EntryContext, MCP_SERVER_ENTRY, mcpServerEntrySource, needsMcpServer, toolEntrySource, toolModulePath } from './entries.js'
 
 export interface BundleResult {
@@ -16,7 +17,6 @@ export interface BundleResult {
   diagnostics: Diagnostic[]
 }
 
-const ENTRY_NAMESPACE = 'oac-entry'
 /** The SDK's server module, and the namespace of the module served in place of its ajv validator. */
 const SDK_SERVER_MODULE = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/
 const VALIDATOR_NAMESPACE = 'oac-sdk-validator'
@@ -53,8 +53,9 @@ export class ScriptBundler {
   readonly root: string
   /** Where esbuild pretends to write; nothing is written, output paths are made relative to it. */
   private readonly outdir: string
-  /** Source of each virtual entry for the next build, read by the entry plugin on every rebuild. */
-  private readonly entrySources = new Map<string, string>()
+  /** The generated entries, as files for esbuild to read itself: a plugin serving them would cost a
+   * round trip per entry on every rebuild, and keep esbuild waiting while this process emits. */
+  private readonly entries: EntryFiles
   private readonly cached = new Map<BuildGroup, CachedContext>()
   private queue: Promise<unknown> = Promise.resolve()
   private version: string | undefined
@@ -64,11 +65,28 @@ export class ScriptBundler {
   constructor(root: string) {
     this.root = resolve(root)
     this.outdir = join(this.root, '.oac-bundle', 'scripts')
+    this.entries = new EntryFiles()
   }
 
-  /** Builds run one at a time: they share the esbuild context and the entry sources. */
-  build(plan: Plan): Promise<BundleResult> {
-    const run = this.queue.then(() => this.buildNow(plan))
+  /**
+   * Builds run one at a time: they share the esbuild contexts and the entry files. `whileBundling`
+   * is called exactly once, as soon as esbuild has the work (or when there is none), so the caller's
+   * own work runs alongside esbuild's rather than after it.
+   */
+  build(plan: Plan, whileBundling: () => void = () => undefined): Promise<BundleResult> {
+    const run = this.queue.then(async () => {
+      let called = false
+      const alongside = () => {
+        if (called) return
+        called = true
+        whileBundling()
+      }
+      try {
+        return await this.buildNow(plan, alongside)
+      } finally {
+        alongside()
+      }
+    })
     this.queue = run.catch(() => undefined)
     return run
   }
@@ -78,9 +96,10 @@ export class ScriptBundler {
     const contexts = [...this.cached.values()]
     this.cached.clear()
     await Promise.all(contexts.map((cached) => cached.context.dispose()))
+    await this.entries.dispose()
   }
 
-  private async buildNow(plan: Plan): Promise<BundleResult> {
+  private async buildNow(plan: Plan, whileBundling: () => void): Promise<BundleResult> {
     const diagnostics = this.checkPlan(plan)
     if (diagnostics.length > 0) return { files: [], inputs: this.inputsAfterFailure(plan, []), diagnostics }
 
@@ -89,8 +108,7 @@ export class ScriptBundler {
     const sources = new Map(plan.tools.map((tool) => [tool.name, toolEntrySource(plan, tool, entryContext)]))
     if (needsMcpServer(plan)) sources.set(MCP_SERVER_ENTRY, mcpServerEntrySource(plan, entryContext))
     if (sources.size === 0) return { files: [], inputs: [], diagnostics: [] }
-    this.entrySources.clear()
-    for (const [name, source] of sources) this.entrySources.set(name, source)
+    this.entries.write(sources)
 
     const groups = new Map<BuildGroup, string[]>()
     if (plan.tools.length > 0) groups.set('tools', plan.tools.map((tool) => tool.name).sort())
@@ -100,7 +118,10 @@ export class ScriptBundler {
       this.cached.delete(group)
       await cached.context.dispose()
     }
-    const settled = await Promise.allSettled([...groups].map(async ([group, names]) => (await this.contextFor(group, names)).rebuild()))
+    const contexts = await Promise.all([...groups].map(([group, names]) => this.contextFor(group, names)))
+    const building = contexts.map((context) => context.rebuild())
+    whileBundling()
+    const settled = await Promise.allSettled(building)
     const results = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []))
     const failures = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as Partial<BuildFailure>] : []))
     const unexpected = failures.find((failure) => !Array.isArray(failure.errors))
@@ -167,7 +188,7 @@ export class ScriptBundler {
     this.cached.delete(group)
     await previous?.context.dispose()
     const context = await createContext({
-      entryPoints: Object.fromEntries(entryNames.map((name) => [name, `${ENTRY_NAMESPACE}:${name}`])),
+      entryPoints: Object.fromEntries(entryNames.map((name) => [name, this.entries.path(name)])),
       absWorkingDir: this.root,
       outdir: this.outdir,
       write: false,
@@ -186,28 +207,23 @@ export class ScriptBundler {
       minifySyntax: true,
       banner: { js: REQUIRE_BANNER },
       logLevel: 'silent',
-      plugins: [this.entryPlugin()],
+      // Tool code imports the definition API from `unplugin-oac`: ours, whether or not the project installed it.
+      alias: { 'unplugin-oac': ownModule('index') },
+      plugins: group === 'server' ? [this.serverPlugin()] : [],
     })
     this.cached.set(group, { key, context })
     return context
   }
 
-  /** Serves the virtual entries and points `unplugin-oac` imports in tool code at our own index. */
-  private entryPlugin(): Plugin {
-    const sources = this.entrySources
+  /** The server entry's imports of sibling tool scripts stay as they are, and the SDK gets our validator. */
+  private serverPlugin(): Plugin {
     const root = this.root
+    const serverEntry = this.entries.path(MCP_SERVER_ENTRY)
     return {
-      name: 'oac-entries',
+      name: 'oac-server',
       setup(build) {
-        build.onResolve({ filter: new RegExp(`^${ENTRY_NAMESPACE}:`) }, (args) => ({
-          path: args.path.slice(ENTRY_NAMESPACE.length + 1),
-          namespace: ENTRY_NAMESPACE,
-        }))
-        build.onLoad({ filter: /.*/, namespace: ENTRY_NAMESPACE }, (args) => {
-          const contents = sources.get(args.path)
-          if (contents === undefined) return { errors: [{ text: `No generated entry named "${args.path}".` }] }
-          return { contents, loader: 'js', resolveDir: root }
-        })
+        // The server imports each tool from its sibling script at run time: those files sit next to it.
+        build.onResolve({ filter: /^\.\/[^/]+\.mjs$/ }, (args) => (args.importer === serverEntry ? { path: args.path, external: true } : undefined))
         // The SDK's server imports its ajv validator as the default; ours passes ZodJsonSchemaValidator
         // instead, so that module (and ajv, the bulk of the server's code) is swapped for ours.
         build.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, (args) =>
@@ -218,9 +234,6 @@ export class ScriptBundler {
           loader: 'js',
           resolveDir: root,
         }))
-        build.onResolve({ filter: /^unplugin-oac$/ }, () => ({ path: ownModule('index') }))
-        // The server entry's imports of sibling tool scripts stay as they are: those files sit next to it.
-        build.onResolve({ filter: /^\.\/[^/]+\.mjs$/, namespace: ENTRY_NAMESPACE }, (args) => ({ path: args.path, external: true }))
       },
     }
   }
@@ -228,14 +241,15 @@ export class ScriptBundler {
   /** Absolute paths of the local files among esbuild's input paths (relative to the root, or namespaced). */
   private localInputs(inputs: readonly string[]): string[] {
     return inputs
-      .filter((input) => !input.startsWith(`${ENTRY_NAMESPACE}:`) && !input.startsWith(`${VALIDATOR_NAMESPACE}:`) && !/(^|[\\/])node_modules[\\/]/.test(input))
+      .filter((input) => !input.startsWith(`${VALIDATOR_NAMESPACE}:`) && !/(^|[\\/])node_modules[\\/]/.test(input))
       .map((input) => resolve(this.root, input))
+      .filter((input) => !this.entries.holds(input))
       .sort()
   }
 
   private diagnostic(message: Message, severity: Diagnostic['severity']): Diagnostic {
     const location = message.location
-    const inEntry = location?.file.startsWith(`${ENTRY_NAMESPACE}:`)
+    const inEntry = location !== null && this.entries.holds(resolve(this.root, location.file))
     return {
       severity,
       code: severity === 'error' ? 'bundle-error' : 'bundle-warning',
