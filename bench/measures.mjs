@@ -1,7 +1,8 @@
 // The measurements of `npm run bench`. Each returns `{ values: { key: figure }, details: [lines] }`;
 // every ratio is taken from contenders run side by side in the same process, in rotating order.
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { revisionMarker } from './generate.mjs'
 import {
@@ -67,9 +68,8 @@ export async function pluginOverhead({ rounds, log }) {
  * The floor of any compile: one esbuild build of the tool modules themselves, with the bundle stage's
  * settings (src/bundle/index.ts, ScriptBundler.contextFor) but none of our entries, runtime or plugins.
  */
-async function bareEsbuild(project) {
-  const esbuild = await import('esbuild')
-  const result = await esbuild.build({
+function bareEsbuildOptions(project) {
+  return {
     entryPoints: Object.fromEntries(project.tools.map((tool) => [tool.name, join(project.dir, tool.file)])),
     absWorkingDir: project.dir,
     outdir: join(project.dir, '.oac-bundle', 'scripts'),
@@ -87,8 +87,28 @@ async function bareEsbuild(project) {
     banner: { js: "import { createRequire as __oacCreateRequire } from 'node:module'; const require = __oacCreateRequire(import.meta.url);" },
     alias: { 'unplugin-oac': join(distDir, 'index.js') },
     logLevel: 'silent',
-  })
+  }
+}
+
+async function bareEsbuild(project) {
+  const esbuild = await import('esbuild')
+  const result = await esbuild.build(bareEsbuildOptions(project))
   return result.outputFiles.length
+}
+
+/** The floor of a watch rebuild: esbuild's own incremental rebuild of that bare build. */
+async function bareEsbuildContext(project) {
+  const esbuild = await import('esbuild')
+  const context = await esbuild.context(bareEsbuildOptions(project))
+  await context.rebuild()
+  return context
+}
+
+/** The floor of the write stage: the tree's generated files written with plain writeFileSync, no checks. */
+function bareWrite(files, target) {
+  const folders = new Set(files.map((file) => dirname(join(target, file.path))))
+  for (const folder of folders) mkdirSync(folder, { recursive: true })
+  for (const file of files) writeFileSync(join(target, file.path), file.content)
 }
 
 async function coldCompile(compile, project) {
@@ -104,7 +124,10 @@ async function coldCompile(compile, project) {
  * scale_vs_esbuild, scale_growth, incremental_vs_cold and incremental_files_written, from the same rounds:
  * each round runs a cold compile of 1,000 tools (a new Compiler, empty target), the bare esbuild build of
  * the same tool modules, a cold compile of 100 tools, and, on a Compiler kept alive since before the
- * first round (watch mode), generate + write after editing one tool's `run` body.
+ * first round (watch mode), generate + write after editing one tool's `run` body. Two floors are timed
+ * alongside, for the record: the tree's files written with plain writeFileSync (what any compile that
+ * writes the tree pays), and esbuild's own incremental rebuild of the bare build (what a rebuild that
+ * re-links every tool script pays).
  */
 export async function scale({ small, large, rounds, log }) {
   const api = await importDist('api.js')
@@ -121,6 +144,9 @@ export async function scale({ small, large, rounds, log }) {
   }
   let previous = await compiler.generate(options)
   await writeAll(previous.files, previous.plan.serverName)
+  const treeFiles = previous.files.filter((file) => file.kind === 'owned')
+  const bareWrites = await tempDir('bare-write')
+  const bareContext = await bareEsbuildContext(large)
 
   const edits = []
   const edited = new Map()
@@ -144,6 +170,8 @@ export async function scale({ small, large, rounds, log }) {
         'cold compile 1000': () => coldCompile(api.compile, large),
         'bare esbuild 1000': () => bareEsbuild(large),
         'cold compile 100': () => coldCompile(api.compile, small),
+        'bare write of the tree': (round) => bareWrite(treeFiles, join(bareWrites, String(round))),
+        'bare esbuild rebuild 1000': () => bareContext.rebuild(),
         'incremental 1000': async (round) => {
           // The edit is a plain file write, as a watcher would see it.
           const edit = await editTool(round)
@@ -160,6 +188,8 @@ export async function scale({ small, large, rounds, log }) {
     const esbuild1000 = median(samples['bare esbuild 1000'])
     const cold100 = median(samples['cold compile 100'])
     const incremental = median(samples['incremental 1000'])
+    const writeFloor = median(samples['bare write of the tree'])
+    const rebuildFloor = median(samples['bare esbuild rebuild 1000'])
     const counted = edits.map(countIncremental)
     // The figure is the round that wrote the most beyond what it had to.
     const worst = counted.reduce((a, b) => (b.written.length - b.expected.length > a.written.length - a.expected.length ? b : a))
@@ -173,6 +203,9 @@ export async function scale({ small, large, rounds, log }) {
       details: [
         `cold compile: ${ms(cold1000)} at 1,000 tools, ${ms(cold100)} at 100 tools; bare esbuild of the 1,000 tool modules: ${ms(esbuild1000)} (median of ${rounds})`,
         `watch rebuild after editing one tool's run body: ${ms(incremental)} (median of ${rounds})`,
+        `floors: writing the tree's ${treeFiles.length} generated files with plain writeFileSync, no checks: ${ms(writeFloor)} ` +
+          `(${(writeFloor / esbuild1000).toFixed(2)}x the bare esbuild build); esbuild's own rebuild of the bare build: ${ms(rebuildFloor)} ` +
+          `(${(rebuildFloor / cold1000).toFixed(3)}x our cold compile)`,
         ...counted.map(
           (c) =>
             `  edit of ${c.tool}: wrote ${c.written.length} (${c.written.join(', ')}), expected ${c.expected.length} (${c.expected.join(', ')}), ` +
@@ -182,8 +215,10 @@ export async function scale({ small, large, rounds, log }) {
     }
   } finally {
     await compiler.dispose()
+    await bareContext.dispose()
     for (const [file, source] of edited) await writeFile(file, source)
     await removeDir(watchTarget)
+    await removeDir(bareWrites)
   }
 }
 

@@ -17,8 +17,8 @@ const api = await importDist('api.js')
 function timeBundler(compiler) {
   const times = []
   const build = compiler.bundler.build.bind(compiler.bundler)
-  compiler.bundler.build = async (plan) => {
-    const { ms, result } = await timed(() => build(plan))
+  compiler.bundler.build = async (...args) => {
+    const { ms, result } = await timed(() => build(...args))
     times.push(ms)
     return result
   }
@@ -39,7 +39,7 @@ if (scenario === 'cold-1000' || scenario === 'cold-100') {
     )
     const disposed = await timed(() => compiler.dispose())
     console.log(
-      `${scenario}: generate ${generated.ms.toFixed(0)} ms (bundle stage ${bundleTimes[0].toFixed(0)} ms, load + compile + emit ${(generated.ms - bundleTimes[0]).toFixed(0)} ms), ` +
+      `${scenario}: generate ${generated.ms.toFixed(0)} ms (bundle stage, with emit alongside, ${bundleTimes[0].toFixed(0)} ms; load + compile ${(generated.ms - bundleTimes[0]).toFixed(0)} ms), ` +
         `write ${written.ms.toFixed(0)} ms (${generated.result.files.length} files), dispose ${disposed.ms.toFixed(0)} ms`,
     )
   })
@@ -57,7 +57,7 @@ if (scenario === 'cold-1000' || scenario === 'cold-100') {
     const written = await timed(() =>
       writeOutputs(generated.result.files, { target, mode: 'write', force: false, owner: generated.result.plan.serverName }),
     )
-    return `generate ${generated.ms.toFixed(0)} ms (bundle stage ${bundleTimes.at(-1).toFixed(0)} ms), write ${written.ms.toFixed(0)} ms (${written.result.written.length} written)`
+    return `generate ${generated.ms.toFixed(0)} ms (bundle stage, with emit alongside, ${bundleTimes.at(-1).toFixed(0)} ms), write ${written.ms.toFixed(0)} ms (${written.result.written.length} written)`
   }
   console.log(`first build: ${await build()}`)
   const tool = project.tools[1]

@@ -58,7 +58,8 @@ function permissions(agent: PlannedAgent, tools: readonly PlannedTool[]): { [key
     permission['*'] = 'deny'
     for (const name of builtins) permission[name] = 'allow'
   }
-  for (const tool of tools) permission[tool.name] = agent.tools.includes(tool.name) ? 'allow' : 'deny'
+  const own = new Set(agent.tools)
+  for (const tool of tools) permission[tool.name] = own.has(tool.name) ? 'allow' : 'deny'
   return permission
 }
 

@@ -75,13 +75,21 @@ export function mergeTomlText(text: string | undefined, file: MergeFile, previou
   return merged
 }
 
+// A merge reads several key paths of one text in a row (each entry, before and after): parsed once for them.
+let lastRead: { text: string; data: PlainValue | undefined } | undefined
+
 /** The value at a key path of a TOML text, or undefined (also when it does not parse). */
 export function readTomlPath(text: string, keyPath: readonly string[]): PlainValue | undefined {
-  try {
-    return getAtPath(toPlain(parse(text)), keyPath)
-  } catch {
-    return undefined
+  if (lastRead?.text !== text) {
+    let data: PlainValue | undefined
+    try {
+      data = toPlain(parse(text))
+    } catch {
+      data = undefined
+    }
+    lastRead = { text, data }
   }
+  return lastRead.data === undefined ? undefined : getAtPath(lastRead.data, keyPath)
 }
 
 function parseToml(file: MergeFile, text: string): PlainValue {
