@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { createRequire } from 'node:module'
 import { HARNESSES, type Harness } from '../define/types.js'
 
 /** What users pass to `oac()` in their bundler config. */
@@ -35,29 +35,88 @@ export interface OacPluginOptions {
   codexConfig?: boolean
   /** Overwrite user files that sit where the agent tree puts files it owns. */
   force?: boolean
+  /**
+   * Skip the compile when nothing it depends on changed since the last build into the same target
+   * (a record in `<root>/node_modules/.cache/oac/`; default true). See the README's caching section.
+   */
+  cache?: boolean
 }
 
-const nonEmpty = (what: string) => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}, got an empty string` })
+/** One option's accepted values; the fast check and the zod schema (for error messages) both come from it. */
+type OptionSpec =
+  | { kind: 'text'; what: string }
+  | { kind: 'flag' }
+  | { kind: 'choice'; values: readonly [string, ...string[]]; error: string }
+  | { kind: 'harnesses' }
 
-const optionsSchema = z.strictObject(
-  {
-    registry: nonEmpty('the registry module and export, e.g. "./agents/registry.ts:registry"'),
-    config: nonEmpty('the name of a config profile of the registry').optional(),
-    target: nonEmpty('a folder relative to the project root, e.g. "." or "dist"').optional(),
-    harnesses: z
-      .array(z.enum(HARNESSES as [Harness, ...Harness[]], { error: `expected one of ${HARNESSES.join(', ')}` }), {
-        error: `expected an array of harness names (${HARNESSES.join(', ')})`,
-      })
-      .optional(),
-    nativeTools: z.boolean({ error: 'expected true or false' }).optional(),
-    root: nonEmpty('a folder, absolute or relative to the current directory').optional(),
-    serverName: nonEmpty('a name for the MCP server entry, e.g. "app-a-tools"').optional(),
-    bridge: z.enum(['process', 'inline'], { error: 'expected "process" or "inline"' }).optional(),
-    codexConfig: z.boolean({ error: 'expected true or false' }).optional(),
-    force: z.boolean({ error: 'expected true or false' }).optional(),
-  },
-  { error: 'expected an options object: oac({ registry: "./agents/registry.ts:registry" })' },
-)
+const text = (what: string): OptionSpec => ({ kind: 'text', what })
+const flag: OptionSpec = { kind: 'flag' }
+
+const OPTION_SPECS: Record<keyof OacPluginOptions, OptionSpec> = {
+  registry: text('the registry module and export, e.g. "./agents/registry.ts:registry"'),
+  config: text('the name of a config profile of the registry'),
+  target: text('a folder relative to the project root, e.g. "." or "dist"'),
+  harnesses: { kind: 'harnesses' },
+  nativeTools: flag,
+  root: text('a folder, absolute or relative to the current directory'),
+  serverName: text('a name for the MCP server entry, e.g. "app-a-tools"'),
+  bridge: { kind: 'choice', values: ['process', 'inline'], error: 'expected "process" or "inline"' },
+  codexConfig: flag,
+  force: flag,
+  cache: flag,
+}
+const REQUIRED: ReadonlySet<string> = new Set(['registry'])
+
+function accepts(spec: OptionSpec, value: unknown): boolean {
+  switch (spec.kind) {
+    case 'text':
+      return typeof value === 'string' && value.length > 0
+    case 'flag':
+      return typeof value === 'boolean'
+    case 'choice':
+      return spec.values.includes(value as string)
+    case 'harnesses':
+      if (!Array.isArray(value)) return false
+      for (let index = 0; index < value.length; index++) if (!HARNESSES.includes(value[index] as Harness)) return false
+      return true
+  }
+}
+
+/** True for valid options in a plain object: the common case, checked without loading zod (a startup cost every build pays). */
+function isValid(raw: unknown): raw is OacPluginOptions {
+  if (typeof raw !== 'object' || raw === null) return false
+  const prototype: unknown = Object.getPrototypeOf(raw)
+  if (prototype !== Object.prototype && prototype !== null) return false
+  const entries = Object.entries(raw)
+  for (const [key, value] of entries) {
+    const spec = OPTION_SPECS[key as keyof OacPluginOptions] as OptionSpec | undefined
+    if (!spec || (value === undefined ? REQUIRED.has(key) : !accepts(spec, value))) return false
+  }
+  return [...REQUIRED].every((key) => entries.some(([name, value]) => name === key && value !== undefined))
+}
+
+type Zod = typeof import('zod')
+
+function zodSchema(z: Zod) {
+  const fieldOf = (spec: OptionSpec) => {
+    switch (spec.kind) {
+      case 'text':
+        return z.string({ error: `expected ${spec.what}` }).min(1, { error: `expected ${spec.what}, got an empty string` })
+      case 'flag':
+        return z.boolean({ error: 'expected true or false' })
+      case 'choice':
+        return z.enum(spec.values, { error: spec.error })
+      case 'harnesses':
+        return z.array(z.enum(HARNESSES as [Harness, ...Harness[]], { error: `expected one of ${HARNESSES.join(', ')}` }), {
+          error: `expected an array of harness names (${HARNESSES.join(', ')})`,
+        })
+    }
+  }
+  const shape = Object.fromEntries(
+    Object.entries(OPTION_SPECS).map(([name, spec]) => [name, REQUIRED.has(name) ? fieldOf(spec) : fieldOf(spec).optional()]),
+  )
+  return z.strictObject(shape, { error: 'expected an options object: oac({ registry: "./agents/registry.ts:registry" })' })
+}
 
 /** Raised for options that fail validation; the message names every bad option. */
 export class OacOptionsError extends Error {
@@ -80,11 +139,16 @@ function describe(value: unknown): string {
 
 /** Validates the plugin options, throwing one error that lists every problem by option name. */
 export function validateOptions(raw: unknown): OacPluginOptions {
-  const parsed = optionsSchema.safeParse(raw, { reportInput: true })
-  if (parsed.success) return parsed.data
+  if (isValid(raw)) return { ...raw, ...(raw.harnesses && { harnesses: [...raw.harnesses] }) }
+  // Options the fast check does not take: zod decides, and words the problems. Loaded synchronously,
+  // as plugins are created synchronously, and only here.
+  const z = createRequire(import.meta.url)('zod') as Zod
+  const parsed = zodSchema(z).safeParse(raw, { reportInput: true })
+  // The schema's fields are OPTION_SPECS', one per option, so its output is the options type.
+  if (parsed.success) return parsed.data as unknown as OacPluginOptions
   const problems = parsed.error.issues.map((issue) => {
     if (issue.code === 'unrecognized_keys') {
-      return `unknown option${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')} (known: ${Object.keys(optionsSchema.shape).join(', ')})`
+      return `unknown option${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')} (known: ${Object.keys(OPTION_SPECS).join(', ')})`
     }
     const name = optionName(issue.path)
     if (!name) return `${issue.message}, got ${describe(issue.input)}`

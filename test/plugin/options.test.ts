@@ -30,6 +30,7 @@ describe('plugin options', () => {
       bridge: 'inline' as const,
       codexConfig: true,
       force: true,
+      cache: false,
     }
     expect(validateOptions({ ...options, harnesses: [...options.harnesses] })).toEqual({ ...options, harnesses: ['claude', 'opencode'] })
   })
@@ -56,7 +57,7 @@ describe('plugin options', () => {
   test('rejects unknown options and lists the known ones', () => {
     const message = problemsOf({ registry: 'r.ts', outDir: 'dist', harness: ['claude'] })
     expect(message).toContain('unknown options `outDir`, `harness`')
-    expect(message).toContain('known: registry, config, target, harnesses, nativeTools, root, serverName, bridge, codexConfig, force')
+    expect(message).toContain('known: registry, config, target, harnesses, nativeTools, root, serverName, bridge, codexConfig, force, cache')
   })
 
   test('every bundler entry validates when the plugin is created', () => {
