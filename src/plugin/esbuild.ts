@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto'
 import { dirname, resolve } from 'node:path'
 import type { BuildOptions, OutputFile, PartialMessage, PluginBuild } from 'esbuild'
-import type { Generated } from '../api.js'
 import type { Diagnostic } from '../diagnostics.js'
-import { treeAssets, writeTree } from './output.js'
 import { diagnosticsOf, locationOf } from './report.js'
-import { isInside, type OacSession } from './session.js'
+import { type BuildResult, isInside, type OacSession } from './session.js'
 
 function escapeRegExp(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
@@ -54,22 +52,25 @@ export function esbuildSetup(session: OacSession): (build: PluginBuild) => void 
     session.useRoot(options.absWorkingDir ?? process.cwd())
     const workingDir = options.absWorkingDir ?? process.cwd()
     const outDir = options.outdir ? resolve(workingDir, options.outdir) : options.outfile ? dirname(resolve(workingDir, options.outfile)) : undefined
-    const reported = new WeakSet<Generated>()
+    const reported = new WeakSet<BuildResult>()
+    // With write: true the tree is written (in or outside outdir), so the cache may serve it; with write: false
+    // a tree inside outdir joins the output files, whose bytes come from a compile.
+    const cacheTarget = () => (options.write === false || (outDir === undefined && session.options.target === undefined) ? undefined : session.target(outDir))
 
     const watchLists = () => {
       const target = session.target(outDir)
-      const generated = session.settledResult()
-      const outputs = generated ? generated.files.map((file) => resolve(target, file.path)) : []
+      const result = session.settledResult()
+      const outputs = result ? result.outputs.map((path) => resolve(target, path)) : []
       const plan = session.watchPlan([target], outputs)
       return { watchFiles: plan.files, watchDirs: plan.dirs }
     }
 
     build.onStart(async () => {
       try {
-        const generated = await session.refresh()
-        if (reported.has(generated)) return
-        reported.add(generated)
-        return split(generated.diagnostics, session.root)
+        const result = await session.refresh(cacheTarget())
+        if (reported.has(result)) return
+        reported.add(result)
+        return split(result.warnings, session.root)
       } catch (error) {
         return split(diagnosticsOf(error), session.root)
       }
@@ -84,12 +85,14 @@ export function esbuildSetup(session: OacSession): (build: PluginBuild) => void 
       if (result.errors.length > 0) return
       const target = session.target(outDir)
       try {
-        const generated = await session.latest()
+        const built = await session.latest()
         const outputs = result.outputFiles
         // With write: true esbuild writes nothing of ours, so write/ writes the tree itself, in or outside outdir.
-        if (!outputs) return split((await writeTree(generated, target, session.options.force ?? false)).diagnostics, session.root)
+        if (!outputs) return split(await session.writeInto(target, built), session.root)
         // write: false: nothing touches the disk; a tree inside outdir joins the build's output files.
         if (!outDir || !isInside(target, outDir)) return
+        const generated = built.generated ?? (await session.generated())
+        const { treeAssets } = await import('./output.js')
         const byPath = new Map(outputs.map((file, index) => [file.path, index]))
         const { assets } = await treeAssets(
           generated,

@@ -9,7 +9,7 @@ import { rollupLikeHooks } from './rollup-like.js'
 import { OacSession } from './session.js'
 import { viteHooks, type ViteMode } from './vite.js'
 import { applyWebpackLike } from './webpack-like.js'
-import { manifestModule, manifestOf, RESOLVED_VIRTUAL_ID, resolvedVirtualIdFilter, VIRTUAL_ALIAS, virtualIdFilter } from './virtual.js'
+import { RESOLVED_VIRTUAL_ID, resolvedVirtualIdFilter, VIRTUAL_ALIAS, virtualIdFilter } from './virtual.js'
 
 type WebpackSource = webpackSources.Source
 type RspackSource = rspackSources.Source
@@ -36,15 +36,15 @@ export const unpluginOac = createUnplugin<OacPluginOptions, false>((raw, meta) =
     load: {
       filter: { id: resolvedVirtualIdFilter },
       async handler() {
-        let generated
+        let result
         try {
           // The dev server may ask before its watcher has seen an edit, so it checks the sources itself.
-          generated = vite.serving ? await session.refresh() : await session.latest()
+          result = vite.serving ? await session.refresh() : await session.latest()
         } catch (error) {
           throw new Error(`unplugin-oac: the agent registry does not compile, so virtual:oac has no manifest:\n${failureText(error)}`)
         }
         if (!vite.serving) for (const file of session.watchPlan([], []).files) this.addWatchFile(file)
-        return manifestModule(manifestOf(generated.plan, generated.files))
+        return result.manifestModule
       },
     },
     // Exact filters keep esbuild from calling into JS for every other module (3x slower otherwise).

@@ -1,8 +1,6 @@
 import { dirname, join, resolve } from 'node:path'
-import type { Generated } from '../api.js'
-import { treeAssets, writeTree } from './output.js'
 import { bundlerLog, type BundlerLog, errorsOf } from './report.js'
-import { isInside, type OacSession } from './session.js'
+import { type BuildResult, isInside, type OacSession } from './session.js'
 
 /** The part of the Rollup / Rolldown / Vite plugin context these hooks use. */
 interface HostContext {
@@ -24,7 +22,7 @@ type HostBundle = Record<string, { type: 'asset'; source: string | Uint8Array } 
 /** A tree to write into a target outside the output folder once the bundle is written. */
 interface PendingWrite {
   target: string
-  generated: Generated
+  result: BuildResult
 }
 
 function outputFolder(options: HostOutputOptions): string | undefined {
@@ -38,9 +36,17 @@ function outputFolder(options: HostOutputOptions): string | undefined {
  * context. `defaultOutDir` gives Vite's resolved `build.outDir`, known before the bundle is written.
  */
 export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string | undefined = () => undefined) {
-  const reported = new WeakSet<Generated>()
+  const reported = new WeakSet<BuildResult>()
   const pendingWrites = new Map<string, PendingWrite>()
   const targets = new Set<string>()
+
+  /** The target known before the build, unless the tree goes into the output folder as assets (their bytes come from a compile). */
+  function cacheTarget(): string | undefined {
+    const outDir = defaultOutDir()
+    if (session.options.target === undefined && outDir === undefined) return undefined
+    const target = session.target(outDir)
+    return outDir !== undefined && isInside(target, outDir) ? undefined : target
+  }
 
   function knownTargets(): string[] {
     const fallback = defaultOutDir()
@@ -48,8 +54,8 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
     return [...targets]
   }
 
-  function watch(context: HostContext, generated: Generated | undefined): void {
-    const outputs = generated ? knownTargets().flatMap((target) => generated.files.map((file) => join(target, file.path))) : []
+  function watch(context: HostContext, result: BuildResult | undefined): void {
+    const outputs = result ? knownTargets().flatMap((target) => result.outputs.map((path) => join(target, path))) : []
     const plan = session.watchPlan(knownTargets(), outputs)
     for (const file of plan.files) context.addWatchFile(file)
     for (const dir of plan.dirs) context.addWatchFile(dir)
@@ -57,17 +63,17 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
 
   return {
     async buildStart(this: HostContext): Promise<void> {
-      let generated: Generated
+      let result: BuildResult
       try {
-        generated = await session.refresh()
+        result = await session.refresh(cacheTarget())
       } catch (error) {
         watch(this, undefined)
         return this.error(bundlerLog(errorsOf(error), session.root))
       }
-      watch(this, generated)
-      if (reported.has(generated)) return
-      reported.add(generated)
-      for (const warning of generated.diagnostics.filter((d) => d.severity === 'warning')) this.warn(bundlerLog([warning], session.root))
+      watch(this, result)
+      if (reported.has(result)) return
+      reported.add(result)
+      for (const warning of result.warnings) this.warn(bundlerLog([warning], session.root))
     },
 
     async generateBundle(this: HostContext, outputOptions: HostOutputOptions, bundle: HostBundle, isWrite = true): Promise<void> {
@@ -75,10 +81,10 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
       // Vite's default target is the client's folder for every environment; Rollup's is each output's own.
       const target = session.target(defaultOutDir() ?? outDir)
       targets.add(target)
-      const generated = await session.latest()
+      const result = await session.latest()
       const emitsAssets = this.environment?.config.build.emitAssets ?? true
       if (!outDir || !emitsAssets || !isInside(target, outDir)) {
-        if (isWrite) pendingWrites.set(outDir ?? target, { target, generated })
+        if (isWrite) pendingWrites.set(outDir ?? target, { target, result })
         return
       }
       const bundledText = (fileName: string) => {
@@ -88,6 +94,8 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
       }
       let delivered
       try {
+        const generated = result.generated ?? (await session.generated())
+        const { treeAssets } = await import('./output.js')
         delivered = await treeAssets(generated, target, outDir, bundledText, { writeFirst: isWrite, force: session.options.force ?? false })
       } catch (error) {
         return this.error(bundlerLog(errorsOf(error), session.root))
@@ -108,8 +116,7 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
       if (!pending) return
       pendingWrites.delete(key)
       try {
-        const report = await writeTree(pending.generated, pending.target, session.options.force ?? false)
-        for (const warning of report.diagnostics) this.warn(bundlerLog([warning], session.root))
+        for (const warning of await session.writeInto(pending.target, pending.result)) this.warn(bundlerLog([warning], session.root))
       } catch (error) {
         return this.error(bundlerLog(errorsOf(error), session.root))
       }

@@ -1,8 +1,10 @@
 import { stat } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
-import { Compiler, type Generated } from '../api.js'
+import type { Compiler, Generated } from '../api.js'
+import type { Diagnostic } from '../diagnostics.js'
 import { parseRegistrySpec, resolveModulePath } from '../load/spec.js'
 import { packageRoot } from '../package-paths.js'
+import { type CacheKey, currentBuild, readRecord, writeCachedBuild } from './build-cache.js'
 import type { OacPluginOptions } from './options.js'
 
 /** True when `path` is `folder` itself or lies inside it. */
@@ -45,8 +47,22 @@ async function unchanged(previous: Fingerprint): Promise<boolean> {
   return true
 }
 
-interface Settled {
+/** What the build hooks use of a compile, whether it ran in this process or the build cache served it. */
+export interface BuildResult {
+  /** The code of `virtual:oac`. */
+  manifestModule: string
+  /** The compile's warnings. */
+  warnings: Diagnostic[]
+  /** The generated files, relative to the target. */
+  outputs: string[]
+  /** The compile's full result; absent when the build cache served the build. */
   generated?: Generated
+  /** Set when the build cache served the build: the target whose tree is already written, and that write's warnings. */
+  cached?: { target: string; writeWarnings: Diagnostic[] }
+}
+
+interface Settled {
+  result?: BuildResult
   error?: unknown
   /** The watched files' state when the compile started, so an edit made during it is not lost. */
   fingerprint: Fingerprint
@@ -57,6 +73,10 @@ interface Settled {
  * Compiler (with its incremental script bundler) and the last result. A build asks `refresh()`, which
  * compiles only when a file the last result came from has changed, so the client and ssr builds of one
  * `vite build` share a single compile while every watch rebuild after an edit gets a fresh one.
+ *
+ * The first compile of an instance may be served by the build cache (build-cache.ts) instead, when the
+ * host says which target the tree will be written into; later ones compare in memory. The pipeline is
+ * imported only when something compiles, so a build the cache serves loads none of it.
  */
 export class OacSession {
   readonly options: OacPluginOptions
@@ -66,6 +86,8 @@ export class OacSession {
   private settled: Settled | undefined
   /** Source files of the last successful compile, still watched after a failed one so a fix rebuilds. */
   private knownFiles: string[] = []
+  /** The target the host writes the tree into outside any bundle, as given to `refresh`: the one the cache records. */
+  private cacheTarget: string | undefined
 
   constructor(options: OacPluginOptions) {
     this.options = options
@@ -79,6 +101,7 @@ export class OacSession {
     this.compiler = undefined
     this.projectRoot = root
     this.settled = undefined
+    this.cacheTarget = undefined
     void previous?.dispose()
   }
 
@@ -104,13 +127,17 @@ export class OacSession {
 
   /**
    * The current compile: reuses the last result while none of its files changed, else compiles again.
-   * Concurrent callers share one compile. Throws the pipeline's OacError on errors.
+   * Concurrent callers share one compile. Throws the pipeline's OacError on errors. `cacheTarget` is the
+   * absolute target the tree will be written into (not emitted as assets), when the host knows it: the
+   * first compile then asks the build cache for that target.
    */
-  async refresh(): Promise<Generated> {
+  async refresh(cacheTarget?: string): Promise<BuildResult> {
+    if (cacheTarget !== undefined) this.cacheTarget = cacheTarget
     if (!this.inFlight) {
       const last = this.settled
       if (!last || last.error !== undefined || !(await unchanged(last.fingerprint))) {
-        this.inFlight ??= this.compile()
+        const askCache = last === undefined && this.options.cache !== false ? cacheTarget : undefined
+        this.inFlight ??= this.compile(askCache)
       }
     }
     const settled = this.inFlight ? await this.inFlight : this.settled!
@@ -118,29 +145,93 @@ export class OacSession {
   }
 
   /** The result of the compile in progress or the last one, compiling only when there is none (the virtual module's load). */
-  async latest(): Promise<Generated> {
+  async latest(): Promise<BuildResult> {
     if (this.inFlight) return unwrap(await this.inFlight)
     if (this.settled) return unwrap(this.settled)
     return this.refresh()
   }
 
-  private async compile(): Promise<Settled> {
-    const compiler = (this.compiler ??= new Compiler(this.root))
+  /** The current compile's full result, as `refresh()`, compiling in this process when the cache served it. */
+  async generated(): Promise<Generated> {
+    const result = await this.refresh()
+    if (result.generated) return result.generated
+    // Only an instance's first compile asks the cache, so the compile in flight (or this one) runs here.
+    this.inFlight ??= this.compile(undefined)
+    return unwrap(await this.inFlight).generated!
+  }
+
+  /**
+   * Puts the tree into `target`, outside any bundle, and returns the write's warnings. A build the cache
+   * served for this target has nothing to write; else the tree is written (compiled first if need be)
+   * and, for the cache's target, recorded. Throws OacError when the write fails.
+   */
+  async writeInto(target: string, result: BuildResult): Promise<Diagnostic[]> {
+    if (result.cached?.target === target) return result.cached.writeWarnings
+    const generated = result.generated ?? (await this.generated())
+    const { writeTree } = await import('./output.js')
+    const report = await writeTree(generated, target, this.options.force ?? false)
+    await this.record(target, generated, report.diagnostics)
+    return report.diagnostics
+  }
+
+  private async record(target: string, generated: Generated, writeWarnings: Diagnostic[]): Promise<void> {
+    const settled = this.settled
+    const result = settled?.result
+    // Only the current compile, written into the target the next build will ask the cache about.
+    if (this.options.cache === false || target !== this.cacheTarget || result?.generated !== generated) return
+    const owned = new Map(generated.files.flatMap((file) => (file.kind === 'owned' ? [[file.path, file.content] as const] : [])))
+    await writeCachedBuild(
+      this.cacheKey(target),
+      { manifestModule: result.manifestModule, watchFiles: generated.watchFiles, outputs: result.outputs, warnings: result.warnings, writeWarnings },
+      { owner: generated.plan.serverName, owned, inputsUnchanged: () => unchanged(settled!.fingerprint) },
+    )
+  }
+
+  private cacheKey(target: string): CacheKey {
+    return { root: this.root, target, options: this.options }
+  }
+
+  private async compile(cacheTarget: string | undefined): Promise<Settled> {
+    const cached = cacheTarget === undefined ? undefined : await this.fromCache(cacheTarget)
+    const settled = cached ?? (await this.compileHere())
+    this.settled = settled
+    this.inFlight = undefined
+    return settled
+  }
+
+  private async fromCache(target: string): Promise<Settled | undefined> {
+    const key = this.cacheKey(target)
+    const record = await readRecord(key)
+    if (!record) return undefined
+    // Taken before the contents are checked, so an edit made meanwhile is seen by the next refresh.
+    const before = await fingerprint(record.watchFiles)
+    const build = await currentBuild(key, record)
+    if (!build) return undefined
+    this.knownFiles = build.watchFiles
+    const { manifestModule, warnings, outputs, writeWarnings } = build
+    return { result: { manifestModule, warnings, outputs, cached: { target, writeWarnings } }, fingerprint: before }
+  }
+
+  private async compileHere(): Promise<Settled> {
     const before = await fingerprint(this.watchedSources())
-    let settled: Settled
     try {
+      const [{ Compiler }, { manifestModule, manifestOf }] = await Promise.all([import('../api.js'), import('./manifest.js')])
+      const compiler = (this.compiler ??= new Compiler(this.root))
       const generated = await compiler.generate(this.options)
       this.knownFiles = generated.watchFiles
       const fresh = [...generated.watchFiles].filter((file) => !before.has(file))
       const after = await fingerprint(fresh)
       const sources = new Set(generated.watchFiles)
-      settled = { generated, fingerprint: new Map([...before, ...after].filter(([file]) => sources.has(file))) }
+      const result: BuildResult = {
+        manifestModule: manifestModule(manifestOf(generated.plan, generated.files)),
+        warnings: generated.diagnostics.filter((d) => d.severity === 'warning'),
+        outputs: generated.files.map((file) => file.path),
+        generated,
+      }
+      return { result, fingerprint: new Map([...before, ...after].filter(([file]) => sources.has(file))) }
     } catch (error) {
-      settled = { error, fingerprint: before }
+      return { error, fingerprint: before }
     }
-    this.settled = settled
-    this.inFlight = undefined
-    return settled
   }
 
   private watchedSources(): string[] {
@@ -169,8 +260,8 @@ export class OacSession {
   }
 
   /** The last successful result, if the last compile succeeded. */
-  settledResult(): Generated | undefined {
-    return this.settled?.generated
+  settledResult(): BuildResult | undefined {
+    return this.settled?.result
   }
 
   /**
@@ -185,7 +276,7 @@ export class OacSession {
   }
 }
 
-function unwrap(settled: Settled): Generated {
+function unwrap(settled: Settled): BuildResult {
   if (settled.error !== undefined) throw settled.error
-  return settled.generated!
+  return settled.result!
 }

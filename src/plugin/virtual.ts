@@ -1,7 +1,4 @@
-import type { Plan } from '../compile/plan.js'
 import type { Harness, JsonValue } from '../define/types.js'
-import type { OutputFile } from '../emit/types.js'
-import { jsValue } from '../emit/codegen/escape.js'
 
 /** The id users import. */
 export const VIRTUAL_ID = 'virtual:oac'
@@ -38,36 +35,4 @@ export interface OacManifest {
   }>
   /** Every generated file, relative to the target. */
   files: string[]
-}
-
-export function manifestOf(plan: Plan, files: readonly OutputFile[]): OacManifest {
-  return {
-    config: plan.config,
-    harnesses: plan.harnesses,
-    nativeTools: plan.nativeTools,
-    serverName: plan.serverName,
-    agents: plan.agents.map((agent) => ({
-      name: agent.name,
-      description: agent.description,
-      mode: agent.mode,
-      tools: agent.tools,
-      model: agent.model,
-    })),
-    tools: plan.tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      json: tool.json,
-      schemaKind: tool.schemaKind,
-      schema: tool.schema,
-      script: tool.script,
-    })),
-    files: files.map((file) => file.path),
-  }
-}
-
-/** The virtual module's code: the manifest as a default export plus one named export per field. */
-export function manifestModule(manifest: OacManifest): string {
-  const data: { [key: string]: JsonValue } = { ...manifest }
-  const named = Object.keys(manifest).map((key) => `export const ${key} = manifest.${key}\n`)
-  return `const manifest = ${jsValue(data)}\nexport default manifest\n${named.join('')}`
 }

@@ -23,7 +23,7 @@ export function serveAgentTree(server: ViteDevServer, session: OacSession, targe
   async function update(): Promise<void> {
     let generated: Generated | undefined
     try {
-      generated = await session.refresh()
+      generated = await session.generated()
       const report = await writeTree(generated, target, session.options.force ?? false)
       for (const warning of [...generated.diagnostics, ...report.diagnostics].filter((d) => d.severity === 'warning')) {
         logger.warn(`[unplugin-oac] ${bundlerLog([warning], session.root).message}`)

@@ -2,7 +2,6 @@ import { resolve } from 'node:path'
 import type { Plugin, ResolvedConfig } from 'vite'
 import { rollupLikeHooks } from './rollup-like.js'
 import type { OacSession } from './session.js'
-import { serveAgentTree } from './vite-dev.js'
 
 /** Whether Vite is serving (dev) or building, as the virtual module's load needs to know. */
 export interface ViteMode {
@@ -26,7 +25,9 @@ export function viteHooks(session: OacSession, mode: ViteMode): Partial<Plugin> 
       outDir = resolve(config.root, config.environments.client?.build.outDir ?? config.build.outDir)
       mode.serving = config.command === 'serve'
     },
-    configureServer(server) {
+    async configureServer(server) {
+      // Imported here: the dev server writes through the pipeline, which a build the cache serves never loads.
+      const { serveAgentTree } = await import('./vite-dev.js')
       serveAgentTree(server, session, session.target(outDir))
     },
     async buildStart() {

@@ -1,9 +1,7 @@
 import { join } from 'node:path'
-import type { Generated } from '../api.js'
 import type { Diagnostic } from '../diagnostics.js'
-import { treeAssets, writeTree } from './output.js'
 import { bundlerLog, diagnosticsOf } from './report.js'
-import { isInside, type OacSession } from './session.js'
+import { type BuildResult, isInside, type OacSession } from './session.js'
 
 const NAME = 'unplugin-oac'
 
@@ -68,12 +66,14 @@ export function applyWebpackLike<S extends HostSource>(
 ): void {
   session.useRoot(compiler.options.context ?? process.cwd())
   const outDir = compiler.options.output.path
-  const reported = new WeakSet<Generated>()
+  const reported = new WeakSet<BuildResult>()
   /** This compilation's result; undefined when its compile failed. */
-  let current: Generated | undefined
+  let current: BuildResult | undefined
 
   const target = () => session.target(outDir)
   const emitsAssets = () => outDir !== undefined && isInside(target(), outDir)
+  /** A tree written after the build may come from the cache; emitted as assets, its bytes come from a compile. */
+  const cacheTarget = () => (outDir === undefined && session.options.target === undefined) || emitsAssets() ? undefined : target()
 
   function push(list: Error[], diagnostics: readonly Diagnostic[]): void {
     for (const diagnostic of diagnostics) {
@@ -88,19 +88,19 @@ export function applyWebpackLike<S extends HostSource>(
   compiler.hooks.make.tapPromise(NAME, async (compilation) => {
     current = undefined
     try {
-      const generated = await session.refresh()
-      current = generated
-      if (reported.has(generated)) return
-      reported.add(generated)
-      push(compilation.warnings, generated.diagnostics.filter((d) => d.severity === 'warning'))
+      const result = await session.refresh(cacheTarget())
+      current = result
+      if (reported.has(result)) return
+      reported.add(result)
+      push(compilation.warnings, result.warnings)
     } catch (error) {
       push(compilation.errors, diagnosticsOf(error).filter((d) => d.severity === 'error'))
     }
   })
 
   const addDependencies = (compilation: HostCompilation<S>) => {
-    const generated = session.settledResult()
-    const outputs = generated ? generated.files.map((file) => join(target(), file.path)) : []
+    const result = session.settledResult()
+    const outputs = result ? result.outputs.map((path) => join(target(), path)) : []
     const plan = session.watchPlan([target()], outputs)
     for (const file of plan.files) compilation.fileDependencies.add(file)
     for (const dir of plan.dirs) compilation.contextDependencies.add(dir)
@@ -114,10 +114,12 @@ export function applyWebpackLike<S extends HostSource>(
 
   compiler.hooks.thisCompilation.tap(NAME, (compilation) => {
     compilation.hooks.processAssets.tapPromise({ name: NAME, stage: compiler.webpack.Compilation.PROCESS_ASSETS_STAGE_ADDITIONS }, async () => {
-      const generated = current
+      const result = current
       // A failed compilation gets no tree: with emitOnErrors it would still be written.
-      if (!emitsAssets() || !outDir || !generated || compilation.errors.length > 0) return
+      if (!emitsAssets() || !outDir || !result || compilation.errors.length > 0) return
       try {
+        const generated = result.generated ?? (await session.generated())
+        const { treeAssets } = await import('./output.js')
         const { assets, report } = await treeAssets(
           generated,
           target(),
@@ -142,10 +144,10 @@ export function applyWebpackLike<S extends HostSource>(
   })
 
   compiler.hooks.afterEmit.tapPromise(NAME, async (compilation) => {
-    const generated = current
-    if (emitsAssets() || compilation.errors.length > 0 || !generated) return
+    const result = current
+    if (emitsAssets() || compilation.errors.length > 0 || !result) return
     try {
-      push(compilation.warnings, (await writeTree(generated, target(), session.options.force ?? false)).diagnostics)
+      push(compilation.warnings, await session.writeInto(target(), result))
     } catch (error) {
       push(compilation.errors, diagnosticsOf(error).filter((d) => d.severity === 'error'))
     }

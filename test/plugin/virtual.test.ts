@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import type { Plan } from '../../src/compile/plan.js'
 import type { OutputFile } from '../../src/emit/types.js'
-import { manifestModule, manifestOf, resolvedVirtualIdFilter, virtualIdFilter } from '../../src/plugin/virtual.js'
+import { manifestModule, manifestOf } from '../../src/plugin/manifest.js'
+import { resolvedVirtualIdFilter, virtualIdFilter } from '../../src/plugin/virtual.js'
 
 // A description no literal may break: quotes, a backslash, a line separator, a closing script tag, a template.
 const TRICKY = 'Says "hi"\\n \u2028 </script> ${process.exit(1)} `x`'
