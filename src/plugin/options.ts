@@ -95,9 +95,10 @@ function isValid(raw: unknown): raw is OacPluginOptions {
   return [...REQUIRED].every((key) => entries.some(([name, value]) => name === key && value !== undefined))
 }
 
-type Zod = typeof import('zod')
+type Zod = typeof import('zod').z
 
-function zodSchema(z: Zod) {
+/** The options as a zod schema, for the words of a rejection (and the tests' check that the fast path agrees). */
+export function optionsSchema(z: Zod) {
   const fieldOf = (spec: OptionSpec) => {
     switch (spec.kind) {
       case 'text':
@@ -142,8 +143,8 @@ export function validateOptions(raw: unknown): OacPluginOptions {
   if (isValid(raw)) return { ...raw, ...(raw.harnesses && { harnesses: [...raw.harnesses] }) }
   // Options the fast check does not take: zod decides, and words the problems. Loaded synchronously,
   // as plugins are created synchronously, and only here.
-  const z = createRequire(import.meta.url)('zod') as Zod
-  const parsed = zodSchema(z).safeParse(raw, { reportInput: true })
+  const { z } = createRequire(import.meta.url)('zod') as typeof import('zod')
+  const parsed = optionsSchema(z).safeParse(raw, { reportInput: true })
   // The schema's fields are OPTION_SPECS', one per option, so its output is the options type.
   if (parsed.success) return parsed.data as unknown as OacPluginOptions
   const problems = parsed.error.issues.map((issue) => {

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, symlink, unlink, writeFile } from 'node:fs/promises'
+import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, symlink, unlink, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -9,6 +9,7 @@ import { recordFile } from '../../src/plugin/build-cache.js'
 import type { OacPluginOptions } from '../../src/plugin/index.js'
 import { repoRoot } from '../util/project.js'
 import { APP_BUNDLE, BUNDLERS, type BundlerName, buildWith, readTree } from './bundlers.js'
+import { settle, startWatch, waitFor } from './watchers.js'
 
 const fixture = join(repoRoot, 'test/fixtures/plugin-basic')
 const registry = './agents/registry.ts:registry'
@@ -93,6 +94,45 @@ describe.each(BUNDLERS)('%s with the build cache', (bundler) => {
     expect(edited.compiles).toBe(1)
     expect(edited.tree).toEqual(await expectedTree(root))
     expect(JSON.stringify(edited.manifest)).toContain('Report the weather for one city.')
+  })
+})
+
+/** Dates the project's own files a minute back: webpack's watcher rebuilds once for files modified just before it starts. */
+async function backdate(dir: string): Promise<void> {
+  const past = new Date(Date.now() - 60_000)
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules') continue
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) await backdate(path)
+    await utimes(path, past, past)
+  }
+}
+
+// rspack's watcher is left out as in watch.test.ts (it sometimes builds once more at start).
+describe.each(BUNDLERS.filter((bundler) => bundler !== 'rspack'))('%s in watch mode after a cached build', (bundler) => {
+  test('the first build comes from the cache; an edit then compiles and updates the tree', async () => {
+    const root = await project()
+    const first = await build(bundler, root)
+    await backdate(root)
+    const before = registryLoads()
+    const watching = await startWatch(bundler, { root, outDir: join(root, `dist-${bundler}`), options: { registry, target: TARGET } })
+    try {
+      await waitFor('the first build', () => watching.builds >= 1)
+      await settle()
+      expect(watching.lastError).toBe('')
+      expect(registryLoads() - before).toBe(0)
+      expect(await readTree(join(root, TARGET))).toEqual(first.tree)
+
+      // The record's watch files are watched: an edit to a tool compiles once and reaches the tree.
+      await edit(join(root, 'agents', 'tools', 'weather.ts'), 'Report the weather for a city.', 'Report the weather for one city.')
+      const script = join(root, TARGET, '.opencode', 'tool', 'weather.ts')
+      await waitFor('the edit in the tree', async () => (await readFile(script, 'utf8')).includes('Report the weather for one city.'))
+      await settle()
+      expect(registryLoads() - before).toBe(1)
+      expect(await readTree(join(root, TARGET))).toEqual(await expectedTree(root))
+    } finally {
+      await watching.close()
+    }
   })
 })
 

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import oacEsbuild from '../../src/esbuild.js'
 import { OacOptionsError, unpluginOac } from '../../src/plugin/index.js'
-import { validateOptions } from '../../src/plugin/options.js'
+import fc from 'fast-check'
+import { z } from 'zod'
+import { optionsSchema, validateOptions } from '../../src/plugin/options.js'
 import oacRollup from '../../src/rollup.js'
 import oacVite from '../../src/vite.js'
 import webpack from 'webpack'
@@ -67,5 +69,30 @@ describe('plugin options', () => {
     }
     // webpack creates the plugin when the compiler applies it.
     expect(() => webpack({ context: import.meta.dirname, entry: './options.test.ts', plugins: [oacWebpack(bad)] })).toThrow(/option `harnesses`/)
+  })
+
+  test('the fast check accepts exactly what the zod schema accepts', () => {
+    const keys = ['registry', 'config', 'target', 'harnesses', 'nativeTools', 'root', 'serverName', 'bridge', 'codexConfig', 'force', 'cache', 'outDir']
+    const value = fc.oneof(
+      fc.constantFrom('', 'r.ts', 'process', 'inline', 'claude', true, false, 0, 1, null, undefined),
+      fc.array(fc.constantFrom('claude', 'opencode', 'vim', 3, undefined), { maxLength: 3 }),
+      fc.constant({}),
+    )
+    const options = fc.oneof(fc.dictionary(fc.constantFrom(...keys), value), fc.record({ registry: fc.constant('r.ts') }), value)
+    fc.assert(
+      fc.property(options, (raw) => {
+        const accepted = (() => {
+          try {
+            validateOptions(raw)
+            return true
+          } catch (error) {
+            if (!(error instanceof OacOptionsError)) throw error
+            return false
+          }
+        })()
+        expect(accepted).toBe(optionsSchema(z).safeParse(raw).success)
+      }),
+      { numRuns: 2000 },
+    )
   })
 })
