@@ -3,10 +3,12 @@ import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, symlink, unlink, uti
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { rollup, type RollupLog } from 'rollup'
 import { describe, expect, test } from 'vitest'
 import { compile } from '../../src/api.js'
 import { recordFile } from '../../src/plugin/build-cache.js'
 import type { OacPluginOptions } from '../../src/plugin/index.js'
+import oacRollup from '../../src/rollup.js'
 import { repoRoot } from '../util/project.js'
 import { APP_BUNDLE, BUNDLERS, type BundlerName, buildWith, readTree } from './bundlers.js'
 import { settle, startWatch, waitFor } from './watchers.js'
@@ -226,6 +228,53 @@ describe('what makes a build compile again (vite)', () => {
     const moved = `${root}-moved`
     await cp(root, moved, { recursive: true, verbatimSymlinks: true })
     expect((await build('vite', moved)).compiles).toBe(1)
+  })
+})
+
+// A constant compiles, with a warning for pi (Gemini rejects const) on line 5.
+const WARNING_REGISTRY = `import { defineAgent, defineRegistry, defineTool } from 'unplugin-oac'
+import { z } from 'zod'
+
+// pi passes const through as is; Google models reject it.
+const lookup = defineTool({
+  name: 'lookup',
+  description: 'Looks an id up.',
+  input: z.object({ id: z.string(), kind: z.literal('user') }),
+  run: ({ id }) => id,
+})
+
+export const registry = defineRegistry({
+  agents: [defineAgent({ name: 'helper', description: 'Helps.', prompt: 'Help.', tools: [lookup] })],
+})
+${COUNT_LOADS}`
+
+describe('warnings', () => {
+  test('a build the cache serves reports the warnings of the compile it stands for', async () => {
+    const root = await project()
+    await writeFile(join(root, 'agents', 'lossy.ts'), WARNING_REGISTRY)
+    const buildReporting = async () => {
+      const warnings: RollupLog[] = []
+      const before = registryLoads()
+      const bundle = await rollup({
+        input: join(root, 'src/main.js'),
+        plugins: [oacRollup({ registry: './agents/lossy.ts:registry', root, target: TARGET })],
+        onwarn: (warning) => void warnings.push(warning),
+      })
+      try {
+        await bundle.write({ dir: join(root, 'dist'), format: 'es' })
+      } finally {
+        await bundle.close()
+      }
+      const ours = warnings.filter((w) => w.plugin === 'unplugin-oac').map(({ message, loc }) => ({ message, loc }))
+      return { compiles: registryLoads() - before, ours }
+    }
+    const first = await buildReporting()
+    expect(first.compiles).toBe(1)
+    expect(first.ours.length).toBeGreaterThan(0)
+    expect(first.ours[0]!.message).toMatch(/agents\/lossy\.ts:5:\d+: warning/)
+    const second = await buildReporting()
+    expect(second.compiles).toBe(0)
+    expect(second.ours).toEqual(first.ours)
   })
 })
 
