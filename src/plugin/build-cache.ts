@@ -212,19 +212,19 @@ export interface WrittenTree {
  * there meanwhile). Failures are ignored: without a record the next build compiles.
  */
 export async function writeCachedBuild(key: CacheKey, build: CachedBuild, written: WrittenTree): Promise<void> {
-  const treeFiles = [...build.outputs, manifestPath(written.owner)]
-  const [plugin, inputs, project, tree] = await Promise.all([
-    pluginIdentity(),
-    hashFiles(build.watchFiles),
-    projectHashes(key.root),
-    hashFiles(treeFiles, key.target, true),
-  ])
-  if (!(await written.inputsUnchanged()) || Object.values(tree).includes(MISSING)) return
-  for (const [path, content] of written.owned) if (tree[path]?.replace(/\+x$/, '') !== sha256(content)) return
-  const record: CacheRecord = { format: FORMAT, plugin, node: NODE_MAJOR, options: canonicalOptions(key), ...build, inputs, project, tree }
   const file = recordFile(key)
   const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
   try {
+    const treeFiles = [...build.outputs, manifestPath(written.owner)]
+    const [plugin, inputs, project, tree] = await Promise.all([
+      pluginIdentity(),
+      hashFiles(build.watchFiles),
+      projectHashes(key.root),
+      hashFiles(treeFiles, key.target, true),
+    ])
+    if (!(await written.inputsUnchanged()) || Object.values(tree).includes(MISSING)) return
+    for (const [path, content] of written.owned) if (tree[path]?.replace(/\+x$/, '') !== sha256(content)) return
+    const record: CacheRecord = { format: FORMAT, plugin, node: NODE_MAJOR, options: canonicalOptions(key), ...build, inputs, project, tree }
     await mkdir(dirname(file), { recursive: true })
     await writeFile(temp, JSON.stringify(record))
     await rename(temp, file)

@@ -192,7 +192,8 @@ export class OacSession {
   }
 
   private async compile(cacheTarget: string | undefined): Promise<Settled> {
-    const cached = cacheTarget === undefined ? undefined : await this.fromCache(cacheTarget)
+    // The cache only ever saves work: if it cannot be read, the build compiles.
+    const cached = cacheTarget === undefined ? undefined : await this.fromCache(cacheTarget).catch(() => undefined)
     const settled = cached ?? (await this.compileHere())
     this.settled = settled
     this.inFlight = undefined
