@@ -42,10 +42,10 @@ export async function writeFileAtomic(path: string, data: Buffer, options: { mod
 
 /**
  * The same temp-and-rename replace for files we generate whole, without the flush: a build killed at
- * any moment still leaves the old content or the new, never a part, and only a power cut could lose
- * the newest bytes, which the next build writes again (every bundler treats its output so). One
- * fsync per file, and async calls' thread-pool round trips, were most of the write time of a
- * 3,400-file tree; these files are small, so plain sync calls are fastest.
+ * any moment still leaves the old content or the new, never a part; only a power cut could leave a
+ * file empty, which the next build writes again (every bundler treats its output so). One fsync per
+ * file, and async calls' thread-pool round trips, were most of the write time of a 3,400-file tree;
+ * these files are small, so plain sync calls are fastest.
  */
 export function replaceFileSync(path: string, data: Buffer, mode: number): Stats {
   const temp = tempPath(path)

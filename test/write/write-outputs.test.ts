@@ -140,6 +140,16 @@ describe('writeOutputs', () => {
     expect((await stat(join(target, 'scripts/forecast.mjs'))).mode & 0o111).not.toBe(0)
   })
 
+  it('a generated file found empty (what a power cut after an unflushed write leaves) is written again', async () => {
+    await writeOutputs(tree('forecast'), options())
+    await writeFile(join(target, 'prompts/planner.md'), '')
+    const changed = tree('forecast').map((f) => (f.path === 'prompts/planner.md' ? owned(f.path, 'Use forecast, version 2.\n') : f))
+    const report = await writeOutputs(changed, options())
+    expect(report.diagnostics).toEqual([])
+    expect(report.written).toEqual(['prompts/planner.md'])
+    expect(await read('prompts/planner.md')).toBe('Use forecast, version 2.\n')
+  })
+
   it('a generated file edited by hand that we no longer generate is left in place, with a warning', async () => {
     await writeOutputs(tree('forecast'), options())
     await writeFile(join(target, 'scripts/forecast.mjs'), '// mine now\n')
