@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs'
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs'
 import { chmod, lstat, mkdir, readdir, readFile, realpath, rmdir, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { type Diagnostic, hasErrors, OacError } from '../diagnostics.js'
@@ -48,7 +48,8 @@ export function isOwnWrite(path: string): boolean {
 }
 
 type Operation =
-  | { kind: 'write'; path: string; data: Buffer; mode: number; exactMode: boolean; merged: boolean; realPath?: string }
+  // `userFile`: a file that was there before (we merge into it): it keeps its permissions exactly and is flushed to disk.
+  | { kind: 'write'; path: string; data: Buffer; mode: number; userFile: boolean; realPath?: string }
   | { kind: 'chmod'; path: string; mode: number }
   | { kind: 'remove'; path: string }
 
@@ -296,7 +297,7 @@ async function planOwnedFile(
     return
   }
   if (existing === undefined) {
-    plan.operations.push({ kind: 'write', path: file.path, data, mode, exactMode: false, merged: false })
+    plan.operations.push({ kind: 'write', path: file.path, data, mode, userFile: false })
     return
   }
   if (existing.equals(data)) {
@@ -309,7 +310,7 @@ async function planOwnedFile(
   // Ours as we left it, or ours left empty: a power cut right after a write can empty a file, since
   // generated files are written without a flush (see replaceFileSync); an empty file holds nothing to lose.
   if (record && (existing.length === 0 || record.sha256.includes(hashBytes(existing)))) {
-    plan.operations.push({ kind: 'write', path: file.path, data, mode, exactMode: false, merged: false })
+    plan.operations.push({ kind: 'write', path: file.path, data, mode, userFile: false })
     return
   }
   // Hand edits and user files are never overwritten silently: an error names them; `force` overwrites with a warning.
@@ -320,7 +321,7 @@ async function planOwnedFile(
     ? 'Make the change in the definitions (or config) instead, and delete the file or build with force to regenerate it.'
     : 'Move or rename your file, rename the tool or agent that generates this path, or build with force to overwrite it.'
   plan.diagnostics.push({ severity: force ? 'warning' : 'error', code: record ? 'owned-file-edited' : 'owned-path-taken', file: shown, message, fix })
-  if (force) plan.operations.push({ kind: 'write', path: file.path, data, mode, exactMode: false, merged: false })
+  if (force) plan.operations.push({ kind: 'write', path: file.path, data, mode, userFile: false })
 }
 
 /** ` (the app whose MCP server is "<owner>" generates it)` when another app's manifest in the same target lists the path. */
@@ -426,7 +427,7 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
   } else if (merged === text) plan.unchanged.push(file.path)
   else {
     const data = Buffer.from(bom + merged, 'utf8')
-    plan.operations.push({ kind: 'write', path: file.path, data, mode: existingMode, exactMode: existing !== undefined, merged: true, realPath })
+    plan.operations.push({ kind: 'write', path: file.path, data, mode: existingMode, userFile: existing !== undefined, realPath })
   }
   return next
 }
@@ -442,16 +443,14 @@ function emptySkeleton(format: MergeFile['format'], entries: MergeEntry[]): stri
 }
 
 /** The folders (relative to the target) that writing `path` will create, outermost first.
- * `known` remembers each folder's existence, so a folder of many files is checked once. */
-async function missingFolders(target: string, path: string, known: Map<string, boolean>): Promise<string[]> {
+ * `known` remembers each folder's existence, so a folder of many files is checked once (synchronously,
+ * as the files: a large tree has a folder per tool for some harnesses). */
+function missingFolders(target: string, path: string, known: Map<string, boolean>): string[] {
   const missing: string[] = []
   for (let folder = dirname(path); folder !== '.'; folder = dirname(folder)) {
     let exists = known.get(folder)
     if (exists === undefined) {
-      exists = await stat(join(target, folder)).then(
-        () => true,
-        () => false,
-      )
+      exists = statSync(join(target, folder), { throwIfNoEntry: false }) !== undefined
       known.set(folder, exists)
     }
     if (exists) break
@@ -465,7 +464,7 @@ async function execute(target: string, previous: Manifest, plan: Plan): Promise<
   const writes = plan.operations.filter((op) => op.kind === 'write')
   const created = new Set<string>()
   const known = new Map<string, boolean>()
-  for (const op of writes) for (const folder of await missingFolders(target, op.path, known)) created.add(folder)
+  for (const op of writes) for (const folder of missingFolders(target, op.path, known)) created.add(folder)
   const folders = [...new Set([...previous.folders, ...created])]
 
   if (plan.operations.length > 0) {
@@ -473,24 +472,34 @@ async function execute(target: string, previous: Manifest, plan: Plan): Promise<
     await writeManifest(manifestFile, transitional(previous, plan.next, folders))
   }
   const touched = new Set<string>()
-  // Only the renames of merged (user) files are flushed; see replaceFileSync.
+  // Only the renames of the user's files are flushed; see replaceFileSync.
   const durableFolders = new Set<string>()
   await sweepStaleTemps(dirname(manifestFile))
-  for (const folder of [...created].sort()) await mkdir(join(target, folder), { recursive: true })
+  for (const folder of [...created].sort()) mkdirSync(join(target, folder), { recursive: true })
   for (const op of writes) {
     const folder = dirname(op.realPath ?? join(target, op.path))
-    if (!touched.has(folder)) await sweepStaleTemps(folder)
+    // A folder made just now holds no temp file of a killed build.
+    const fresh = !op.realPath && created.has(dirname(op.path))
+    if (!touched.has(folder) && !fresh) await sweepStaleTemps(folder)
     touched.add(folder)
-    if (op.merged) durableFolders.add(folder)
+    if (op.userFile) durableFolders.add(folder)
   }
+  // Files we generate (whole, or merge files we create now) are many and small: written synchronously.
+  // The user's files are flushed to disk, all at once so their flushes overlap.
   for (const op of writes) {
+    if (op.userFile) continue
     const path = op.realPath ?? join(target, op.path)
-    // A merge target is the user's file: it keeps its permissions exactly and is flushed to disk.
-    // Our generated files are many and small: written synchronously (see replaceFileSync).
-    if (op.merged) await writeFileAtomic(path, op.data, { mode: op.mode, exactMode: op.exactMode })
-    else rememberFile(path, hashBytes(op.data), stampOf(replaceFileSync(path, op.data, op.mode)))
+    rememberFile(path, hashBytes(op.data), stampOf(replaceFileSync(path, op.data, op.mode)))
     ownWritesSet.add(join(target, op.path))
   }
+  await Promise.all(
+    writes
+      .filter((op) => op.userFile)
+      .map(async (op) => {
+        await writeFileAtomic(op.realPath ?? join(target, op.path), op.data, { mode: op.mode, exactMode: true })
+        ownWritesSet.add(join(target, op.path))
+      }),
+  )
   for (const op of plan.operations) {
     if (op.kind === 'chmod') {
       forgetFile(join(target, op.path))
