@@ -111,13 +111,11 @@ function bareWrite(files, target) {
   for (const file of files) writeFileSync(join(target, file.path), file.content)
 }
 
-async function coldCompile(compile, project) {
-  const target = await tempDir(`cold-${project.tools.length}`)
-  try {
-    return await compile({ registry: project.registry, root: project.dir, config: project.config, target })
-  } finally {
-    await removeDir(target)
-  }
+/** A cold compile into a new folder under `parent`, which the caller removes after the rounds: deleting
+ * thousands of files is no part of a compile, and would slow whatever runs next on the same disk. */
+async function coldCompile(compile, project, parent, round) {
+  const target = join(parent, `cold-${project.tools.length}-${round}`)
+  return compile({ registry: project.registry, root: project.dir, config: project.config, target })
 }
 
 /**
@@ -146,6 +144,7 @@ export async function scale({ small, large, rounds, log }) {
   await writeAll(previous.files, previous.plan.serverName)
   const treeFiles = previous.files.filter((file) => file.kind === 'owned')
   const bareWrites = await tempDir('bare-write')
+  const coldTargets = await tempDir('cold')
   const bareContext = await bareEsbuildContext(large)
 
   const edits = []
@@ -167,9 +166,9 @@ export async function scale({ small, large, rounds, log }) {
   try {
     const samples = await rotate(
       {
-        'cold compile 1000': () => coldCompile(api.compile, large),
+        'cold compile 1000': (round) => coldCompile(api.compile, large, coldTargets, round),
         'bare esbuild 1000': () => bareEsbuild(large),
-        'cold compile 100': () => coldCompile(api.compile, small),
+        'cold compile 100': (round) => coldCompile(api.compile, small, coldTargets, round),
         'bare write of the tree': (round) => bareWrite(treeFiles, join(bareWrites, String(round))),
         'bare esbuild rebuild 1000': () => bareContext.rebuild(),
         'incremental 1000': async (round) => {
@@ -219,6 +218,7 @@ export async function scale({ small, large, rounds, log }) {
     for (const [file, source] of edited) await writeFile(file, source)
     await removeDir(watchTarget)
     await removeDir(bareWrites)
+    await removeDir(coldTargets)
   }
 }
 
