@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -21,7 +21,8 @@ export class EntryFiles {
   private readonly written = new Map<string, string>()
 
   constructor() {
-    this.cacheFolder = join(tmpdir(), 'oac-entries')
+    // The real path: esbuild reports inputs by it (macOS's temp folder is reached through a symlink).
+    this.cacheFolder = join(realpathSync(tmpdir()), 'oac-entries')
     this.folder = join(this.cacheFolder, `${process.pid}-${++instances}`)
   }
 

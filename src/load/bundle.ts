@@ -70,9 +70,8 @@ const RESOLVING = Symbol('oac-resolving')
  * monorepo (its real path lies outside node_modules, often as TypeScript sources) is bundled instead,
  * because Node could not import its sources.
  *
- * Answers are kept for the build: a registry of 1,000 tools
- * imports `zod` 1,000 times from one folder, and each `build.resolve` is a round trip to esbuild
- * (1.7 s of a 2 s bundle before this cache).
+ * Answers are kept for the build: a registry of 1,000 tools imports `zod` 1,000 times from one
+ * folder, and each `build.resolve` is a round trip to esbuild (1.7 s of a 2 s bundle before this cache).
  */
 function externalPackages(): Plugin {
   const answers = new Map<string, Promise<OnResolveResult | undefined>>()

@@ -74,10 +74,11 @@ describe('the fixture build', () => {
     }
   })
 
-  it('reports the local files the scripts were built from, without node_modules', () => {
+  it('reports the local files the scripts were built from, without node_modules or the generated entries', () => {
     const tools = ['count.ts', 'explode.ts', 'notes.ts', 'trip.ts', 'wait.ts', 'weather.ts'].map((f) => join(fixtureRoot, 'tools', f))
     expect(result.inputs).toEqual(expect.arrayContaining([...tools, join(fixtureRoot, 'lib', 'format.ts'), join(packageRoot, 'src', 'runtime', 'tool-cli.ts')]))
     expect(result.inputs.filter((input) => input.includes('node_modules'))).toEqual([])
+    expect(result.inputs.filter((input) => input.includes('oac-entries'))).toEqual([])
     expect(result.inputs.every((input) => input.startsWith('/'))).toBe(true)
   })
 
