@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, symlink, unlink, utimes, writeFile } from 'node:fs/promises'
+import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, symlink, unlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -11,7 +11,8 @@ import type { OacPluginOptions } from '../../src/plugin/index.js'
 import oacRollup from '../../src/rollup.js'
 import { repoRoot } from '../util/project.js'
 import { APP_BUNDLE, BUNDLERS, type BundlerName, buildWith, readTree } from './bundlers.js'
-import { settle, startWatch, waitFor } from './watchers.js'
+import { WARNING_REGISTRY } from './registries.js'
+import { backdate, settle, startWatch, waitFor } from './watchers.js'
 
 const fixture = join(repoRoot, 'test/fixtures/plugin-basic')
 const registry = './agents/registry.ts:registry'
@@ -99,16 +100,6 @@ describe.each(BUNDLERS)('%s with the build cache', (bundler) => {
   })
 })
 
-/** Dates the project's own files a minute back: webpack's watcher rebuilds once for files modified just before it starts. */
-async function backdate(dir: string): Promise<void> {
-  const past = new Date(Date.now() - 60_000)
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules') continue
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) await backdate(path)
-    await utimes(path, past, past)
-  }
-}
 
 // rspack's watcher is left out as in watch.test.ts (it sometimes builds once more at start).
 describe.each(BUNDLERS.filter((bundler) => bundler !== 'rspack'))('%s in watch mode after a cached build', (bundler) => {
@@ -231,27 +222,11 @@ describe('what makes a build compile again (vite)', () => {
   })
 })
 
-// A constant compiles, with a warning for pi (Gemini rejects const) on line 5.
-const WARNING_REGISTRY = `import { defineAgent, defineRegistry, defineTool } from 'unplugin-oac'
-import { z } from 'zod'
-
-// pi passes const through as is; Google models reject it.
-const lookup = defineTool({
-  name: 'lookup',
-  description: 'Looks an id up.',
-  input: z.object({ id: z.string(), kind: z.literal('user') }),
-  run: ({ id }) => id,
-})
-
-export const registry = defineRegistry({
-  agents: [defineAgent({ name: 'helper', description: 'Helps.', prompt: 'Help.', tools: [lookup] })],
-})
-${COUNT_LOADS}`
 
 describe('warnings', () => {
   test('a build the cache serves reports the warnings of the compile it stands for', async () => {
     const root = await project()
-    await writeFile(join(root, 'agents', 'lossy.ts'), WARNING_REGISTRY)
+    await writeFile(join(root, 'agents', 'lossy.ts'), WARNING_REGISTRY + COUNT_LOADS)
     const buildReporting = async () => {
       const warnings: RollupLog[] = []
       const before = registryLoads()

@@ -9,6 +9,7 @@ import oacRollup from '../../src/rollup.js'
 import oacWebpack from '../../src/webpack.js'
 import { copyProject, repoRoot } from '../util/project.js'
 import { BUNDLERS, buildWith, exists } from './bundlers.js'
+import { WARNING_REGISTRY } from './registries.js'
 
 // The defineTool call of the invalid tool is on line 5 of this file.
 const BAD_REGISTRY = `import { defineAgent, defineRegistry, defineTool } from 'unplugin-oac'
@@ -27,22 +28,6 @@ export const registry = defineRegistry({
 })
 `
 
-// A constant compiles, with a warning for pi (Gemini rejects const) on line 5.
-const WARNING_REGISTRY = `import { defineAgent, defineRegistry, defineTool } from 'unplugin-oac'
-import { z } from 'zod'
-
-// pi passes const through as is; Google models reject it.
-const lookup = defineTool({
-  name: 'lookup',
-  description: 'Looks an id up.',
-  input: z.object({ id: z.string(), kind: z.literal('user') }),
-  run: ({ id }) => id,
-})
-
-export const registry = defineRegistry({
-  agents: [defineAgent({ name: 'helper', description: 'Helps.', prompt: 'Help.', tools: [lookup] })],
-})
-`
 
 describe('diagnostics reach the bundler with the definition\'s file and line', () => {
   let root: string

@@ -1,10 +1,10 @@
-import { readdir, readFile, rename, utimes, writeFile } from 'node:fs/promises'
+import { readFile, rename, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { copyProject, repoRoot } from '../util/project.js'
 import { APP_BUNDLE, BUNDLERS, type BundlerName, exists, readTree } from './bundlers.js'
-import { settle, startWatch, waitFor, type Watching } from './watchers.js'
+import { backdate, settle, startWatch, waitFor, type Watching } from './watchers.js'
 
 const fixture = join(repoRoot, 'test/fixtures/plugin-basic')
 const registry = './agents/registry.ts:registry'
@@ -41,19 +41,6 @@ async function edit(file: string, from: string, to: string): Promise<void> {
   await save(file, text.replace(from, to))
 }
 
-/**
- * Dates the copied project a minute back. Watchers treat files modified just before they start as possibly
- * changed (webpack's watchpack allows for coarse file-system clocks) and rebuild once, which is not our doing.
- */
-async function backdate(dir: string): Promise<void> {
-  const past = new Date(Date.now() - 60_000)
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules') continue
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) await backdate(path)
-    await utimes(path, past, past)
-  }
-}
 
 /** Files holding `text`; shared chunks are counted as one `scripts/chunks/*` entry, since their names are content hashes. */
 async function filesContaining(dir: string, text: string): Promise<string[]> {

@@ -1,3 +1,4 @@
+import { readdir, utimes } from 'node:fs/promises'
 import { join } from 'node:path'
 import { rspack } from '@rspack/core'
 import * as esbuild from 'esbuild'
@@ -180,4 +181,18 @@ export async function waitFor(what: string, check: () => boolean | Promise<boole
 /** Lets a watcher go quiet, so any build an event would trigger has started and ended by the time it returns. */
 export function settle(ms = 2000): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/**
+ * Dates the copied project a minute back. Watchers treat files modified just before they start as possibly
+ * changed (webpack's watchpack allows for coarse file-system clocks) and rebuild once, which is not our doing.
+ */
+export async function backdate(dir: string): Promise<void> {
+  const past = new Date(Date.now() - 60_000)
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules') continue
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) await backdate(path)
+    await utimes(path, past, past)
+  }
 }
