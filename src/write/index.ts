@@ -49,7 +49,8 @@ export function isOwnWrite(path: string): boolean {
 
 type Operation =
   // `userFile`: a file that was there before (we merge into it): it keeps its permissions exactly and is flushed to disk.
-  | { kind: 'write'; path: string; data: Buffer; mode: number; userFile: boolean; realPath?: string }
+  // `sha256`: an owned file's content hash, taken when planned, for the rebuild memo (known-files.ts).
+  | { kind: 'write'; path: string; data: Buffer; mode: number; userFile: boolean; sha256?: string; realPath?: string }
   | { kind: 'chmod'; path: string; mode: number }
   | { kind: 'remove'; path: string }
 
@@ -283,10 +284,8 @@ async function planOwnedFile(
   const path = join(target, file.path)
   const mode = file.executable ? EXECUTABLE_MODE : FILE_MODE
   const found = folderExists ? readOwnedSync(path) : undefined
-  const existing = found === 'folder' ? found : found?.data
-  if (found !== 'folder' && found?.data.equals(data)) rememberFile(path, sha256, found.stamp)
   const shown = displayPath(target, file.path)
-  if (existing === 'folder') {
+  if (found === 'folder') {
     plan.diagnostics.push({
       severity: 'error',
       code: 'owned-path-taken',
@@ -296,13 +295,14 @@ async function planOwnedFile(
     })
     return
   }
-  if (existing === undefined) {
-    plan.operations.push({ kind: 'write', path: file.path, data, mode, userFile: false })
+  if (found === undefined) {
+    plan.operations.push({ kind: 'write', path: file.path, data, mode, userFile: false, sha256 })
     return
   }
+  const existing = found.data
   if (existing.equals(data)) {
-    const executable = found !== 'folder' && found?.executable
-    if (canChmod && executable !== Boolean(file.executable)) {
+    rememberFile(path, sha256, found.stamp)
+    if (canChmod && found.executable !== Boolean(file.executable)) {
       plan.operations.push({ kind: 'chmod', path: file.path, mode: file.executable ? 0o755 : 0o644 })
     } else plan.unchanged.push(file.path)
     return
@@ -310,7 +310,7 @@ async function planOwnedFile(
   // Ours as we left it, or ours left empty: a power cut right after a write can empty a file, since
   // generated files are written without a flush (see replaceFileSync); an empty file holds nothing to lose.
   if (record && (existing.length === 0 || record.sha256.includes(hashBytes(existing)))) {
-    plan.operations.push({ kind: 'write', path: file.path, data, mode, userFile: false })
+    plan.operations.push({ kind: 'write', path: file.path, data, mode, userFile: false, sha256 })
     return
   }
   // Hand edits and user files are never overwritten silently: an error names them; `force` overwrites with a warning.
@@ -321,7 +321,7 @@ async function planOwnedFile(
     ? 'Make the change in the definitions (or config) instead, and delete the file or build with force to regenerate it.'
     : 'Move or rename your file, rename the tool or agent that generates this path, or build with force to overwrite it.'
   plan.diagnostics.push({ severity: force ? 'warning' : 'error', code: record ? 'owned-file-edited' : 'owned-path-taken', file: shown, message, fix })
-  if (force) plan.operations.push({ kind: 'write', path: file.path, data, mode, userFile: false })
+  if (force) plan.operations.push({ kind: 'write', path: file.path, data, mode, userFile: false, sha256 })
 }
 
 /** ` (the app whose MCP server is "<owner>" generates it)` when another app's manifest in the same target lists the path. */
@@ -489,7 +489,8 @@ async function execute(target: string, previous: Manifest, plan: Plan): Promise<
   for (const op of writes) {
     if (op.userFile) continue
     const path = op.realPath ?? join(target, op.path)
-    rememberFile(path, hashBytes(op.data), stampOf(replaceFileSync(path, op.data, op.mode)))
+    const stats = replaceFileSync(path, op.data, op.mode)
+    if (op.sha256) rememberFile(path, op.sha256, stampOf(stats))
     ownWritesSet.add(join(target, op.path))
   }
   await Promise.all(
