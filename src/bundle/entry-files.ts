@@ -35,8 +35,9 @@ export class EntryFiles {
     return dirname(path) === this.folder
   }
 
-  /** Makes the folder hold exactly these entries (name -> source). */
-  write(sources: ReadonlyMap<string, string>): void {
+  /** Makes the folder hold exactly these entries (name -> source); returns the names whose source changed. */
+  write(sources: ReadonlyMap<string, string>): Set<string> {
+    const changed = new Set<string>()
     if (this.written.size === 0) {
       this.removeAbandoned()
       mkdirSync(this.folder, { recursive: true })
@@ -45,12 +46,14 @@ export class EntryFiles {
       if (this.written.get(name) === source) continue
       writeFileSync(this.path(name), source)
       this.written.set(name, source)
+      changed.add(name)
     }
     for (const name of [...this.written.keys()]) {
       if (sources.has(name)) continue
       rmSync(this.path(name), { force: true })
       this.written.delete(name)
     }
+    return changed
   }
 
   async dispose(): Promise<void> {

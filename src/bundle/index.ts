@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
-import { type BuildContext, type BuildFailure, type Message, context as createContext, type Plugin } from 'esbuild'
+import { type BuildContext, type BuildFailure, type BuildResult, type Message, context as createContext, type Plugin } from 'esbuild'
 import { type Plan, scriptsFolder } from '../compile/plan.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { OwnedFile } from '../emit/types.js'
 import { jsString } from '../emit/codegen/escape.js'
 import { ownModule, packageRoot } from '../package-paths.js'
 import { EntryFiles } from './entry-files.js'
+import { InputStamps } from './input-stamps.js'
 import { type EntryContext, MCP_SERVER_ENTRY, mcpServerEntrySource, needsMcpServer, toolEntrySource, toolModulePath } from './entries.js'
 
 export interface BundleResult {
@@ -31,10 +32,14 @@ function packageVersion(): string {
   return typeof manifest.version === 'string' ? manifest.version : '0.0.0'
 }
 
+type ScriptsBuild = BuildResult<{ write: false; metafile: true }>
+
 interface CachedContext {
   /** The entry names the context was created with; a different set needs a new context. */
   key: string
   context: BuildContext<{ write: false; metafile: true }>
+  /** The context's last successful build, and the stamps of the files it read. */
+  last?: { result: ScriptsBuild; inputs: InputStamps }
 }
 
 /**
@@ -108,7 +113,7 @@ export class ScriptBundler {
     const sources = new Map(plan.tools.map((tool) => [tool.name, toolEntrySource(plan, tool, entryContext)]))
     if (needsMcpServer(plan)) sources.set(MCP_SERVER_ENTRY, mcpServerEntrySource(plan, entryContext))
     if (sources.size === 0) return { files: [], inputs: [], diagnostics: [] }
-    this.entries.write(sources)
+    const changedEntries = this.entries.write(sources)
 
     const groups = new Map<BuildGroup, string[]>()
     if (plan.tools.length > 0) groups.set('tools', plan.tools.map((tool) => tool.name).sort())
@@ -119,7 +124,7 @@ export class ScriptBundler {
       await cached.context.dispose()
     }
     const contexts = await Promise.all([...groups].map(([group, names]) => this.contextFor(group, names)))
-    const building = contexts.map((context) => context.rebuild())
+    const building = [...groups.values()].map((names, i) => this.rebuildIfChanged(contexts[i]!, names, changedEntries))
     whileBundling()
     const settled = await Promise.allSettled(building)
     const results = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []))
@@ -142,6 +147,25 @@ export class ScriptBundler {
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     this.lastInputs = [...new Set(this.localInputs(results.flatMap((result) => Object.keys(result.metafile.inputs))))]
     return { files, inputs: this.lastInputs, diagnostics: results.flatMap((result) => result.warnings.map((m) => this.diagnostic(m, 'warning'))) }
+  }
+
+  /**
+   * The context's last result when none of its entries and none of the files it read has changed
+   * since (editing a tool leaves the MCP server as it was; editing an agent leaves every script),
+   * else a rebuild: esbuild re-links and re-prints every output on a rebuild, however small the change.
+   */
+  private async rebuildIfChanged(cached: CachedContext, entryNames: readonly string[], changedEntries: ReadonlySet<string>): Promise<ScriptsBuild> {
+    const last = cached.last
+    if (last && !entryNames.some((name) => changedEntries.has(name)) && last.inputs.unchanged()) return last.result
+    cached.last = undefined
+    const startedAt = Date.now()
+    const result = await cached.context.rebuild()
+    const read = Object.keys(result.metafile.inputs)
+      .filter((input) => !input.startsWith(`${VALIDATOR_NAMESPACE}:`))
+      .map((input) => resolve(this.root, input))
+      .filter((input) => !this.entries.holds(input))
+    cached.last = { result, inputs: InputStamps.take(read, startedAt) }
+    return result
   }
 
   /**
@@ -181,10 +205,10 @@ export class ScriptBundler {
     return diagnostics
   }
 
-  private async contextFor(group: BuildGroup, entryNames: string[]): Promise<CachedContext['context']> {
+  private async contextFor(group: BuildGroup, entryNames: string[]): Promise<CachedContext> {
     const key = entryNames.join('\n')
     const previous = this.cached.get(group)
-    if (previous?.key === key) return previous.context
+    if (previous?.key === key) return previous
     this.cached.delete(group)
     await previous?.context.dispose()
     const context = await createContext({
@@ -211,8 +235,9 @@ export class ScriptBundler {
       alias: { 'unplugin-oac': ownModule('index') },
       plugins: group === 'server' ? [this.serverPlugin()] : [],
     })
-    this.cached.set(group, { key, context })
-    return context
+    const cached: CachedContext = { key, context }
+    this.cached.set(group, cached)
+    return cached
   }
 
   /** The server entry's imports of sibling tool scripts stay as they are, and the SDK gets our validator. */

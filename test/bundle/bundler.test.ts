@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises'
 import { homedir, tmpdir } from 'node:os'
 import { join, sep } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -220,6 +220,34 @@ describe('incremental rebuilds', () => {
       const fifth = await bundler.build(fixturePlan())
       expect(fifth.files.map((f) => f.path)).toContain('scripts/count.mjs')
       expect(contentOf(fifth, 'scripts/weather.mjs')).toBe(contentOf(first, 'scripts/weather.mjs'))
+    } finally {
+      await bundler.dispose()
+    }
+  })
+
+  it('sees an edit that keeps the size and modification time of the file it replaces', async () => {
+    // A coarse clock (whole seconds on some file systems) gives a quick second edit the first one's mtime.
+    const root = await copyFixture(join(await tempDir(), 'project'))
+    const bundler = new ScriptBundler(root)
+    try {
+      const explodePath = join(root, 'tools', 'explode.ts')
+      const original = await readFile(explodePath, 'utf8')
+      const sameSizeEdit = async (from: string, to: string) => {
+        expect(to).toHaveLength(from.length)
+        const before = await stat(explodePath)
+        await writeFile(explodePath, original.replace('the tool blew up', to))
+        await utimes(explodePath, before.atime, before.mtime)
+      }
+      await sameSizeEdit('the tool blew up', 'the tool fell up')
+      const first = await bundler.build(fixturePlan())
+      await sameSizeEdit('the tool fell up', 'the tool fell in')
+      const second = await bundler.build(fixturePlan())
+      expect(contentOf(second, 'scripts/explode.mjs')).toContain('the tool fell in')
+      expect(contentOf(first, 'scripts/explode.mjs')).toContain('the tool fell up')
+      // Nothing changed: the same scripts again (from the last build, which is not re-linked).
+      const third = await bundler.build(fixturePlan())
+      expect(third.files).toEqual(second.files)
+      expect(third.inputs).toEqual(second.inputs)
     } finally {
       await bundler.dispose()
     }
