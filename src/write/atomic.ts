@@ -21,19 +21,22 @@ const tempPath = (path: string): string => join(dirname(path), `.${basename(path
  * renamed over the target (an atomic replace on one filesystem). For the user's files we merge
  * into, and our manifest.
  */
-export async function writeFileAtomic(path: string, data: Buffer, options: { mode: number; exactMode?: boolean }): Promise<void> {
+export async function writeFileAtomic(path: string, data: Buffer, options: { mode: number; exactMode?: boolean }): Promise<Stats> {
   const temp = tempPath(path)
   try {
     const handle = await open(temp, 'wx', options.mode)
+    let stats: Stats
     try {
       await handle.writeFile(data)
       // A user's file keeps its permissions exactly; new files get ours minus the umask.
       if (options.exactMode && process.platform !== 'win32') await handle.chmod(options.mode)
       await handle.sync()
+      stats = await handle.stat()
     } finally {
       await handle.close()
     }
     await renameWithRetry(temp, path)
+    return stats
   } catch (error) {
     await unlink(temp).catch(() => undefined)
     throw error

@@ -1,11 +1,11 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs'
-import { chmod, lstat, mkdir, readdir, readFile, realpath, rmdir, stat, unlink } from 'node:fs/promises'
+import { chmod, lstat, mkdir, readdir, readFile, realpath, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { type Diagnostic, hasErrors, OacError } from '../diagnostics.js'
 import type { MergeEntry, MergeFile, OutputFile, OwnedFile } from '../emit/types.js'
 import { isTempName, replaceFileSync, sweepStaleTemps, syncFolder, writeFileAtomic } from './atomic.js'
 import { mergeJsonText, readJsonPath } from './json-merge.js'
-import { forgetFile, rememberFile, stampOf, statIfKnown } from './known-files.js'
+import { forgetFile, forgetMerge, isKnownMerge, rememberFile, rememberMerge, stampOf, statIfKnown } from './known-files.js'
 import { acquireLock, type ReleaseLock, removeEmptyLockFolder } from './lock.js'
 import { emptyManifest, hashBytes, hashValue, type Manifest, type MergeRecord, manifestPath, manifestText, readManifest } from './manifest.js'
 import type { PlainValue } from './merge-common.js'
@@ -50,13 +50,16 @@ export function isOwnWrite(path: string): boolean {
 type Operation =
   // `userFile`: a file that was there before (we merge into it): it keeps its permissions exactly and is flushed to disk.
   // `sha256`: an owned file's content hash, taken when planned, for the rebuild memo (known-files.ts).
-  | { kind: 'write'; path: string; data: Buffer; mode: number; userFile: boolean; sha256?: string; realPath?: string }
+  // `mergeInputs`: what a merge file was made from, for the rebuild memo (known-files.ts).
+  | { kind: 'write'; path: string; data: Buffer; mode: number; userFile: boolean; sha256?: string; realPath?: string; mergeInputs?: string }
   | { kind: 'chmod'; path: string; mode: number }
   | { kind: 'remove'; path: string }
 
 interface Plan {
   operations: Operation[]
   unchanged: string[]
+  /** Merge files found up to date: their absolute path, what they were made from, their stamp when read. */
+  settledMerges: Array<{ path: string; inputs: string; stamp: string }>
   diagnostics: Diagnostic[]
   next: Manifest
 }
@@ -87,9 +90,10 @@ export async function writeOutputs(files: OutputFile[], options: WriteOptions): 
       options.owner,
     )
     if (hasErrors(manifestDiagnostics)) return { written: [], unchanged: [], removed: [], diagnostics: manifestDiagnostics }
-    if (writing) {
-      const mergePaths = new Set([...files.filter((f) => f.kind === 'merge').map((f) => f.path), ...Object.keys(previous.merges)])
-      for (const path of [...mergePaths].sort()) locks.push(await acquireLock(lockPath(target, path)))
+    // One lock for every merge file of the target rather than one each: a target of 100 agents has
+    // 100 Codex agent files, and a lock costs six file operations.
+    if (writing && (files.some((f) => f.kind === 'merge') || Object.keys(previous.merges).length > 0)) {
+      locks.push(await acquireLock(join(target, '.oac', 'locks', 'merges.lock')))
     }
     const plan = await planWrites(target, files, previous, options)
     const report: WriteReport = {
@@ -201,7 +205,7 @@ function hasOwn<T>(record: Record<string, T>, key: string): T | undefined {
 }
 
 async function planWrites(target: string, files: OutputFile[], previous: Manifest, options: WriteOptions): Promise<Plan> {
-  const plan: Plan = { operations: [], unchanged: [], diagnostics: [], next: emptyManifest(options.owner) }
+  const plan: Plan = { operations: [], unchanged: [], settledMerges: [], diagnostics: [], next: emptyManifest(options.owner) }
   const nextFiles = new Map<string, { sha256: string[] }>()
   const nextMerges = new Map<string, MergeRecord>()
   const owned = files.filter((f): f is OwnedFile => f.kind === 'owned')
@@ -351,10 +355,17 @@ function mergeText(format: MergeFile['format'], text: string | undefined, file: 
  */
 async function planMerge(target: string, file: MergeFile, record: MergeRecord | undefined, force: boolean, plan: Plan): Promise<MergeRecord | undefined> {
   const path = join(target, file.path)
+  // Still what this process merged there, from these entries and with this record: nothing to do.
+  if (record && isKnownMerge(path, mergeInputs(file, record))) {
+    plan.unchanged.push(file.path)
+    return record
+  }
   const shown = displayPath(target, file.path)
   const link = await lstat(path).catch(() => undefined)
   // Through a symlink to the user's real file; a dangling one is replaced like a missing file.
   const realPath = link?.isSymbolicLink() ? await realpath(path).catch(() => undefined) : undefined
+  // Taken before the read: a change in between makes the stamp stale, never the content.
+  const readStats = statSync(realPath ?? path, { throwIfNoEntry: false })
   const existing = await readExisting(realPath ?? path)
   if (existing === 'folder') {
     plan.diagnostics.push({
@@ -420,16 +431,24 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
     created,
     entries: file.entries.map((entry) => ({ keyPath: entry.keyPath, sha256: [hashes.get(entry.keyPath) as string] })),
   }
-  const existingMode = canChmod && existing !== undefined ? (await stat(realPath ?? path)).mode & 0o7777 : FILE_MODE
+  const existingMode = canChmod && readStats && existing !== undefined ? readStats.mode & 0o7777 : FILE_MODE
+  const inputs = mergeInputs(file, next)
   if (file.entries.length === 0 && created && merged === emptySkeleton(file.format, removable)) {
     // We created the file and nothing but our (now removed) entries' empty parents is left.
     plan.operations.push({ kind: 'remove', path: file.path })
-  } else if (merged === text) plan.unchanged.push(file.path)
-  else {
+  } else if (merged === text) {
+    plan.unchanged.push(file.path)
+    if (readStats) plan.settledMerges.push({ path, inputs, stamp: stampOf(readStats) })
+  } else {
     const data = Buffer.from(bom + merged, 'utf8')
-    plan.operations.push({ kind: 'write', path: file.path, data, mode: existingMode, userFile: existing !== undefined, realPath })
+    plan.operations.push({ kind: 'write', path: file.path, data, mode: existingMode, userFile: existing !== undefined, realPath, mergeInputs: inputs })
   }
   return next
+}
+
+/** What a merge is made from: our entries, and the manifest record of them written alongside. */
+function mergeInputs(file: MergeFile, record: MergeRecord): string {
+  return hashValue({ entries: file.entries, record } as unknown as PlainValue)
 }
 
 function samePath(a: readonly string[], b: readonly string[]): boolean {
@@ -486,18 +505,22 @@ async function execute(target: string, previous: Manifest, plan: Plan): Promise<
   }
   // Files we generate (whole, or merge files we create now) are many and small: written synchronously.
   // The user's files are flushed to disk, all at once so their flushes overlap.
+  // What each merge file was made from is remembered only once the manifest holds its record (below).
+  const mergedStamps: Array<{ path: string; inputs: string; stamp: string }> = [...plan.settledMerges]
   for (const op of writes) {
     if (op.userFile) continue
     const path = op.realPath ?? join(target, op.path)
     const stats = replaceFileSync(path, op.data, op.mode)
     if (op.sha256) rememberFile(path, op.sha256, stampOf(stats))
+    if (op.mergeInputs) mergedStamps.push({ path: join(target, op.path), inputs: op.mergeInputs, stamp: stampOf(stats) })
     ownWritesSet.add(join(target, op.path))
   }
   await Promise.all(
     writes
       .filter((op) => op.userFile)
       .map(async (op) => {
-        await writeFileAtomic(op.realPath ?? join(target, op.path), op.data, { mode: op.mode, exactMode: true })
+        const stats = await writeFileAtomic(op.realPath ?? join(target, op.path), op.data, { mode: op.mode, exactMode: true })
+        if (op.mergeInputs) mergedStamps.push({ path: join(target, op.path), inputs: op.mergeInputs, stamp: stampOf(stats) })
         ownWritesSet.add(join(target, op.path))
       }),
   )
@@ -508,6 +531,7 @@ async function execute(target: string, previous: Manifest, plan: Plan): Promise<
       ownWritesSet.add(join(target, op.path))
     } else if (op.kind === 'remove') {
       forgetFile(join(target, op.path))
+      forgetMerge(join(target, op.path))
       await unlink(join(target, op.path)).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error
       })
@@ -517,6 +541,7 @@ async function execute(target: string, previous: Manifest, plan: Plan): Promise<
   plan.next.folders = await removeEmptyFolders(target, folders, plan.next)
   for (const folder of durableFolders) await syncFolder(folder).catch(() => undefined)
   await writeManifest(manifestFile, plan.next)
+  for (const merged of mergedStamps) rememberMerge(merged.path, merged.inputs, merged.stamp)
 }
 
 function transitional(previous: Manifest, next: Manifest, folders: string[]): Manifest {

@@ -29,3 +29,26 @@ export function statIfKnown(path: string, sha256: string): Stats | undefined {
   const stats = statSync(path, { throwIfNoEntry: false })
   return stats !== undefined && stampOf(stats) === last.stamp ? stats : undefined
 }
+
+/**
+ * The same for merge files: the stamp each had when this process last wrote it or found it up to
+ * date, and what that merge was made from (our entries, and the manifest record written with them).
+ * While both still hold, merging again would give the same bytes and the same record.
+ */
+const knownMerges = new Map<string, { inputs: string; stamp: string }>()
+
+export function rememberMerge(path: string, inputs: string, stamp: string): void {
+  knownMerges.set(path, { inputs, stamp })
+}
+
+export function forgetMerge(path: string): void {
+  knownMerges.delete(path)
+}
+
+/** True when `path` still holds exactly what this process last merged there from these inputs. */
+export function isKnownMerge(path: string, inputs: string): boolean {
+  const last = knownMerges.get(path)
+  if (last?.inputs !== inputs) return false
+  const stats = statSync(path, { throwIfNoEntry: false })
+  return stats !== undefined && stampOf(stats) === last.stamp
+}

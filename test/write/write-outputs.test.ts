@@ -140,6 +140,29 @@ describe('writeOutputs', () => {
     expect((await stat(join(target, 'scripts/forecast.mjs'))).mode & 0o111).not.toBe(0)
   })
 
+  it('a rebuild in the same process notices hand edits of a merge file it wrote or found up to date', async () => {
+    const files = [mcpJson(), agentToml()]
+    await writeOutputs(files, options())
+    expect((await writeOutputs(files, options())).unchanged).toEqual(['.codex/agents/planner.toml', '.mcp.json'])
+    // Same length: our entry's command edited by hand is an error, and the edit stays.
+    const json = await read('.mcp.json')
+    await writeFile(join(target, '.mcp.json'), json.replace('"node"', '"deno"'))
+    const edited = await writeOutputs(files, options())
+    expect(edited.diagnostics).toMatchObject([{ severity: 'error', code: 'merge-entry-edited', file: expect.stringContaining('.mcp.json') }])
+    expect(await read('.mcp.json')).toBe(json.replace('"node"', '"deno"'))
+    await writeFile(join(target, '.mcp.json'), json)
+    // The user's own key, added beside ours after a rebuild found the file up to date, is kept.
+    expect((await writeOutputs(files, options())).unchanged).toContain('.codex/agents/planner.toml')
+    const toml = await read('.codex/agents/planner.toml')
+    await writeFile(join(target, '.codex/agents/planner.toml'), `model = "mine"\n${toml}`)
+    const renamed = [mcpJson(), agentToml('other-tools')]
+    expect((await writeOutputs(renamed, options())).written).toEqual(['.codex/agents/planner.toml'])
+    const merged = await read('.codex/agents/planner.toml')
+    expect(merged).toMatch(/^model = "mine"\n/)
+    expect(merged).toContain('[mcp_servers.other-tools]')
+    expect(merged).not.toContain('[mcp_servers.oac-tools]')
+  })
+
   it('a generated file found empty (what a power cut after an unflushed write leaves) is written again', async () => {
     await writeOutputs(tree('forecast'), options())
     await writeFile(join(target, 'prompts/planner.md'), '')
