@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs'
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { AgentDefinition, AnyToolDefinition } from '../../src/define/types.js'
+import { RegistryBundler } from '../../src/load/bundle.js'
 import { loadRegistry } from '../../src/load/index.js'
 import { copyProject, repoRoot } from '../util/project.js'
 
@@ -77,6 +78,27 @@ describe('loadRegistry: a valid registry', () => {
     expect((agent(second, 'planner').tools[0] as AnyToolDefinition).description).toBe('Weather, edited.')
     const cache = join(project, 'node_modules/.cache/oac')
     expect((await readdir(cache)).filter((f) => f.startsWith(`registry-${process.pid}-`))).toEqual([])
+  })
+
+  it('with one bundler across loads, sees an edit that keeps the size and modification time of the file it replaces', async () => {
+    // A coarse clock (whole seconds on some file systems) gives a quick second edit the first one's mtime.
+    const project = await copyProject(basic)
+    const toolFile = join(project, 'agents/tools/weather.ts')
+    const original = await readFile(toolFile, 'utf8')
+    const bundler = new RegistryBundler()
+    try {
+      const descriptions: string[] = []
+      for (const description of ['Weather, edit one.', 'Weather, edit two.']) {
+        const before = await stat(toolFile)
+        await writeFile(toolFile, original.replace('Current weather for a city.', description))
+        await utimes(toolFile, before.atime, before.mtime)
+        const loaded = await loadRegistry('agents/registry.ts:registry', project, bundler)
+        descriptions.push((agent(loaded, 'planner').tools[0] as AnyToolDefinition).description)
+      }
+      expect(descriptions).toEqual(['Weather, edit one.', 'Weather, edit two.'])
+    } finally {
+      await bundler.dispose()
+    }
   })
 })
 
