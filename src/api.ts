@@ -45,6 +45,8 @@ export class Compiler {
   readonly root: string
   private readonly bundler: ScriptBundler
   private readonly registryBundler = new RegistryBundler()
+  /** The last plan (as JSON) and what emitting it gave: emitters are pure, so the same plan gives the same files. */
+  private lastEmit: { plan: string; files: OutputFile[] } | undefined
 
   constructor(root: string = process.cwd()) {
     this.root = resolve(root)
@@ -63,7 +65,7 @@ export class Compiler {
     // Emitting is this process's work, bundling esbuild's (another process): they run side by side.
     let emitted: OutputFile[] = []
     const bundled = await this.bundler.build(plan, () => {
-      emitted = emitAll(plan)
+      emitted = this.emit(plan)
     })
     diagnostics.push(...bundled.diagnostics)
     if (hasErrors(diagnostics)) throw new OacError(diagnostics)
@@ -74,6 +76,13 @@ export class Compiler {
 
   async dispose(): Promise<void> {
     await Promise.all([this.bundler.dispose(), this.registryBundler.dispose()])
+  }
+
+  /** A watch rebuild after an edit inside a tool's code has the same plan: its files come from the last build. */
+  private emit(plan: Plan): OutputFile[] {
+    const key = JSON.stringify(plan)
+    if (this.lastEmit?.plan !== key) this.lastEmit = { plan: key, files: emitAll(plan) }
+    return this.lastEmit.files
   }
 }
 

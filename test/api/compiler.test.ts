@@ -1,0 +1,41 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { Compiler, type Generated, type GenerateOptions } from '../../src/api.js'
+import { copyProject, repoRoot } from '../util/project.js'
+
+const basic = resolve(repoRoot, 'test/fixtures/load-basic')
+
+function contentOf(generated: Generated, path: string): string {
+  const file = generated.files.find((f) => f.path === path)
+  if (!file || file.kind !== 'owned') throw new Error(`${path} is not an owned file of the build`)
+  return file.content
+}
+
+describe('Compiler: one watch session', () => {
+  it('follows edits of a tool body (scripts only) and of its description (every file that shows it)', async () => {
+    const project = await copyProject(basic)
+    const toolFile = join(project, 'agents/tools/weather.ts')
+    const original = await readFile(toolFile, 'utf8')
+    const compiler = new Compiler(project)
+    const options: GenerateOptions = { registry: 'agents/registry.ts:registry', harnesses: ['opencode', 'claude'] }
+    try {
+      const first = await compiler.generate(options)
+      await writeFile(toolFile, original.replace('sunny in', 'rainy in'))
+      const bodyEdited = await compiler.generate(options)
+      expect(contentOf(bodyEdited, 'scripts/weather.mjs')).toContain('rainy in')
+      expect(contentOf(first, 'scripts/weather.mjs')).toContain('sunny in')
+      const others = (generated: Generated) => generated.files.filter((f) => !f.path.startsWith('scripts/'))
+      expect(others(bodyEdited)).toEqual(others(first))
+
+      await writeFile(toolFile, original.replace('Current weather for a city.', 'Weather, described anew.'))
+      const described = await compiler.generate(options)
+      for (const path of ['.opencode/tool/weather.ts', '.opencode/agent/planner.md', '.claude/agents/planner.md']) {
+        expect(contentOf(described, path)).toContain('Weather, described anew.')
+        expect(contentOf(first, path)).not.toContain('Weather, described anew.')
+      }
+    } finally {
+      await compiler.dispose()
+    }
+  })
+})
