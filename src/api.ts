@@ -47,6 +47,7 @@ export class Compiler {
   private readonly registryBundler = new RegistryBundler()
   /** The last plan (as JSON) and what emitting it gave: emitters are pure, so the same plan gives the same files. */
   private lastEmit: { plan: string; files: OutputFile[] } | undefined
+  private lastPlan: Plan | undefined
 
   constructor(root: string = process.cwd()) {
     this.root = resolve(root)
@@ -55,6 +56,10 @@ export class Compiler {
 
   /** Throws OacError when any stage reports an error; warnings come back in `diagnostics`. */
   async generate(options: GenerateOptions): Promise<Generated> {
+    // While the registry loads, esbuild rebuilds the scripts of the last plan in its own process. An
+    // edit inside a tool's code leaves the plan as it was, and the build below takes that result
+    // (ScriptBundler reuses a build whose entries and inputs are unchanged); otherwise it builds again.
+    if (this.lastPlan) this.bundler.build(this.lastPlan).catch(() => undefined)
     const loaded = await loadRegistry(options.registry, this.root, this.registryBundler)
     const diagnostics = [...loaded.diagnostics]
     if (hasErrors(diagnostics)) throw new OacError(diagnostics)
@@ -71,6 +76,7 @@ export class Compiler {
     if (hasErrors(diagnostics)) throw new OacError(diagnostics)
     const files = [...emitted, ...bundled.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     const watchFiles = [...new Set([...loaded.files, ...bundled.inputs])].sort()
+    this.lastPlan = plan
     return { plan, files, diagnostics, watchFiles }
   }
 

@@ -15,12 +15,17 @@ export function currentStamp(file: string): string | undefined {
   return stats && stampOf(stats)
 }
 
+/** True when the file was last modified long enough before `readAt` (ms since the epoch) for its stamp to tell later changes. */
+export function isSettled(stats: Pick<Stats, 'mtimeMs'>, readAt: number): boolean {
+  return stats.mtimeMs < readAt - RACY_WINDOW_MS
+}
+
 /**
- * The stamp of a file read at `readAt` (ms since the epoch), when it can be trusted later to tell
- * whether the file changed: undefined when the file is missing or was modified within RACY_WINDOW_MS
- * of the read (git's index follows the same rule).
+ * The stamp of a file read at `readAt`, when it can be trusted later to tell whether the file
+ * changed: undefined when the file is missing or was modified too close to the read (git's index
+ * follows the same rule).
  */
 export function settledStamp(file: string, readAt: number): string | undefined {
   const stats = statSync(file, { throwIfNoEntry: false })
-  return stats && stats.mtimeMs < readAt - RACY_WINDOW_MS ? stampOf(stats) : undefined
+  return stats && isSettled(stats, readAt) ? stampOf(stats) : undefined
 }

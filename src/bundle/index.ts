@@ -159,12 +159,13 @@ export class ScriptBundler {
     if (last && !entryNames.some((name) => changedEntries.has(name)) && last.inputs.unchanged()) return last.result
     cached.last = undefined
     const startedAt = Date.now()
+    const hashedBefore = InputStamps.hashRecent(last?.inputs.files() ?? [], startedAt)
     const result = await cached.context.rebuild()
     const read = Object.keys(result.metafile.inputs)
       .filter((input) => !input.startsWith(`${VALIDATOR_NAMESPACE}:`))
       .map((input) => resolve(this.root, input))
       .filter((input) => !this.entries.holds(input))
-    cached.last = { result, inputs: InputStamps.take(read, startedAt) }
+    cached.last = { result, inputs: InputStamps.take(read, startedAt, hashedBefore) }
     return result
   }
 
