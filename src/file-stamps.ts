@@ -1,31 +1,81 @@
-import { type Stats, statSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readFileSync, type Stats, statSync } from 'node:fs'
 
 /** Modification times this close to a read are not trusted: a second write in the same tick of a
  * coarse clock (some file systems keep whole seconds, or two) leaves size and mtime as they were. */
 const RACY_WINDOW_MS = 2_000
 
 /** A file's stamp: size, modification time and inode, which any write or replacement changes. */
-export function stampOf(stats: Pick<Stats, 'size' | 'mtimeMs' | 'ino'>): string {
+function stampOf(stats: Pick<Stats, 'size' | 'mtimeMs' | 'ino'>): string {
   return `${stats.size}:${stats.mtimeMs}:${stats.ino}`
+}
+
+/** True when the file was last modified long enough before `readAt` (ms since the epoch) for its stamp to tell later changes. */
+function isSettled(stats: Pick<Stats, 'mtimeMs'>, readAt: number): boolean {
+  return stats.mtimeMs < readAt - RACY_WINDOW_MS
+}
+
+function contentHash(file: string): string | undefined {
+  try {
+    return createHash('sha256').update(readFileSync(file)).digest('hex')
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A file as some work read it, to tell later whether it changed without reading it again: its stamp,
+ * and for a file modified shortly before the work (the edit that triggered a rebuild), whose stamp a
+ * coarse clock could leave unchanged by a second edit, its content hash too. That hash is taken
+ * before the work and again after it, and the file is trusted only when both agree, as git does
+ * with its index's racy entries.
+ */
+export class FileVersion {
+  private constructor(
+    private readonly stamp: string,
+    private readonly racyHash: string | undefined,
+  ) {}
+
+  /** Before work that starts at `now`: the content hashes of those of `files` modified too recently to be told apart by stamp. */
+  static hashRecent(files: Iterable<string>, now: number): Map<string, string> {
+    const hashes = new Map<string, string>()
+    for (const file of files) {
+      const stats = statSync(file, { throwIfNoEntry: false })
+      if (!stats || isSettled(stats, now)) continue
+      const hash = contentHash(file)
+      if (hash !== undefined) hashes.set(file, hash)
+    }
+    return hashes
+  }
+
+  /** After work that started at `startedAt` and read `file`: its version, or undefined when it cannot be told apart later. */
+  static take(file: string, startedAt: number, hashedBefore: ReadonlyMap<string, string>): FileVersion | undefined {
+    const stats = statSync(file, { throwIfNoEntry: false })
+    if (!stats || stats.mtimeMs >= startedAt) return undefined
+    if (isSettled(stats, startedAt)) return new FileVersion(stampOf(stats), undefined)
+    const before = hashedBefore.get(file)
+    return before !== undefined && contentHash(file) === before ? new FileVersion(stampOf(stats), before) : undefined
+  }
+
+  /** True while `file` is still this version. */
+  holds(file: string): boolean {
+    const stats = statSync(file, { throwIfNoEntry: false })
+    if (!stats || stampOf(stats) !== this.stamp) return false
+    return this.racyHash === undefined || contentHash(file) === this.racyHash
+  }
+}
+
+/**
+ * The stamp of a file read at `readAt`, when it can be trusted later to tell whether the file
+ * changed: undefined when the file is missing or was modified too close to the read.
+ */
+export function settledStamp(file: string, readAt: number): string | undefined {
+  const stats = statSync(file, { throwIfNoEntry: false })
+  return stats && isSettled(stats, readAt) ? stampOf(stats) : undefined
 }
 
 /** The file's stamp now; undefined when it is missing. */
 export function currentStamp(file: string): string | undefined {
   const stats = statSync(file, { throwIfNoEntry: false })
   return stats && stampOf(stats)
-}
-
-/** True when the file was last modified long enough before `readAt` (ms since the epoch) for its stamp to tell later changes. */
-export function isSettled(stats: Pick<Stats, 'mtimeMs'>, readAt: number): boolean {
-  return stats.mtimeMs < readAt - RACY_WINDOW_MS
-}
-
-/**
- * The stamp of a file read at `readAt`, when it can be trusted later to tell whether the file
- * changed: undefined when the file is missing or was modified too close to the read (git's index
- * follows the same rule).
- */
-export function settledStamp(file: string, readAt: number): string | undefined {
-  const stats = statSync(file, { throwIfNoEntry: false })
-  return stats && isSettled(stats, readAt) ? stampOf(stats) : undefined
 }

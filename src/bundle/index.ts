@@ -7,6 +7,7 @@ import type { OwnedFile } from '../emit/types.js'
 import { jsString } from '../emit/codegen/escape.js'
 import { ownModule, packageRoot } from '../package-paths.js'
 import { EntryFiles } from './entry-files.js'
+import { FileVersion } from '../file-stamps.js'
 import { InputStamps } from './input-stamps.js'
 import { type EntryContext, MCP_SERVER_ENTRY, mcpServerEntrySource, needsMcpServer, toolEntrySource, toolModulePath } from './entries.js'
 
@@ -159,7 +160,7 @@ export class ScriptBundler {
     if (last && !entryNames.some((name) => changedEntries.has(name)) && last.inputs.unchanged()) return last.result
     cached.last = undefined
     const startedAt = Date.now()
-    const hashedBefore = InputStamps.hashRecent(last?.inputs.files() ?? [], startedAt)
+    const hashedBefore = FileVersion.hashRecent(last?.inputs.files() ?? [], startedAt)
     const result = await cached.context.rebuild()
     const read = Object.keys(result.metafile.inputs)
       .filter((input) => !input.startsWith(`${VALIDATOR_NAMESPACE}:`))
