@@ -130,14 +130,14 @@ export interface SchemaLimitation {
 /** Every construct in `schema` that one of `harnesses` cannot express as written, one entry per construct and harness. */
 export function schemaLimitations(schema: JsonSchema, harnesses: readonly Harness[]): SchemaLimitation[] {
   const found: SchemaLimitation[] = []
+  // One walk for every rule and harness: the walk (pointers included) cost more than the rules.
+  const nodes: Array<{ node: JsonSchema; pointer: string }> = []
+  walkSchema(schema, (node, pointer) => nodes.push({ node, pointer: pointer || '/' }))
   for (const rule of SCHEMA_SUPPORT) {
     for (const harness of harnesses) {
       const effect = rule.targets[harness]
       if (!effect) continue
-      const pointers: string[] = []
-      walkSchema(schema, (node, pointer) => {
-        if (rule.matches(node) && (effect.when?.(node) ?? true)) pointers.push(pointer || '/')
-      })
+      const pointers = nodes.filter(({ node }) => rule.matches(node) && (effect.when?.(node) ?? true)).map(({ pointer }) => pointer)
       if (pointers.length) found.push({ rule, harness, effect, pointers })
     }
   }

@@ -17,7 +17,7 @@ export function isSchemaObject(value: JsonValue | undefined): value is JsonSchem
 
 /** Escapes one JSON Pointer segment (RFC 6901). */
 function segment(key: string): string {
-  return key.replaceAll('~', '~0').replaceAll('/', '~1')
+  return key.includes('~') || key.includes('/') ? key.replaceAll('~', '~0').replaceAll('/', '~1') : key
 }
 
 /** The direct subschemas of `node`, each with its JSON Pointer relative to `node`. */

@@ -63,6 +63,8 @@ function refsIn(schema: JsonSchema): string[] {
  * `.meta({ id })` into `$defs`, even at the root.)
  */
 function inlineDefinitions(schema: JsonSchema): JsonSchema {
+  // Nothing to inline (the schema is the converter's own copy, so it need not be copied again).
+  if (!Object.hasOwn(schema, '$defs')) return schema
   const defs = isSchemaObject(schema.$defs) ? schema.$defs : {}
   const defName = (ref: JsonValue | undefined) => (typeof ref === 'string' ? DEFS_REF.exec(ref)?.[1] : undefined)
   const defRefs = (name: string) => {
