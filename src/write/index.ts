@@ -5,7 +5,7 @@ import { type Diagnostic, hasErrors, OacError } from '../diagnostics.js'
 import type { MergeEntry, MergeFile, OutputFile, OwnedFile } from '../emit/types.js'
 import { isTempName, replaceFileSync, sweepStaleTemps, syncFolder, writeFileAtomic } from './atomic.js'
 import { mergeJsonText, readJsonPath } from './json-merge.js'
-import { forgetFile, forgetMerge, isKnownMerge, rememberFile, rememberMerge, stampOf, statIfKnown } from './known-files.js'
+import { forgetFile, forgetMerge, isKnownMerge, plannedHash, rememberFile, rememberMerge, stampOf, statIfKnown } from './known-files.js'
 import { acquireLock, type ReleaseLock, removeEmptyLockFolder } from './lock.js'
 import { emptyManifest, hashBytes, hashValue, type Manifest, type MergeRecord, manifestPath, manifestText, readManifest } from './manifest.js'
 import type { PlainValue } from './merge-common.js'
@@ -223,8 +223,7 @@ async function planWrites(target: string, files: OutputFile[], previous: Manifes
     return exists
   }
   for (const file of owned) {
-    const data = Buffer.from(file.content, 'utf8')
-    const sha256 = hashBytes(data)
+    const sha256 = plannedHash(join(target, file.path), file.content)
     nextFiles.set(file.path, { sha256: [sha256] })
     // What we left there and have not changed since was scanned and compared when we left it.
     const known = statIfKnown(join(target, file.path), sha256)
@@ -232,6 +231,7 @@ async function planWrites(target: string, files: OutputFile[], previous: Manifes
       plan.unchanged.push(file.path)
       continue
     }
+    const data = Buffer.from(file.content, 'utf8')
     plan.diagnostics.push(...secretDiagnostics(file, displayPath(target, file.path)))
     const folderExists = inExistingFolder(join(target, file.path))
     await planOwnedFile(target, file, data, sha256, hasOwn(previous.files, file.path), options.force, plan, folderExists)

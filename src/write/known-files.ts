@@ -1,4 +1,5 @@
 import { type Stats, statSync } from 'node:fs'
+import { hashBytes } from './manifest.js'
 
 /**
  * What this process last left in each generated file it wrote or found up to date: the content's
@@ -51,4 +52,16 @@ export function isKnownMerge(path: string, inputs: string): boolean {
   if (last?.inputs !== inputs) return false
   const stats = statSync(path, { throwIfNoEntry: false })
   return stats !== undefined && stampOf(stats) === last.stamp
+}
+
+/** The content hash of what was last planned for each generated file: a rebuild plans mostly the very same strings. */
+const plannedHashes = new Map<string, { content: string; sha256: string }>()
+
+/** The sha256 of `content` (as UTF-8), planned for `path`; computed again only when the content changed. */
+export function plannedHash(path: string, content: string): string {
+  const last = plannedHashes.get(path)
+  if (last?.content === content) return last.sha256
+  const sha256 = hashBytes(content)
+  plannedHashes.set(path, { content, sha256 })
+  return sha256
 }
