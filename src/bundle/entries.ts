@@ -7,7 +7,7 @@ import type { OwnModule } from '../package-paths.js'
 /** The entry that serves every JSON tool over MCP stdio, next to the tool scripts. */
 export const MCP_SERVER_ENTRY = 'mcp_tools_server'
 
-/** True when the plan needs `scripts/mcp_tools_server.mjs`: native tools for Claude Code or Codex, and a JSON tool to serve. */
+/** True when the plan needs `scripts/mcp_tools_server.cjs`: native tools for Claude Code or Codex, and a JSON tool to serve. */
 export function needsMcpServer(plan: Plan): boolean {
   return plan.nativeTools && plan.harnesses.some((h) => h === 'claude' || h === 'codex') && plan.tools.some((t) => t.json)
 }
@@ -60,9 +60,9 @@ export function siblingScript(tool: PlannedTool): string {
 }
 
 /**
- * `scripts/mcp_tools_server.mjs`: every JSON tool, served from the sibling `scripts/<tool>.mjs`,
+ * `scripts/mcp_tools_server.cjs`: every JSON tool, served from the sibling `scripts/<tool>.mjs`,
  * imported on the first call to it. Importing the script (rather than bundling the tool module into
- * the server's chunks) keeps one copy of each tool's code, and an edited tool changes one file.
+ * the server) keeps one copy of each tool's code, and an edited tool changes one file.
  */
 export function mcpServerEntrySource(plan: Plan, context: EntryContext): string {
   const tools = plan.tools
@@ -73,7 +73,7 @@ export function mcpServerEntrySource(plan: Plan, context: EntryContext): string 
         `    name: ${jsString(tool.name)},`,
         `    description: ${jsString(tool.description)},`,
         `    inputSchema: ${jsonData(tool.schema)},`,
-        `    load: () => import(${jsString(siblingScript(tool))}).then((m) => m.tool),`,
+        `    load: () => import(${jsString(siblingScript(tool))}),`,
         `  },`,
       ].join('\n'),
     )

@@ -12,7 +12,7 @@ import { InputStamps } from './input-stamps.js'
 import { type EntryContext, MCP_SERVER_ENTRY, mcpServerEntrySource, needsMcpServer, toolEntrySource, toolModulePath } from './entries.js'
 
 export interface BundleResult {
-  /** `<scripts>/<tool>.mjs`, `<scripts>/mcp_tools_server.mjs` when needed, and shared `<scripts>/chunks/*` (see scriptsFolder). */
+  /** `<scripts>/<tool>.mjs`, `<scripts>/mcp_tools_server.cjs` when needed, and shared `<scripts>/chunks/*` (see scriptsFolder). */
   files: OwnedFile[]
   /** Absolute paths of the local (non-node_modules) files the scripts were built from, for watch mode. */
   inputs: string[]
@@ -221,21 +221,19 @@ export class ScriptBundler {
       metafile: true,
       bundle: true,
       platform: 'node',
-      format: 'esm',
       target: 'node20',
-      splitting: true,
-      // Distinct names, so a server chunk never takes the name of a tool chunk with other content.
-      chunkNames: group === 'server' ? 'chunks/server-[hash]' : 'chunks/[name]-[hash]',
-      outExtension: { '.js': '.mjs' },
       // Whitespace minification also drops esbuild's `// path` comments, which would put
       // checkout-specific paths into the output; identifiers stay readable for stack traces.
       minifyWhitespace: true,
       minifySyntax: true,
-      banner: { js: REQUIRE_BANNER },
       logLevel: 'silent',
       // Tool code imports the definition API from `unplugin-oac`: ours, whether or not the project installed it.
       alias: { 'unplugin-oac': ownModule('index') },
-      plugins: group === 'server' ? [this.serverPlugin()] : [],
+      ...(group === 'server'
+        ? // One CommonJS file, which the launcher `require`s (see mcpServerScript): everything it
+          // holds runs at startup, so there is nothing to split off.
+          { format: 'cjs', outExtension: { '.js': '.cjs' }, plugins: [this.serverPlugin()] }
+        : { format: 'esm', splitting: true, chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' }, banner: { js: REQUIRE_BANNER } }),
     })
     const cached: CachedContext = { key, context }
     this.cached.set(group, cached)

@@ -12,10 +12,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
 import { fromJSONSchema, prettifyError } from 'zod'
-import type { AnyToolDefinition } from '../define/types.js'
-import { invokeTool } from './invoke.js'
 import { divertStdout } from './mcp-stdio.js'
-import type { InvokeOptions, InvokeResult, McpServerOptions, ServedTool } from './types.js'
+import type { InvokeOptions, InvokeResult, McpServerOptions, ServedTool, ToolScript } from './types.js'
 
 /** Per-call timeout when neither the options nor `OAC_TOOL_TIMEOUT_MS` set one. */
 const DEFAULT_TIMEOUT_MS = 60_000
@@ -91,13 +89,15 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
   })
 
   async function runTool(tool: ServedTool, input: unknown, invokeOptions: InvokeOptions): Promise<InvokeResult> {
-    let definition: AnyToolDefinition
+    let script: ToolScript
     try {
-      definition = await loader.load(tool)
+      script = await loader.load(tool)
     } catch (error) {
       return { ok: false, kind: 'tool-error', message: `its module could not be loaded: ${errorMessage(error)}` }
     }
-    return invokeTool(definition, input, invokeOptions)
+    // The script validates and runs the tool with its own copy of the runtime, so the server
+    // bundles neither the validation code nor TypeBox.
+    return script.invoke(input, invokeOptions)
   }
 
   // Tool code may fail outside its own promise (a throw in a timer, a rejected promise nobody
@@ -141,12 +141,12 @@ export class ZodJsonSchemaValidator implements jsonSchemaValidator {
   }
 }
 
-/** Loads each tool's module once, on its first call, so startup costs only the SDK. (Node caches a module that failed to evaluate
+/** Loads each tool's script once, on its first call, so startup costs only the SDK. (Node caches a module that failed to evaluate
  * as failed, so a failed load is not retried: every call reports the same error.) */
 class ToolLoader {
-  private readonly loaded = new Map<string, Promise<AnyToolDefinition>>()
+  private readonly loaded = new Map<string, Promise<ToolScript>>()
 
-  load(tool: ServedTool): Promise<AnyToolDefinition> {
+  load(tool: ServedTool): Promise<ToolScript> {
     let pending = this.loaded.get(tool.name)
     if (!pending) {
       pending = tool.load()

@@ -1,12 +1,17 @@
-import type { AnyToolDefinition, JsonValue } from '../define/types.js'
+import type { JsonValue } from '../define/types.js'
 
-/** A tool as the MCP server serves it: metadata up front, code loaded on first call. */
+/** What the server needs of a tool script (`scripts/<tool>.mjs`): its `invoke`, which validates and runs the tool. */
+export interface ToolScript {
+  invoke(input: unknown, options: InvokeOptions): Promise<InvokeResult>
+}
+
+/** A tool as the MCP server serves it: metadata up front, its script loaded on first call. */
 export interface ServedTool {
   name: string
   description: string
   /** The canonical JSON Schema, served as the MCP `inputSchema` exactly. */
   inputSchema: { [key: string]: JsonValue }
-  load(): Promise<AnyToolDefinition>
+  load(): Promise<ToolScript>
 }
 
 export interface McpServerOptions {

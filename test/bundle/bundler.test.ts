@@ -39,7 +39,7 @@ describe('the fixture build', () => {
   it('produces one script per tool, the MCP server, and shared chunks, nothing else', () => {
     expect(result.diagnostics).toEqual([])
     const entries = result.files.filter((f) => !f.path.startsWith('scripts/chunks/')).map((f) => f.path)
-    expect(entries).toEqual([...toolScripts(fixturePlan()), `scripts/${MCP_SERVER_ENTRY}.mjs`].sort())
+    expect(entries).toEqual([...toolScripts(fixturePlan()), `scripts/${MCP_SERVER_ENTRY}.cjs`].sort())
     const chunks = result.files.filter((f) => f.path.startsWith('scripts/chunks/'))
     expect(chunks.length).toBeGreaterThan(0)
     for (const chunk of chunks) expect(chunk.path).toMatch(/^scripts\/chunks\/[\w-]+-[A-Z0-9]{8}\.mjs$/)
@@ -52,11 +52,12 @@ describe('the fixture build', () => {
     expect(copies[0]!.path).toMatch(/^scripts\/chunks\//)
   })
 
-  it('builds the MCP server apart: at start it imports only its own chunks, none of the tool scripts’', () => {
-    const server = contentOf(result, `scripts/${MCP_SERVER_ENTRY}.mjs`)
-    const staticImports = [...server.matchAll(/\bfrom\s*"([^"]+)"/g)].map((match) => match[1]!)
-    expect(staticImports.length).toBeGreaterThan(0)
-    for (const specifier of staticImports) expect(specifier).toMatch(/^(node:|\.\/chunks\/server-)/)
+  it('builds the MCP server apart, as one CommonJS file: at start it loads only Node built-ins, none of the tool scripts’ chunks', () => {
+    const server = contentOf(result, `scripts/${MCP_SERVER_ENTRY}.cjs`)
+    expect(server).not.toMatch(/\bfrom\s*"/)
+    const required = [...server.matchAll(/\brequire\("([^"]+)"\)/g)].map((match) => match[1]!)
+    expect(required.length).toBeGreaterThan(0)
+    for (const specifier of required) expect(specifier).toMatch(/^node:/)
     // Tool code still reaches the server only through the sibling scripts, imported on first call.
     for (const tool of fixturePlan().tools.filter((t) => t.json)) expect(server).toContain(`import("./${tool.name}.mjs")`)
   })
@@ -85,7 +86,7 @@ describe('the fixture build', () => {
   it('serves the JSON tools from the moved MCP server, with the same text as the script', async () => {
     const dir = await writeAndMove(result.files)
     const client = new Client({ name: 'bundle-test', version: '1.0.0' })
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [`scripts/${MCP_SERVER_ENTRY}.mjs`], cwd: dir, stderr: 'pipe' }))
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [`scripts/${MCP_SERVER_ENTRY}.cjs`], cwd: dir, stderr: 'pipe' }))
     try {
       const listed = await client.listTools()
       const plan = fixturePlan()

@@ -91,17 +91,21 @@ describe('generated entries', () => {
 
     await mkdir(join(root, 'runtime'), { recursive: true })
     await writeFile(join(root, 'runtime', 'mcp-server.mjs'), 'export async function startMcpServer(options) { globalThis.served = options.tools }\n')
-    await writeFile(join(root, 'weather.mjs'), 'globalThis.weatherLoaded = true\nexport const tool = { name: "weather from its script" }\n')
+    await writeFile(
+      join(root, 'weather.mjs'),
+      'globalThis.weatherLoaded = true\nexport async function invoke(input) { return { ok: true, text: "weather from its script for " + input.city } }\n',
+    )
     await writeFile(join(root, 'server.mjs'), source)
     const runner = `
       await import('./server.mjs')
       const before = globalThis.weatherLoaded === true
       const weather = await globalThis.served.find((t) => t.name === 'weather').load()
-      process.stdout.write(JSON.stringify({ before, after: globalThis.weatherLoaded === true, name: weather.name }))
+      const result = await weather.invoke({ city: 'Rome' }, {})
+      process.stdout.write(JSON.stringify({ before, after: globalThis.weatherLoaded === true, result }))
     `
     await writeFile(join(root, 'runner.mjs'), runner)
     const run = await runNode(root, ['runner.mjs'])
     expect(run.stderr).toBe('')
-    expect(JSON.parse(run.stdout)).toEqual({ before: false, after: true, name: 'weather from its script' })
+    expect(JSON.parse(run.stdout)).toEqual({ before: false, after: true, result: { ok: true, text: 'weather from its script for Rome' } })
   })
 })

@@ -52,7 +52,7 @@ describe('oac compile on the playground', () => {
     expect(code).toBe(0)
     expect(out).toContain('oac: compiled agents/registry.ts:registry (config prod) into build/')
     expect(out).toMatch(/scripts\/\s+\d+ files/)
-    for (const file of ['scripts/forecast.mjs', 'scripts/mcp_tools_server.mjs', 'prompts/planner.md', '.mcp.json', '.claude/agents/planner.md', '.codex/agents/planner.toml', '.opencode/tool/forecast.ts', '.pi/extensions/oac-tools.ts', '.omp/tools/forecast/index.ts']) {
+    for (const file of ['scripts/forecast.mjs', 'scripts/mcp_tools_server.cjs', 'prompts/planner.md', '.mcp.json', '.claude/agents/planner.md', '.codex/agents/planner.toml', '.opencode/tool/forecast.ts', '.pi/extensions/oac-tools.ts', '.omp/tools/forecast/index.ts']) {
       expect(existsSync(join(project, 'build', file)), file).toBe(true)
     }
     // The compiled script runs as the bash route documents it.

@@ -15,9 +15,9 @@ describe('emitClaude: .mcp.json', () => {
     expect(entry!.keyPath).toEqual(['mcpServers', 'oac-tools'])
     const value = entry!.value as { command: string; args: string[]; env: Record<string, string> }
     expect(value.command).toBe('node')
-    expect(value.args.slice(0, 2)).toEqual(['--input-type=module', '-e'])
-    expect(value.args).toHaveLength(3)
-    expect(value.args[2]).toContain('"scripts/mcp_tools_server.mjs"')
+    expect(value.args[0]).toBe('-e')
+    expect(value.args).toHaveLength(2)
+    expect(value.args[1]).toContain('"scripts/mcp_tools_server.cjs"')
     expect(value.env).toEqual({ FORECAST_TOKEN: '${FORECAST_TOKEN}', REGION: '${REGION}' })
     // What a fresh .mcp.json looks like once merged.
     expect(JSON.parse(mergeJsonText(undefined, file, []))).toEqual({ mcpServers: { 'oac-tools': value } })
@@ -28,7 +28,7 @@ describe('emitClaude: .mcp.json', () => {
     expect(file.entries[0]!.keyPath).toEqual(['mcpServers', 'app-a'])
     expect(Object.keys(file.entries[0]!.value as object)).toEqual(['command', 'args'])
     // An app with its own server name has its own scripts folder, so apps can share one target.
-    expect((file.entries[0]!.value as { args: string[] }).args[2]).toContain('"scripts/app-a/mcp_tools_server.mjs"')
+    expect((file.entries[0]!.value as { args: string[] }).args[1]).toContain('"scripts/app-a/mcp_tools_server.cjs"')
   })
 
   it('writes no .mcp.json without native tools, or without a JSON-contract tool', () => {

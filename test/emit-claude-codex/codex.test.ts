@@ -14,7 +14,7 @@ function agentToml(plan: Plan, name: string): Record<string, unknown> {
   return parseToml(mergeTomlText(undefined, merged(emitCodex(plan), `.codex/agents/${name}.toml`), []))
 }
 
-const launcher = (serverName = 'oac-tools') => ({ command: 'node', args: ['--input-type=module', '-e', mcpLauncherSource(serverName)] })
+const launcher = (serverName = 'oac-tools') => ({ command: 'node', args: ['-e', mcpLauncherSource(serverName)] })
 
 describe('emitCodex', () => {
   it('writes one merged TOML file per agent', () => {

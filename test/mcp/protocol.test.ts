@@ -26,7 +26,7 @@ class RawSession {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 
   constructor(target: string) {
-    this.child = spawn(process.execPath, ['scripts/mcp_tools_server.mjs'], { cwd: target, stdio: ['pipe', 'pipe', 'pipe'] })
+    this.child = spawn(process.execPath, ['scripts/mcp_tools_server.cjs'], { cwd: target, stdio: ['pipe', 'pipe', 'pipe'] })
     this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk))
     createInterface({ input: this.child.stdout }).on('line', (line) => {
       const message = JSON.parse(line) as JsonRpcMessage

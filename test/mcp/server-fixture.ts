@@ -63,7 +63,7 @@ export async function connect(
 ): Promise<Connection> {
   const transport = new StdioClientTransport({
     command: options.command ?? process.execPath,
-    args: options.args ?? ['scripts/mcp_tools_server.mjs'],
+    args: options.args ?? ['scripts/mcp_tools_server.cjs'],
     cwd: options.cwd ?? target,
     env: { ...getDefaultEnvironment(), ...options.env },
     stderr: 'pipe',

@@ -35,7 +35,7 @@ const EXPECTED_PATHS = [
   'prompts/calculator.md',
   'prompts/forecaster.md',
   'scripts/add.mjs',
-  'scripts/mcp_tools_server.mjs',
+  'scripts/mcp_tools_server.cjs',
   'scripts/weather.mjs',
 ].sort()
 

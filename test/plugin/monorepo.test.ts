@@ -97,7 +97,7 @@ describe('a monorepo: apps/a and apps/b share the tools of packages/tools', () =
     const servers = (JSON.parse(await readFile(join(shared, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers
     expect(Object.keys(servers).sort()).toEqual(['app-a-tools', 'app-b-tools'])
     for (const app of ['a', 'b']) {
-      expect(await exists(join(shared, `scripts/app-${app}-tools/mcp_tools_server.mjs`))).toBe(true)
+      expect(await exists(join(shared, `scripts/app-${app}-tools/mcp_tools_server.cjs`))).toBe(true)
       expect(await exists(join(shared, `scripts/app-${app}-tools/lookup.mjs`))).toBe(true)
       expect(await exists(join(shared, `.pi/extensions/app-${app}-tools.ts`))).toBe(true)
     }
