@@ -56,11 +56,15 @@ export class Compiler {
 
   /** Throws OacError when any stage reports an error; warnings come back in `diagnostics`. */
   async generate(options: GenerateOptions): Promise<Generated> {
-    // While the registry loads, esbuild rebuilds the scripts of the last plan in its own process. An
-    // edit inside a tool's code leaves the plan as it was, and the build below takes that result
-    // (ScriptBundler reuses a build whose entries and inputs are unchanged); otherwise it builds again.
-    if (this.lastPlan) this.bundler.build(this.lastPlan).catch(() => undefined)
-    const loaded = await loadRegistry(options.registry, this.root, this.registryBundler)
+    // While Node imports the registry (esbuild has bundled it by then), esbuild rebuilds the scripts of
+    // the last plan in its own process. An edit inside a tool's code leaves the plan as it was, and the
+    // build below takes that result (ScriptBundler reuses a build whose entries and inputs are
+    // unchanged); otherwise it builds again.
+    const lastPlan = this.lastPlan
+    const rebuildLastScripts = () => {
+      if (lastPlan) this.bundler.build(lastPlan).catch(() => undefined)
+    }
+    const loaded = await loadRegistry(options.registry, this.root, this.registryBundler, rebuildLastScripts)
     const diagnostics = [...loaded.diagnostics]
     if (hasErrors(diagnostics)) throw new OacError(diagnostics)
     const compiled = compilePlan(loaded, { ...options, root: this.root })
