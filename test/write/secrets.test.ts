@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { findSecrets } from '../../src/write/secrets.js'
 
@@ -27,6 +28,19 @@ describe('findSecrets', () => {
       expect(findSecrets(text).map((f) => f.match)).toEqual([value])
     }
     expect(findSecrets('postgres://admin:hunter22@db.example.com/app')[0]?.kind).toBe('a password in a URL')
+  })
+
+  it('finds an assigned secret or a URL password wherever it sits in other text (the quick pre-checks never hide one)', () => {
+    const filler = fc.string({ unit: fc.constantFrom(...'ab_ZQ09 :=\'"`/.-\n\t'.split('')), maxLength: 60 })
+    const value = 'q8Zr3Kx9Lw2Mv7Nt4Pb6Yc1Hd5'
+    const secrets = fc.constantFrom(`API_SECRET = "${value}"`, `'DB_PASSWORD': '${value}'`, `authToken:${value}`, 'postgres://admin:hunter22@db.example.com/app')
+    fc.assert(
+      fc.property(filler, secrets, filler, (before, secret, after) => {
+        const found = findSecrets(`${before}\n${secret}\n${after}`)
+        const start = before.length + 1
+        expect(found.some((f) => f.offset >= start && f.offset + f.match.length <= start + secret.length)).toBe(true)
+      }),
+    )
   })
 
   it('leaves ordinary generated text alone', () => {
