@@ -5,7 +5,7 @@ import { type Diagnostic, hasErrors, OacError } from '../diagnostics.js'
 import type { MergeEntry, MergeFile, OutputFile, OwnedFile } from '../emit/types.js'
 import { isTempName, replaceFileSync, sweepStaleTemps, syncFolder, writeFileAtomic } from './atomic.js'
 import { mergeJsonText, readJsonPath } from './json-merge.js'
-import { forgetFile, forgetMerge, isKnownMerge, plannedHash, rememberFile, rememberMerge, stampOf, statIfKnown } from './known-files.js'
+import { memoFor, stampOf, type TargetMemo } from './known-files.js'
 import { acquireLock, type ReleaseLock, removeEmptyLockFolder } from './lock.js'
 import { emptyManifest, hashBytes, hashValue, type Manifest, type MergeRecord, manifestPath, manifestText, readManifest } from './manifest.js'
 import type { PlainValue } from './merge-common.js'
@@ -60,6 +60,8 @@ interface Plan {
   unchanged: string[]
   /** Merge files found up to date: their absolute path, what they were made from, their stamp when read. */
   settledMerges: Array<{ path: string; inputs: string; stamp: string }>
+  /** What this process left in the target last time (known-files.ts). */
+  memo: TargetMemo
   diagnostics: Diagnostic[]
   next: Manifest
 }
@@ -205,7 +207,7 @@ function hasOwn<T>(record: Record<string, T>, key: string): T | undefined {
 }
 
 async function planWrites(target: string, files: OutputFile[], previous: Manifest, options: WriteOptions): Promise<Plan> {
-  const plan: Plan = { operations: [], unchanged: [], settledMerges: [], diagnostics: [], next: emptyManifest(options.owner) }
+  const plan: Plan = { operations: [], unchanged: [], settledMerges: [], memo: memoFor(target), diagnostics: [], next: emptyManifest(options.owner) }
   const nextFiles = new Map<string, { sha256: string[] }>()
   const nextMerges = new Map<string, MergeRecord>()
   const owned = files.filter((f): f is OwnedFile => f.kind === 'owned')
@@ -223,10 +225,10 @@ async function planWrites(target: string, files: OutputFile[], previous: Manifes
     return exists
   }
   for (const file of owned) {
-    const sha256 = plannedHash(join(target, file.path), file.content)
+    const sha256 = plan.memo.plannedHash(join(target, file.path), file.content)
     nextFiles.set(file.path, { sha256: [sha256] })
     // What we left there and have not changed since was scanned and compared when we left it.
-    const known = statIfKnown(join(target, file.path), sha256)
+    const known = plan.memo.statIfKnown(join(target, file.path), sha256)
     if (known && (!canChmod || ((known.mode & 0o111) !== 0) === Boolean(file.executable))) {
       plan.unchanged.push(file.path)
       continue
@@ -305,7 +307,7 @@ async function planOwnedFile(
   }
   const existing = found.data
   if (existing.equals(data)) {
-    rememberFile(path, sha256, found.stamp)
+    plan.memo.rememberFile(path, sha256, found.stamp)
     if (canChmod && found.executable !== Boolean(file.executable)) {
       plan.operations.push({ kind: 'chmod', path: file.path, mode: file.executable ? 0o755 : 0o644 })
     } else plan.unchanged.push(file.path)
@@ -356,7 +358,7 @@ function mergeText(format: MergeFile['format'], text: string | undefined, file: 
 async function planMerge(target: string, file: MergeFile, record: MergeRecord | undefined, force: boolean, plan: Plan): Promise<MergeRecord | undefined> {
   const path = join(target, file.path)
   // Still what this process merged there, from these entries and with this record: nothing to do.
-  if (record && isKnownMerge(path, mergeInputs(file, record))) {
+  if (record && plan.memo.isKnownMerge(path, mergeInputs(file, record))) {
     plan.unchanged.push(file.path)
     return record
   }
@@ -511,7 +513,7 @@ async function execute(target: string, previous: Manifest, plan: Plan): Promise<
     if (op.userFile) continue
     const path = op.realPath ?? join(target, op.path)
     const stats = replaceFileSync(path, op.data, op.mode)
-    if (op.sha256) rememberFile(path, op.sha256, stampOf(stats))
+    if (op.sha256) plan.memo.rememberFile(path, op.sha256, stampOf(stats))
     if (op.mergeInputs) mergedStamps.push({ path: join(target, op.path), inputs: op.mergeInputs, stamp: stampOf(stats) })
     ownWritesSet.add(join(target, op.path))
   }
@@ -526,12 +528,11 @@ async function execute(target: string, previous: Manifest, plan: Plan): Promise<
   )
   for (const op of plan.operations) {
     if (op.kind === 'chmod') {
-      forgetFile(join(target, op.path))
+      plan.memo.forget(join(target, op.path))
       await chmod(join(target, op.path), op.mode)
       ownWritesSet.add(join(target, op.path))
     } else if (op.kind === 'remove') {
-      forgetFile(join(target, op.path))
-      forgetMerge(join(target, op.path))
+      plan.memo.forget(join(target, op.path))
       await unlink(join(target, op.path)).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error
       })
@@ -541,7 +542,7 @@ async function execute(target: string, previous: Manifest, plan: Plan): Promise<
   plan.next.folders = await removeEmptyFolders(target, folders, plan.next)
   for (const folder of durableFolders) await syncFolder(folder).catch(() => undefined)
   await writeManifest(manifestFile, plan.next)
-  for (const merged of mergedStamps) rememberMerge(merged.path, merged.inputs, merged.stamp)
+  for (const merged of mergedStamps) plan.memo.rememberMerge(merged.path, merged.inputs, merged.stamp)
 }
 
 function transitional(previous: Manifest, next: Manifest, folders: string[]): Manifest {

@@ -1,67 +1,81 @@
 import { type Stats, statSync } from 'node:fs'
 import { hashBytes } from './manifest.js'
 
-/**
- * What this process last left in each generated file it wrote or found up to date: the content's
- * hash and the file's stamp (size, modification time, inode, mode). The next build of the same
- * target in this process (watch mode) takes a file whose stamp still matches, and whose new content
- * has the same hash, as unchanged without reading and scanning it again: a rebuild of a 3,400-file
- * tree otherwise re-reads every file. Any change on disk (a hand edit, a replaced file, a chmod)
- * changes the stamp, and the file is read as usual. Git's index trusts the same fields.
- */
-const known = new Map<string, { sha256: string; stamp: string }>()
-
 export function stampOf(stats: Pick<Stats, 'size' | 'mtimeMs' | 'ino' | 'mode'>): string {
   return `${stats.size}:${stats.mtimeMs}:${stats.ino}:${stats.mode}`
 }
 
-export function rememberFile(path: string, sha256: string, stamp: string): void {
-  known.set(path, { sha256, stamp })
-}
-
-export function forgetFile(path: string): void {
-  known.delete(path)
-}
-
-/** The file's stats when `path` still holds exactly what this process last saw there, and that had this hash. */
-export function statIfKnown(path: string, sha256: string): Stats | undefined {
-  const last = known.get(path)
-  if (last?.sha256 !== sha256) return undefined
-  const stats = statSync(path, { throwIfNoEntry: false })
-  return stats !== undefined && stampOf(stats) === last.stamp ? stats : undefined
-}
-
 /**
- * The same for merge files: the stamp each had when this process last wrote it or found it up to
- * date, and what that merge was made from (our entries, and the manifest record written with them).
- * While both still hold, merging again would give the same bytes and the same record.
+ * What this process last left in one target's generated files, so that the next build of the same
+ * target (watch mode) can skip what is still as it was:
+ *
+ * - each owned file it wrote or found up to date: the content's hash and the file's stamp (size,
+ *   modification time, inode, mode). A file whose stamp still matches, and whose new content has the
+ *   same hash, is unchanged without being read and scanned again (a 3,400-file tree otherwise
+ *   re-reads every file). Any change on disk (a hand edit, a replaced file, a chmod) changes the
+ *   stamp, and the file is read as usual. Git's index trusts the same fields.
+ * - each merge file: its stamp and what the merge was made from (our entries and the manifest record
+ *   written with them). While both hold, merging again would give the same bytes and the same record.
+ * - the hash of each file's planned content, which a rebuild mostly plans again as the very same string.
  */
-const knownMerges = new Map<string, { inputs: string; stamp: string }>()
+export class TargetMemo {
+  private readonly files = new Map<string, { sha256: string; stamp: string }>()
+  private readonly merges = new Map<string, { inputs: string; stamp: string }>()
+  private readonly planned = new Map<string, { content: string; sha256: string }>()
 
-export function rememberMerge(path: string, inputs: string, stamp: string): void {
-  knownMerges.set(path, { inputs, stamp })
+  rememberFile(path: string, sha256: string, stamp: string): void {
+    this.files.set(path, { sha256, stamp })
+  }
+
+  /** The file's stats when `path` still holds exactly what this process last saw there, and that had this hash. */
+  statIfKnown(path: string, sha256: string): Stats | undefined {
+    const last = this.files.get(path)
+    if (last?.sha256 !== sha256) return undefined
+    const stats = statSync(path, { throwIfNoEntry: false })
+    return stats !== undefined && stampOf(stats) === last.stamp ? stats : undefined
+  }
+
+  rememberMerge(path: string, inputs: string, stamp: string): void {
+    this.merges.set(path, { inputs, stamp })
+  }
+
+  /** True when `path` still holds exactly what this process last merged there from these inputs. */
+  isKnownMerge(path: string, inputs: string): boolean {
+    const last = this.merges.get(path)
+    if (last?.inputs !== inputs) return false
+    const stats = statSync(path, { throwIfNoEntry: false })
+    return stats !== undefined && stampOf(stats) === last.stamp
+  }
+
+  /** Forgets a file (owned or merged) that was removed or changed by other means than a write. */
+  forget(path: string): void {
+    this.files.delete(path)
+    this.merges.delete(path)
+  }
+
+  /** The sha256 of `content` (as UTF-8), planned for `path`; computed again only when the content changed. */
+  plannedHash(path: string, content: string): string {
+    const last = this.planned.get(path)
+    if (last?.content === content) return last.sha256
+    const sha256 = hashBytes(content)
+    this.planned.set(path, { content, sha256 })
+    return sha256
+  }
 }
 
-export function forgetMerge(path: string): void {
-  knownMerges.delete(path)
-}
+/** A process that writes many targets (one-shot compiles, tests, the bench) keeps the memos of the
+ * few it wrote last: a watch session writes the same one or two targets again and again. */
+const MAX_TARGETS = 4
+const memos = new Map<string, TargetMemo>()
 
-/** True when `path` still holds exactly what this process last merged there from these inputs. */
-export function isKnownMerge(path: string, inputs: string): boolean {
-  const last = knownMerges.get(path)
-  if (last?.inputs !== inputs) return false
-  const stats = statSync(path, { throwIfNoEntry: false })
-  return stats !== undefined && stampOf(stats) === last.stamp
-}
-
-/** The content hash of what was last planned for each generated file: a rebuild plans mostly the very same strings. */
-const plannedHashes = new Map<string, { content: string; sha256: string }>()
-
-/** The sha256 of `content` (as UTF-8), planned for `path`; computed again only when the content changed. */
-export function plannedHash(path: string, content: string): string {
-  const last = plannedHashes.get(path)
-  if (last?.content === content) return last.sha256
-  const sha256 = hashBytes(content)
-  plannedHashes.set(path, { content, sha256 })
-  return sha256
+/** The memo of the target folder at this absolute path (the most recently used ones are kept). */
+export function memoFor(target: string): TargetMemo {
+  const memo = memos.get(target) ?? new TargetMemo()
+  memos.delete(target)
+  memos.set(target, memo)
+  for (const oldest of memos.keys()) {
+    if (memos.size <= MAX_TARGETS) break
+    memos.delete(oldest)
+  }
+  return memo
 }
