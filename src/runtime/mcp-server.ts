@@ -18,6 +18,9 @@ import type { InvokeOptions, InvokeResult, McpServerOptions, ServedTool, ToolScr
 /** Per-call timeout when neither the options nor `OAC_TOOL_TIMEOUT_MS` set one. */
 const DEFAULT_TIMEOUT_MS = 60_000
 
+/** How long a shutdown waits for replies already sent to be written out. */
+const SHUTDOWN_FLUSH_MS = 2_000
+
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>
 
 /**
@@ -110,8 +113,11 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
     if (closing) return
     closing = true
     for (const controller of inFlight) controller.abort(new Error('The MCP server is shutting down.'))
-    // Exit even if tool code left timers or sockets open; replies still owed have no reader now.
-    server.close().finally(() => process.exit(0))
+    // Exit once every reply already sent is written out (a client that closed stdin may still be
+    // reading), and even if tool code left timers or sockets open. Calls still running get no reply.
+    // A reader that stopped reading cannot hold the exit back for more than a moment.
+    setTimeout(() => process.exit(0), SHUTDOWN_FLUSH_MS).unref()
+    void server.close().finally(() => protocolOut.end(() => process.exit(0)))
   }
   process.stdin.once('end', shutdown)
   process.stdin.once('close', shutdown)

@@ -10,13 +10,25 @@ import { Writable } from 'node:stream'
  */
 export function divertStdout(): Writable {
   const stdout = process.stdout
-  const protocolWrite = stdout.write.bind(stdout) as (chunk: Uint8Array | string) => boolean
+  const protocolWrite = stdout.write.bind(stdout) as (chunk: Uint8Array | string, written: () => void) => boolean
   const stderrWrite = process.stderr.write.bind(process.stderr)
   stdout.write = stderrWrite as typeof stdout.write
+  // Writes to a pipe complete asynchronously: `end()` waits until every message is out, so a server
+  // that exits right after (stdin closed) does not cut off a reply it already sent.
+  let unwritten = 0
+  let whenWritten: (() => void) | undefined
+  const written = () => {
+    if (--unwritten === 0) whenWritten?.()
+  }
   return new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      if (protocolWrite(chunk)) callback()
+      unwritten++
+      if (protocolWrite(chunk, written)) callback()
       else stdout.once('drain', () => callback())
+    },
+    final(callback) {
+      if (unwritten === 0) callback()
+      else whenWritten = () => callback()
     },
   })
 }

@@ -141,6 +141,22 @@ describe('MCP server: raw JSON-RPC', () => {
     expect(await session.exited).toEqual({ code: 0, signal: null })
   })
 
+  it('writes out a reply it already sent whole when stdin closes right after (a 5 MB reply through a 64 KB pipe)', async () => {
+    const session = new RawSession(built.target)
+    const stdoutClosed = new Promise((resolve) => session.child.stdout.once('close', resolve))
+    await session.initialize()
+    const replyStarted = new Promise((resolve) => session.child.stdout.once('data', resolve))
+    const text = 'abcd'.repeat(250_000)
+    session.write(`${JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'echo', arguments: { text, times: 5 } } })}\n`)
+    await replyStarted
+    session.child.stdin.end()
+    expect(await session.exited).toEqual({ code: 0, signal: null })
+    await stdoutClosed
+    const reply = session.messages.find((message) => message.id === 11)
+    expect(reply?.result?.isError).toBeFalsy()
+    expect((JSON.parse(reply?.result?.content?.[0]?.text ?? '{}') as { text?: string }).text).toBe(text.repeat(5))
+  })
+
   it('exits with code 0 on SIGTERM, with a tool that never returns still running', async () => {
     const session = new RawSession(built.target)
     await session.initialize()
