@@ -47,7 +47,6 @@ export class Compiler {
   private readonly registryBundler = new RegistryBundler()
   /** The last plan (as JSON) and what emitting it gave: emitters are pure, so the same plan gives the same files. */
   private lastEmit: { plan: string; files: OutputFile[] } | undefined
-  private lastPlan: Plan | undefined
 
   constructor(root: string = process.cwd()) {
     this.root = resolve(root)
@@ -56,15 +55,7 @@ export class Compiler {
 
   /** Throws OacError when any stage reports an error; warnings come back in `diagnostics`. */
   async generate(options: GenerateOptions): Promise<Generated> {
-    // While Node imports the registry (esbuild has bundled it by then), esbuild rebuilds the scripts of
-    // the last plan in its own process. An edit inside a tool's code leaves the plan as it was, and the
-    // build below takes that result (ScriptBundler reuses a build whose entries and inputs are
-    // unchanged); otherwise it builds again.
-    const lastPlan = this.lastPlan
-    const rebuildLastScripts = () => {
-      if (lastPlan) this.bundler.build(lastPlan).catch(() => undefined)
-    }
-    const loaded = await loadRegistry(options.registry, this.root, this.registryBundler, rebuildLastScripts)
+    const loaded = await loadRegistry(options.registry, this.root, this.registryBundler)
     const diagnostics = [...loaded.diagnostics]
     if (hasErrors(diagnostics)) throw new OacError(diagnostics)
     const compiled = compilePlan(loaded, { ...options, root: this.root })
@@ -80,7 +71,6 @@ export class Compiler {
     if (hasErrors(diagnostics)) throw new OacError(diagnostics)
     const files = [...emitted, ...bundled.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     const watchFiles = [...new Set([...loaded.files, ...bundled.inputs])].sort()
-    this.lastPlan = plan
     return { plan, files, diagnostics, watchFiles }
   }
 

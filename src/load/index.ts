@@ -35,25 +35,19 @@ function emptyRegistry(): RegistryDefinition {
  * Loads the registry named by `spec` (`path/to/registry.ts:exportName`, `path#exportName`, or a path for
  * the default export; relative to `root`). The module is bundled afresh on every call, so watch mode
  * sees edits; pass the same `bundler` to every call of a watch session so it re-parses only what
- * changed. `whileImporting` is called once the bundle is built, as Node starts importing it (esbuild
- * is idle then). Problems come back as diagnostics, never as thrown stacks.
+ * changed. Problems come back as diagnostics, never as thrown stacks.
  */
-export async function loadRegistry(
-  spec: string,
-  projectRoot: string,
-  bundler?: RegistryBundler,
-  whileImporting: () => void = () => undefined,
-): Promise<LoadedRegistry> {
-  if (bundler) return loadWith(spec, projectRoot, bundler, whileImporting)
+export async function loadRegistry(spec: string, projectRoot: string, bundler?: RegistryBundler): Promise<LoadedRegistry> {
+  if (bundler) return loadWith(spec, projectRoot, bundler)
   const oneShot = new RegistryBundler()
   try {
-    return await loadWith(spec, projectRoot, oneShot, whileImporting)
+    return await loadWith(spec, projectRoot, oneShot)
   } finally {
     await oneShot.dispose()
   }
 }
 
-async function loadWith(spec: string, projectRoot: string, bundler: RegistryBundler, whileImporting: () => void): Promise<LoadedRegistry> {
+async function loadWith(spec: string, projectRoot: string, bundler: RegistryBundler): Promise<LoadedRegistry> {
   const root = resolve(projectRoot)
   const parsed = parseRegistrySpec(spec)
   if (!parsed) {
@@ -82,7 +76,6 @@ async function loadWith(spec: string, projectRoot: string, bundler: RegistryBund
   const bundle = await bundler.bundle(entry, root)
   // Watch the entry even when it does not compile, so fixing it triggers the next build.
   if (Array.isArray(bundle)) return failed(bundle, [entry])
-  whileImporting()
 
   // Bare imports in the bundle resolve from here, as they would from the project's own files.
   const cacheFolder = join(root, 'node_modules', '.cache', 'oac')
