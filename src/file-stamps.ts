@@ -48,8 +48,11 @@ export class FileVersion {
     return hashes
   }
 
-  /** After work that started at `startedAt` and read `file`: its version, or undefined when it cannot be told apart later. */
-  static take(file: string, startedAt: number, hashedBefore: ReadonlyMap<string, string>): FileVersion | undefined {
+  /**
+   * After work that started at `startedAt` and read `file`: its version, or undefined when it cannot
+   * be told apart later (without `hashedBefore` from hashRecent, a recently modified file cannot).
+   */
+  static take(file: string, startedAt: number, hashedBefore: ReadonlyMap<string, string> = new Map()): FileVersion | undefined {
     const stats = statSync(file, { throwIfNoEntry: false })
     if (!stats || stats.mtimeMs >= startedAt) return undefined
     if (isSettled(stats, startedAt)) return new FileVersion(stampOf(stats), undefined)
@@ -63,19 +66,4 @@ export class FileVersion {
     if (!stats || stampOf(stats) !== this.stamp) return false
     return this.racyHash === undefined || contentHash(file) === this.racyHash
   }
-}
-
-/**
- * The stamp of a file read at `readAt`, when it can be trusted later to tell whether the file
- * changed: undefined when the file is missing or was modified too close to the read.
- */
-export function settledStamp(file: string, readAt: number): string | undefined {
-  const stats = statSync(file, { throwIfNoEntry: false })
-  return stats && isSettled(stats, readAt) ? stampOf(stats) : undefined
-}
-
-/** The file's stamp now; undefined when it is missing. */
-export function currentStamp(file: string): string | undefined {
-  const stats = statSync(file, { throwIfNoEntry: false })
-  return stats && stampOf(stats)
 }

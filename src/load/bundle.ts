@@ -15,7 +15,7 @@ import {
   type Plugin,
 } from 'esbuild'
 import type { Diagnostic } from '../diagnostics.js'
-import { currentStamp, settledStamp } from '../file-stamps.js'
+import { FileVersion } from '../file-stamps.js'
 import { ownModule } from '../package-paths.js'
 
 export interface RegistryBundle {
@@ -45,17 +45,17 @@ function loaderFor(file: string): Loader {
 
 /**
  * Gives each source file its own `import.meta` values (a header of constants that IMPORT_META's
- * defines point at). A load result is kept while the file keeps its stamp: esbuild calls onLoad for
+ * defines point at). A load result is kept while the file is the version read: esbuild calls onLoad for
  * every file on every rebuild, and reading 1,000 unchanged files was a third of a rebuild's time.
  */
 function importMetaHeaders(): Plugin {
-  const loaded = new Map<string, { stamp: string; result: OnLoadResult }>()
+  const loaded = new Map<string, { version: FileVersion; result: OnLoadResult }>()
   return {
     name: 'oac-import-meta',
     setup(build) {
       build.onLoad({ filter: SOURCE_FILE }, async (args) => {
         const known = loaded.get(args.path)
-        if (known && known.stamp === currentStamp(args.path)) return known.result
+        if (known?.version.holds(args.path)) return known.result
         const readAt = Date.now()
         const contents = await readFile(args.path, 'utf8')
         // Prepended on the first line, so every later line keeps its number in the source map.
@@ -64,8 +64,8 @@ function importMetaHeaders(): Plugin {
           `const ${IMPORT_META['import.meta.filename']} = ${JSON.stringify(args.path)};` +
           `const ${IMPORT_META['import.meta.dirname']} = ${JSON.stringify(dirname(args.path))};`
         const result: OnLoadResult = { contents: header + contents, loader: loaderFor(args.path) }
-        const stamp = settledStamp(args.path, readAt)
-        if (stamp) loaded.set(args.path, { stamp, result })
+        const version = FileVersion.take(args.path, readAt)
+        if (version) loaded.set(args.path, { version, result })
         else loaded.delete(args.path)
         return result
       })
