@@ -133,7 +133,7 @@ describe.each(WATCH_BUNDLERS)('%s in watch mode, writing the tree into the proje
       await waitFor('the first build', async () => watching.builds >= 1 && (await exists(join(root, '.opencode/tool/weather.ts'))))
       await settle()
       expect(watching.lastError).toBe('')
-      expect(watching.builds).toBe(1)
+      expect(watching.builds, `builds; the watcher reported changed: ${watching.triggers.join('; ') || 'nothing'}`).toBe(1)
       await edit(join(root, 'agents/tools/weather.ts'), OLD_DESCRIPTION, NEW_DESCRIPTION)
       await waitFor('the edit in the root tree', async () => watching.builds > 1 && (await readFile(join(root, '.opencode/tool/weather.ts'), 'utf8')).includes(NEW_DESCRIPTION))
       await settle()

@@ -20,6 +20,8 @@ export interface Watching {
   readonly failures: number
   /** The last failed build's error text. */
   readonly lastError: string
+  /** What the watcher reported changed before each rebuild (webpack and rspack), for failure messages. */
+  readonly triggers: readonly string[]
   close(): Promise<void>
 }
 
@@ -27,6 +29,7 @@ class Counter {
   builds = 0
   failures = 0
   lastError = ''
+  readonly triggers: string[] = []
   done(error?: unknown): void {
     this.builds++
     if (error !== undefined) {
@@ -61,12 +64,17 @@ function watching(counter: Counter, close: () => Promise<void>): Watching {
     get lastError() {
       return counter.lastError
     },
+    get triggers() {
+      return counter.triggers
+    },
     close,
   }
 }
 
 type WebpackLikeWatcher = { close(callback: () => void): void }
+type WatchRunFiles = { modifiedFiles?: ReadonlySet<string>; removedFiles?: ReadonlySet<string> }
 type WebpackLikeCompiler = {
+  hooks: { watchRun: { tap(name: string, hook: (compiler: WatchRunFiles) => void): void } }
   watch(
     options: { aggregateTimeout: number },
     handler: (error: Error | null, stats?: { hasErrors(): boolean; toString(options: string): string }) => void,
@@ -74,6 +82,10 @@ type WebpackLikeCompiler = {
 }
 
 function countWebpackLike(compiler: WebpackLikeCompiler, counter: Counter): Watching {
+  compiler.hooks.watchRun.tap('count-builds', ({ modifiedFiles, removedFiles }) => {
+    const changed = [...(modifiedFiles ?? []), ...[...(removedFiles ?? [])].map((file) => `${file} (removed)`)]
+    if (changed.length > 0) counter.triggers.push(changed.join(', '))
+  })
   const watcher = compiler.watch({ aggregateTimeout: 50 }, (error, stats) => {
     if (error) counter.done(error)
     else if (stats?.hasErrors()) counter.done(stats.toString('errors-only'))
