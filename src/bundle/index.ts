@@ -124,8 +124,8 @@ export class ScriptBundler {
       this.cached.delete(group)
       await cached.context.dispose()
     }
-    const contexts = await Promise.all([...groups].map(([group, names]) => this.contextFor(group, names)))
-    const building = [...groups.values()].map((names, i) => this.rebuildIfChanged(contexts[i]!, names, changedEntries))
+    const contexts = await Promise.all([...groups].map(async ([group, names]) => ({ names, cached: await this.contextFor(group, names) })))
+    const building = contexts.map(({ names, cached }) => this.rebuildIfChanged(cached, names, changedEntries))
     whileBundling()
     const settled = await Promise.allSettled(building)
     const results = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []))

@@ -95,7 +95,7 @@ export async function writeOutputs(files: OutputFile[], options: WriteOptions): 
     // One lock for every merge file of the target rather than one each: a target of 100 agents has
     // 100 Codex agent files, and a lock costs six file operations.
     if (writing && (files.some((f) => f.kind === 'merge') || Object.keys(previous.merges).length > 0)) {
-      locks.push(await acquireLock(join(target, '.oac', 'locks', 'merges.lock')))
+      locks.push(await acquireLock(lockPath(target, 'merges')))
     }
     const plan = await planWrites(target, files, previous, options)
     const report: WriteReport = {
