@@ -24,9 +24,9 @@ export default defineConfig({
     esbuild: 'src/esbuild.ts',
     webpack: 'src/webpack.ts',
     rspack: 'src/rspack.ts',
-    'runtime/tool-cli': 'src/runtime/tool-cli.ts',
+    'runtime/script': 'src/runtime/script.ts',
+    'runtime/start': 'src/runtime/start.ts',
     'runtime/mcp-server': 'src/runtime/mcp-server.ts',
-    'runtime/invoke': 'src/runtime/invoke.ts',
   },
   output: {
     dir: 'dist',
