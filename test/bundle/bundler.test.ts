@@ -316,6 +316,66 @@ describe('incremental rebuilds', () => {
   })
 })
 
+describe('what one tool changes', () => {
+  /** The paths whose content differs between two builds, or that only one of them has. */
+  function changedFiles(before: BundleResult, after: BundleResult): string[] {
+    const old = new Map(before.files.map((f) => [f.path, f.content]))
+    const now = new Map(after.files.map((f) => [f.path, f.content]))
+    return [...new Set([...old.keys(), ...now.keys()])].filter((path) => old.get(path) !== now.get(path)).sort()
+  }
+
+  it('adding or removing a tool changes its own three files and the server’s list, no other script or vendor file', async () => {
+    const bundler = new ScriptBundler(fixtureRoot)
+    try {
+      const without = fixturePlan()
+      without.tools = without.tools.filter((t) => t.name !== 'plan_trip')
+      const before = await bundler.build(without)
+      const after = await bundler.build(fixturePlan())
+      expect(after.diagnostics).toEqual([])
+      const expected = ['scripts/mcp_tools_server.cjs', 'scripts/plan_trip.mjs', 'scripts/tools/plan_trip.mjs', 'scripts/tools/plan_trip.mjs.map']
+      expect(changedFiles(before, after)).toEqual(expected)
+      // And from a bundler that never saw the smaller plan: the same bytes.
+      const fresh = new ScriptBundler(fixtureRoot)
+      try {
+        expect(changedFiles(await fresh.build(without), after)).toEqual(expected)
+      } finally {
+        await fresh.dispose()
+      }
+    } finally {
+      await bundler.dispose()
+    }
+  })
+
+  it('editing a tool’s run body changes only its code file and that file’s map', async () => {
+    const root = await copyFixture(join(await tempDir(), 'project'))
+    const bundler = new ScriptBundler(root)
+    try {
+      const first = await bundler.build(fixturePlan())
+      const explodePath = join(root, 'tools', 'explode.ts')
+      await writeFile(explodePath, (await readFile(explodePath, 'utf8')).replace('the tool blew up', 'it went off'))
+      const second = await bundler.build(fixturePlan())
+      expect(changedFiles(first, second)).toEqual(['scripts/tools/explode.mjs', 'scripts/tools/explode.mjs.map'])
+    } finally {
+      await bundler.dispose()
+    }
+  })
+
+  it('ships TypeBox only with a TypeBox tool', async () => {
+    const bundler = new ScriptBundler(fixtureRoot)
+    try {
+      const zodOnly = fixturePlan()
+      zodOnly.tools = zodOnly.tools.filter((t) => t.schemaKind !== 'typebox')
+      const withoutTypeBox = await bundler.build(zodOnly)
+      expect(withoutTypeBox.diagnostics).toEqual([])
+      expect(withoutTypeBox.files.filter((f) => f.path.includes('typebox') || f.content.includes('TypeCompiler')).map((f) => f.path)).toEqual([])
+      const withTypeBox = await bundler.build(fixturePlan())
+      expect(withTypeBox.files.filter((f) => f.path.includes('/@sinclair/typebox@')).length).toBeGreaterThan(0)
+    } finally {
+      await bundler.dispose()
+    }
+  })
+})
+
 describe('determinism', () => {
   async function buildAt(dir: string, plan: Plan): Promise<BundleResult> {
     const bundler = new ScriptBundler(await copyFixture(dir))
