@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
-import { type BuildFailure, build as esbuild, type Message } from 'esbuild'
+import { type BuildFailure, build as esbuild, type Message, type Plugin } from 'esbuild'
 import { type Plan, type PlannedTool, scriptsFolder } from '../compile/plan.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { OwnedFile } from '../emit/types.js'
@@ -14,6 +14,7 @@ import {
   toolCodeFile,
   toolCodeSource,
   toolLauncherSource,
+  TOOL_CODE_FOLDER,
   toolModulePath,
 } from './entries.js'
 import { REQUIRE_BANNER, type ScriptFile, Vendor, type VendorModule } from './vendor.js'
@@ -43,7 +44,8 @@ export interface BundleOptions {
 /** The last build of one tool's code: reused while its entry and every file it read are as they were. */
 interface ToolBuild {
   entry: string
-  outfile: string
+  /** The scripts folder it was built for: the map's paths are relative to it. */
+  scriptsDir: string
   files: ScriptFile[]
   needs: VendorModule[]
   inputs: InputStamps
@@ -52,7 +54,21 @@ interface ToolBuild {
   warnings: Message[]
 }
 
-type ToolOutcome = { ok: true; build: ToolBuild } | { ok: false; errors: Message[]; warnings: Message[] }
+type ToolsOutcome = { ok: true; builds: ToolBuild[] } | { ok: false; errors: Message[]; warnings: Message[] }
+
+/** The namespace of the generated entries, which esbuild loads from memory: the entry of `tools/<tool>.mjs` is `oac-entry:tools/<tool>.mjs`. */
+const ENTRY_NAMESPACE = 'oac-entry'
+
+function entryPlugin(entries: ReadonlyMap<string, string>, root: string): Plugin {
+  return {
+    name: 'oac-entries',
+    setup(build) {
+      const prefix = `${ENTRY_NAMESPACE}:`
+      build.onResolve({ filter: /^oac-entry:/ }, (args) => (args.kind === 'entry-point' ? { path: args.path.slice(prefix.length), namespace: ENTRY_NAMESPACE } : undefined))
+      build.onLoad({ filter: /.*/, namespace: ENTRY_NAMESPACE }, (args) => ({ contents: entries.get(args.path), loader: 'js', resolveDir: root }))
+    },
+  }
+}
 
 
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
@@ -67,8 +83,6 @@ export class ScriptBundler {
   readonly root: string
   private readonly vendor = new Vendor()
   private readonly tools = new Map<string, ToolBuild>()
-  /** The names esbuild knows the generated entries by: their code is ours, so a message there names no user file. */
-  private readonly entryNames = new Set<string>()
   private queue: Promise<unknown> = Promise.resolve()
   /** The local inputs of the last successful build, still worth watching when a build fails. */
   private lastInputs: string[] = []
@@ -113,20 +127,17 @@ export class ScriptBundler {
     const scriptsDir = join(target, ...folder.split('/'))
     for (const name of this.tools.keys()) if (!plan.tools.some((tool) => tool.name === name)) this.tools.delete(name)
 
-    const building = Promise.all(plan.tools.map((tool) => this.buildTool(plan, tool, context, scriptsDir)))
+    const building = this.buildTools(plan, context, scriptsDir)
     whileBundling()
-    const outcomes = await building
-    const failed = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome]))
-    const warnings = outcomes.flatMap((outcome) => (outcome.ok ? [] : outcome.warnings))
-    if (failed.length > 0) {
-      const errors = failed.flatMap((outcome) => outcome.errors)
+    const outcome = await building
+    if (!outcome.ok) {
       return {
         files: [],
-        inputs: this.inputsAfterFailure(plan, errors),
-        diagnostics: [...errors.map((m) => this.diagnostic(m, 'error')), ...warnings.map((m) => this.diagnostic(m, 'warning'))],
+        inputs: this.inputsAfterFailure(plan, outcome.errors),
+        diagnostics: [...outcome.errors.map((m) => this.diagnostic(m, 'error')), ...outcome.warnings.map((m) => this.diagnostic(m, 'warning'))],
       }
     }
-    const builds = outcomes.flatMap((outcome) => (outcome.ok ? [outcome.build] : []))
+    const builds = outcome.builds
     const vendorFiles = await this.vendor.build(
       builds.flatMap((build) => build.needs),
       { withServer: needsMcpServer(plan), typebox: plan.tools.some((tool) => tool.schemaKind === 'typebox') },
@@ -142,26 +153,51 @@ export class ScriptBundler {
     return { files, inputs: this.lastInputs, diagnostics: builds.flatMap((build) => build.warnings.map((m) => this.diagnostic(m, 'warning'))) }
   }
 
-  /** The tool's last build while nothing it was built from changed, else a new one. */
-  private async buildTool(plan: Plan, tool: PlannedTool, context: EntryContext, scriptsDir: string): Promise<ToolOutcome> {
-    const entry = toolCodeSource(plan, tool, context)
-    const codeFile = toolCodeFile(tool)
-    const outfile = join(scriptsDir, ...codeFile.split('/'))
-    // The entry is built from stdin, under the name of the file its code ends up in: the map and the
-    // file's comments name the code file itself for the generated lines.
-    const entryName = relative(this.root, outfile).split(sep).join('/')
-    this.entryNames.add(entryName)
-    const last = this.tools.get(tool.name)
-    if (last && last.entry === entry && last.outfile === outfile && last.inputs.unchanged()) return { ok: true, build: last }
-    this.tools.delete(tool.name)
+  /**
+   * Every tool's code: the last build of a tool while nothing it was built from changed, and one
+   * esbuild build for all the others (an edit gives one small build; a cold compile, one build of
+   * every tool: each output holds its own entry's graph alone, so its bytes are those of a build of
+   * that tool by itself).
+   */
+  private async buildTools(plan: Plan, context: EntryContext, scriptsDir: string): Promise<ToolsOutcome> {
+    const wanted = plan.tools.map((tool) => ({ tool, entry: toolCodeSource(plan, tool, context), codeFile: toolCodeFile(tool) }))
+    const stale = wanted.filter(({ tool, entry }) => {
+      const last = this.tools.get(tool.name)
+      return !(last && last.entry === entry && last.scriptsDir === scriptsDir && last.inputs.unchanged())
+    })
+    if (stale.length > 0) {
+      const built = await this.buildBatch(stale, scriptsDir, undefined)
+      if (!built.ok) return built
+      // A CommonJS package bundled into a script may `require` node built-ins: that script gets a `require`.
+      const needRequire = stale.filter(({ tool }) => this.tools.get(tool.name)!.files[0]!.text.includes('__require('))
+      if (needRequire.length > 0) {
+        const again = await this.buildBatch(needRequire, scriptsDir, REQUIRE_BANNER)
+        if (!again.ok) return again
+      }
+    }
+    return { ok: true, builds: plan.tools.map((tool) => this.tools.get(tool.name)!) }
+  }
+
+  private async buildBatch(
+    batch: ReadonlyArray<{ tool: PlannedTool; entry: string; codeFile: string }>,
+    scriptsDir: string,
+    banner: string | undefined,
+  ): Promise<{ ok: true } | { ok: false; errors: Message[]; warnings: Message[] }> {
     const startedAt = Date.now()
-    const hashedBefore = FileVersion.hashRecent(last?.inputs.files() ?? [], startedAt)
-    const needs: VendorModule[] = []
-    const options = (banner: string | undefined) =>
-      esbuild({
-        stdin: { contents: entry, resolveDir: this.root, sourcefile: entryName, loader: 'js' },
+    const hashedBefore = FileVersion.hashRecent(
+      batch.flatMap(({ tool }) => this.tools.get(tool.name)?.inputs.files() ?? []),
+      startedAt,
+    )
+    for (const { tool } of batch) this.tools.delete(tool.name)
+    const entries = new Map(batch.map(({ codeFile, entry }) => [codeFile, entry]))
+    const needs = new Map<string, VendorModule>()
+    let result
+    try {
+      result = await esbuild({
+        entryPoints: batch.map(({ codeFile }) => ({ in: `${ENTRY_NAMESPACE}:${codeFile}`, out: codeFile.replace(/\.mjs$/, '') })),
         absWorkingDir: this.root,
-        outfile,
+        outdir: scriptsDir,
+        outExtension: { '.js': '.mjs' },
         write: false,
         metafile: true,
         bundle: true,
@@ -173,35 +209,35 @@ export class ScriptBundler {
         sourcesContent: false,
         logLevel: 'silent',
         ...(banner !== undefined && { banner: { js: banner } }),
-        plugins: [this.vendor.plugin(codeFile, needs)],
+        plugins: [entryPlugin(entries, this.root), this.vendor.plugin(`${TOOL_CODE_FOLDER}/entry.mjs`, needs)],
       })
-    let result
-    try {
-      result = await options(undefined)
-      // A CommonJS package bundled into the script may `require` node built-ins: give it a `require`.
-      if (result.outputFiles.some((file) => file.text.includes('__require('))) {
-        needs.length = 0
-        result = await options(REQUIRE_BANNER)
-      }
     } catch (error) {
       const failure = error as Partial<BuildFailure>
       if (!Array.isArray(failure.errors)) throw error
       return { ok: false, errors: failure.errors, warnings: failure.warnings ?? [] }
     }
-    const read = Object.keys(result.metafile.inputs)
-      .filter((input) => input !== entryName)
-      .map((input) => resolve(this.root, input))
-    const build: ToolBuild = {
-      entry,
-      outfile,
-      files: result.outputFiles.map((file) => ({ path: file.path === outfile ? codeFile : `${codeFile}.map`, text: file.text })),
-      needs,
-      inputs: InputStamps.take(read, startedAt, hashedBefore),
-      localInputs: read.filter((input) => !/[\\/]node_modules[\\/]/.test(input)),
-      warnings: result.warnings,
+    const outputs = new Map(result.outputFiles.map((file) => [relative(scriptsDir, file.path).split(sep).join('/'), file.text]))
+    for (const [index, { tool, entry, codeFile }] of batch.entries()) {
+      const meta = result.metafile.outputs[relative(this.root, join(scriptsDir, ...codeFile.split('/'))).split(sep).join('/')]
+      if (!meta) throw new Error(`esbuild gave no output for ${codeFile}`)
+      const read = Object.keys(meta.inputs)
+        .filter((input) => !input.startsWith(`${ENTRY_NAMESPACE}:`))
+        .map((input) => resolve(this.root, input))
+      const readSet = new Set(read)
+      this.tools.set(tool.name, {
+        entry,
+        scriptsDir,
+        files: [codeFile, `${codeFile}.map`].map((path) => ({ path, text: outputs.get(path) ?? '' })),
+        needs: meta.imports.flatMap((imported) => (imported.external && needs.has(imported.path) ? [needs.get(imported.path)!] : [])),
+        inputs: InputStamps.take(read, startedAt, hashedBefore),
+        localInputs: read.filter((input) => !/[\\/]node_modules[\\/]/.test(input)),
+        // A warning goes with the tool whose files it names (one without a file, with the first).
+        warnings: result.warnings.filter((warning) =>
+          warning.location ? readSet.has(resolve(this.root, warning.location.file)) : index === 0,
+        ),
+      })
     }
-    this.tools.set(tool.name, build)
-    return { ok: true, build }
+    return { ok: true }
   }
 
   /**
@@ -209,7 +245,7 @@ export class ScriptBundler {
    * broke: the last good build's inputs, the tools' modules, and every file an error points at.
    */
   private inputsAfterFailure(plan: Plan, errors: readonly Message[]): string[] {
-    const named = errors.flatMap((error) => (error.location && !this.entryNames.has(error.location.file) ? [resolve(this.root, error.location.file)] : []))
+    const named = errors.flatMap((error) => (error.location && !error.location.file.startsWith(`${ENTRY_NAMESPACE}:`) ? [resolve(this.root, error.location.file)] : []))
     const modules = plan.tools.map((tool) => toolModulePath(this.root, tool)).filter((path) => existsSync(path))
     return [...new Set([...this.lastInputs, ...modules, ...named.filter((path) => !/[\\/]node_modules[\\/]/.test(path))])].sort()
   }
@@ -243,7 +279,7 @@ export class ScriptBundler {
 
   private diagnostic(message: Message, severity: Diagnostic['severity']): Diagnostic {
     const location = message.location
-    const inEntry = location !== null && this.entryNames.has(location.file)
+    const inEntry = location !== null && location.file.startsWith(`${ENTRY_NAMESPACE}:`)
     return {
       severity,
       code: severity === 'error' ? 'bundle-error' : 'bundle-warning',

@@ -102,10 +102,10 @@ export class Vendor {
   /**
    * The esbuild plugin of a build whose output is `output` (relative to the scripts folder): every
    * import of an ES module package, and of `unplugin-oac`, stays an import, of the package's vendor
-   * file, recorded in `needs`; the runtime files' imports (`../vendor/...`, written by the entries)
+   * file, recorded in `needs` under the specifier the output imports it by; the runtime files' imports (`../vendor/...`, written by the entries)
    * are left as they are. CommonJS packages and local code (workspace packages too) are bundled.
    */
-  plugin(output: string, needs: VendorModule[]): Plugin {
+  plugin(output: string, needs: Map<string, VendorModule>): Plugin {
     return {
       name: 'oac-vendor',
       setup: (build) => {
@@ -114,8 +114,9 @@ export class Vendor {
           if (args.pluginData === RESOLVING || isAbsolute(args.path) || isBuiltin(args.path)) return undefined
           const vendored = args.path === 'unplugin-oac' ? this.ownModule('index') : await this.vendorModule(build, args)
           if (!vendored) return undefined
-          needs.push(vendored)
-          return { path: importPath(output, vendored.path), external: true }
+          const path = importPath(output, vendored.path)
+          needs.set(path, vendored)
+          return { path, external: true }
         })
       },
     }
@@ -171,7 +172,7 @@ export class Vendor {
     const key = modules.map((module) => module.file).sort().join('\0')
     const last = this.built.get(pkg.dir)
     if (last?.key === key) return last
-    const needs: VendorModule[] = []
+    const needs = new Map<string, VendorModule>()
     // Each module becomes the vendor file its path names; code they share goes into chunks beside them.
     const folder = packageFolder(pkg)
     const result = await esbuild({
@@ -195,7 +196,7 @@ export class Vendor {
       plugins: [this.plugin(`${folder}/index.mjs`, needs)],
     })
     const files = result.outputFiles.map((file) => relocate(file, join(pkg.dir, '.oac-vendor')))
-    const built = { key, files, needs: needs.filter((module) => module.pkg.dir !== pkg.dir) }
+    const built = { key, files, needs: [...needs.values()].filter((module) => module.pkg.dir !== pkg.dir) }
     this.built.set(pkg.dir, built)
     return built
   }
