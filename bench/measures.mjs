@@ -143,7 +143,7 @@ export async function scale({ small, large, rounds, log }) {
 
   const watchTarget = await tempDir('watch')
   const compiler = new api.Compiler(large.dir)
-  const options = { registry: large.registry, config: large.config, target: watchTarget }
+  const options = { registry: large.registry, config: large.config }
   const writeAll = async (files, serverName) => {
     const report = await writeOutputs(files, { target: watchTarget, mode: 'write', force: false, owner: serverName })
     const errors = report.diagnostics.filter((d) => d.severity === 'error')

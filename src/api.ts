@@ -14,11 +14,11 @@ export interface GenerateOptions extends Omit<PlanOptions, 'root'> {
   registry: string
   /** The project root: relative paths resolve from here (default `process.cwd()`). */
   root?: string
-  /** Where the agent tree goes, relative to root (default `.`): the tool scripts' source maps point from there. */
-  target?: string
 }
 
 export interface CompileOptions extends GenerateOptions {
+  /** Where the agent tree goes, relative to root (default `.`). */
+  target?: string
   /** `write` (default), `check` (write nothing, report drift), `dry-run` (write nothing, report changes). */
   mode?: WriteMode
   /** Overwrite user files that sit where we would write owned files. */
@@ -64,11 +64,8 @@ export class Compiler {
     const plan = compiled.plan
     // Emitting is this process's work, bundling esbuild's (another process): they run side by side.
     let emitted: OutputFile[] = []
-    const bundled = await this.bundler.build(plan, {
-      target: resolve(this.root, options.target ?? '.'),
-      whileBundling: () => {
-        emitted = this.emit(plan)
-      },
+    const bundled = await this.bundler.build(plan, () => {
+      emitted = this.emit(plan)
     })
     diagnostics.push(...bundled.diagnostics)
     if (hasErrors(diagnostics)) throw new OacError(diagnostics)

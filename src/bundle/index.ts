@@ -31,21 +31,10 @@ export interface BundleResult {
   diagnostics: Diagnostic[]
 }
 
-export interface BundleOptions {
-  /** The absolute folder the tree will be written into (default: the root): source maps name the tools' modules relative to it. */
-  target?: string
-  /**
-   * Called exactly once, as soon as esbuild has the work (or when there is none), so the caller's own
-   * work runs alongside esbuild's rather than after it.
-   */
-  whileBundling?: () => void
-}
 
 /** The last build of one tool's code: reused while its entry and every file it read are as they were. */
 interface ToolBuild {
   entry: string
-  /** The scripts folder it was built for: the map's paths are relative to it. */
-  scriptsDir: string
   files: ScriptFile[]
   needs: VendorModule[]
   inputs: InputStamps
@@ -91,17 +80,21 @@ export class ScriptBundler {
     this.root = resolve(root)
   }
 
-  /** Builds run one at a time: they share the kept builds. */
-  build(plan: Plan, options: BundleOptions = {}): Promise<BundleResult> {
+  /**
+   * Builds run one at a time: they share the kept builds. `whileBundling` is called exactly once, as
+   * soon as esbuild has the work (or when there is none), so the caller's own work runs alongside
+   * esbuild's rather than after it.
+   */
+  build(plan: Plan, whileBundling: () => void = () => undefined): Promise<BundleResult> {
     const run = this.queue.then(async () => {
       let called = false
       const alongside = () => {
         if (called) return
         called = true
-        options.whileBundling?.()
+        whileBundling()
       }
       try {
-        return await this.buildNow(plan, resolve(this.root, options.target ?? '.'), alongside)
+        return await this.buildNow(plan, alongside)
       } finally {
         alongside()
       }
@@ -115,7 +108,7 @@ export class ScriptBundler {
     this.tools.clear()
   }
 
-  private async buildNow(plan: Plan, target: string, whileBundling: () => void): Promise<BundleResult> {
+  private async buildNow(plan: Plan, whileBundling: () => void): Promise<BundleResult> {
     const diagnostics = this.checkPlan(plan)
     if (diagnostics.length > 0) return { files: [], inputs: this.inputsAfterFailure(plan, []), diagnostics }
     if (plan.tools.length === 0) {
@@ -124,7 +117,10 @@ export class ScriptBundler {
     }
     const context: EntryContext = { root: this.root, runtime: this.vendor.runtimeFiles(), version: this.vendor.own().version }
     const folder = scriptsFolder(plan.serverName)
-    const scriptsDir = join(target, ...folder.split('/'))
+    // The maps name the tools' modules as seen from a tree at the project root (the default target),
+    // so that the tree's bytes do not depend on where it is written; elsewhere, a stack still names
+    // the right file and line, under the target folder.
+    const scriptsDir = join(this.root, ...folder.split('/'))
     for (const name of this.tools.keys()) if (!plan.tools.some((tool) => tool.name === name)) this.tools.delete(name)
 
     const building = this.buildTools(plan, context, scriptsDir)
@@ -163,7 +159,7 @@ export class ScriptBundler {
     const wanted = plan.tools.map((tool) => ({ tool, entry: toolCodeSource(plan, tool, context), codeFile: toolCodeFile(tool) }))
     const stale = wanted.filter(({ tool, entry }) => {
       const last = this.tools.get(tool.name)
-      return !(last && last.entry === entry && last.scriptsDir === scriptsDir && last.inputs.unchanged())
+      return !(last && last.entry === entry && last.inputs.unchanged())
     })
     if (stale.length > 0) {
       const built = await this.buildBatch(stale, scriptsDir, undefined)
@@ -226,7 +222,6 @@ export class ScriptBundler {
       const readSet = new Set(read)
       this.tools.set(tool.name, {
         entry,
-        scriptsDir,
         files: [codeFile, `${codeFile}.map`].map((path) => ({ path, text: outputs.get(path) ?? '' })),
         needs: meta.imports.flatMap((imported) => (imported.external && needs.has(imported.path) ? [needs.get(imported.path)!] : [])),
         inputs: InputStamps.take(read, startedAt, hashedBefore),
