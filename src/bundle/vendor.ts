@@ -103,7 +103,8 @@ export class Vendor {
    * The esbuild plugin of a build whose output is `output` (relative to the scripts folder): every
    * import of an ES module package, and of `unplugin-oac`, stays an import, of the package's vendor
    * file, recorded in `needs` under the specifier the output imports it by; the runtime files' imports (`../vendor/...`, written by the entries)
-   * are left as they are. CommonJS packages and local code (workspace packages too) are bundled.
+   * are left as they are. CommonJS packages, `require`d packages and local code (workspace packages
+   * too) are bundled.
    */
   plugin(output: string, needs: Map<string, VendorModule>): Plugin {
     return {
@@ -112,6 +113,8 @@ export class Vendor {
         build.onResolve({ filter: /^\.\.\/vendor\// }, (args) => (args.kind === 'entry-point' ? undefined : { path: args.path, external: true }))
         build.onResolve({ filter: /^[^./]/ }, async (args) => {
           if (args.pluginData === RESOLVING || isAbsolute(args.path) || isBuiltin(args.path)) return undefined
+          // A `require` of an ES module vendor file would fail on Node 20: what is required is bundled.
+          if (args.kind !== 'import-statement' && args.kind !== 'dynamic-import') return undefined
           const vendored = args.path === 'unplugin-oac' ? this.ownModule('index') : await this.vendorModule(build, args)
           if (!vendored) return undefined
           const path = importPath(output, vendored.path)

@@ -386,6 +386,33 @@ describe('what one tool changes', () => {
   })
 })
 
+describe('packages', () => {
+  it('bundles a CommonJS package into the script that imports it, which still runs with no node_modules', async () => {
+    const root = await copyFixture(join(await tempDir(), 'project'))
+    await writeFile(
+      join(root, 'tools', 'settings.ts'),
+      "import { defineTool } from 'unplugin-oac'\nimport ms from 'ms'\nimport { z } from 'zod'\n\n" +
+        "export const settings = defineTool({\n  name: 'settings',\n  description: 'Reads a duration.',\n  input: z.object({ text: z.string() }),\n  run: ({ text }) => ({ ms: ms(text) }),\n})\n",
+    )
+    const base = fixturePlan().tools[0]!
+    const plan = fixturePlan({
+      tools: [{ ...base, name: 'settings', description: 'Reads a duration.', source: { file: 'tools/settings.ts', line: 5, column: 25 }, script: 'scripts/settings.mjs', schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }],
+    })
+    const bundler = new ScriptBundler(root)
+    try {
+      const result = await bundler.build(plan)
+      expect(result.diagnostics).toEqual([])
+      expect(result.files.filter((f) => f.path.includes('/ms@')).map((f) => f.path)).toEqual([])
+      expect(importsOf(contentOf(result, 'scripts/tools/settings.mjs')).filter((specifier) => !specifier.startsWith('../vendor/'))).toEqual([])
+      const dir = await writeAndMove(result.files)
+      const run = await runNode(dir, ['scripts/settings.mjs', '--text', '2 days'])
+      expect(run).toEqual({ code: 0, stdout: '{\n  "ms": 172800000\n}\n', stderr: '' })
+    } finally {
+      await bundler.dispose()
+    }
+  })
+})
+
 describe('determinism', () => {
   async function buildAt(dir: string, plan: Plan): Promise<BundleResult> {
     const bundler = new ScriptBundler(await copyFixture(dir))
