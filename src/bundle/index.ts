@@ -121,7 +121,8 @@ export class ScriptBundler {
     // so that the tree's bytes do not depend on where it is written; elsewhere, a stack still names
     // the right file and line, under the target folder.
     const scriptsDir = join(this.root, ...folder.split('/'))
-    for (const name of this.tools.keys()) if (!plan.tools.some((tool) => tool.name === name)) this.tools.delete(name)
+    const planned = new Set(plan.tools.map((tool) => tool.name))
+    for (const name of this.tools.keys()) if (!planned.has(name)) this.tools.delete(name)
 
     const building = this.buildTools(plan, context, scriptsDir)
     whileBundling()
