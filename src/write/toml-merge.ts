@@ -9,9 +9,12 @@ import {
   formatPath,
   getAtPath,
   isPlainObject,
+  type MergeFormat,
   mergeError,
   type PlainValue,
+  type PreviousEntry,
   staleEntries,
+  type UserOriginal,
   startsWithPath,
   toPlain,
   verifyMerge,
@@ -28,12 +31,13 @@ interface Span {
 /**
  * Merges our entries into a TOML document (a Codex agent file) by splicing text: our top-level
  * keys are replaced in place or added after the user's, our tables (`[mcp_servers.<name>]` and
- * their sub-tables) are replaced where they are or appended. Every other byte, comments included,
- * stays. smol-toml validates the text before and the result after (it never re-serialises the
- * user's file: it would drop comments). Throws OacError (file, line, fix) when the text does not
+ * their sub-tables) are replaced where they are or appended. Entries of `previous` that `file` no
+ * longer has are removed, or replaced by the user's original definition. Every other byte, comments
+ * included, stays. smol-toml validates the text before and the result after (it never re-serialises
+ * the user's file: it would drop comments). Throws OacError (file, line, fix) when the text does not
  * parse or a parent of our keys is not a table.
  */
-export function mergeTomlText(text: string | undefined, file: MergeFile, previous: MergeEntry[]): string {
+export function mergeTomlText(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[]): string {
   const source = text ?? ''
   const before = parseToml(file, source)
   const removed = staleEntries(file, previous)
@@ -46,19 +50,22 @@ export function mergeTomlText(text: string | undefined, file: MergeFile, previou
   const sections: string[] = []
   const removals: Span[] = []
 
-  for (const entry of file.entries) {
-    const rendered = renderEntry(entry, eol)
-    const spans = definingSpans(source, statements, entry.keyPath, claimed)
-    const inPlace = rendered.startsWith('[')
-      ? spans.find((span) => span.section)
-      : spans.find((span) => statements.some((s) => s.start === span.start && s.kind === 'key' && s.table.length === 0))
+  /** Writes `rendered` over the span it replaces (the rest of the key's spans go), else adds it. */
+  const place = (rendered: string, spans: Span[]): void => {
+    const section = rendered.trimStart().startsWith('[')
+    const inPlace = inPlaceSpan(statements, spans, section)
     for (const span of spans) {
       if (span !== inPlace) removals.push(span)
-      else if (source.slice(span.start, span.end) !== rendered) result.overwrite(span.start, span.end, rendered)
+      else if (source.slice(span.start, span.end) !== rendered) result.overwrite(span.start, span.end, span.end < source.length ? withLineEnd(rendered, eol) : rendered)
     }
-    if (!inPlace) (rendered.startsWith('[') ? sections : topLevelKeys).push(rendered)
+    if (!inPlace) (section ? sections : topLevelKeys).push(withLineEnd(rendered, eol))
   }
-  for (const entry of removed) removals.push(...definingSpans(source, statements, entry.keyPath, claimed))
+  for (const entry of file.entries) place(renderEntry(entry, eol), definingSpans(source, statements, entry.keyPath, claimed))
+  for (const entry of removed) {
+    const spans = definingSpans(source, statements, entry.keyPath, claimed)
+    if (entry.original) place(entry.original.text ?? renderEntry({ keyPath: entry.keyPath, value: entry.original.value }, eol), spans)
+    else removals.push(...spans)
+  }
   for (const span of joinAdjacent(source, removals)) removeSpan(source, result, span)
 
   if (topLevelKeys.length > 0) insertTopLevelKeys(source, statements, result, topLevelKeys.join(''), eol)
@@ -71,9 +78,46 @@ export function mergeTomlText(text: string | undefined, file: MergeFile, previou
   const merged = result.toString()
   if (merged === source) return source
   const after = parseToml(file, merged)
-  verifyMerge(file, before, after, removed, (value) => getAtPath(toPlain(parse(tomlDocument({ value }))), ['value']) ?? null)
+  verifyMerge(file, before, after, removed, tomlReadBack)
   return merged
 }
+
+function tomlReadBack(value: JsonValue): PlainValue {
+  return getAtPath(toPlain(parse(tomlDocument({ value }))), ['value']) ?? null
+}
+
+function withLineEnd(text: string, eol: string): string {
+  return text.endsWith('\n') ? text : text + eol
+}
+
+/** The span a definition is written over: the first section for a table, the top-level key line for a value. */
+function inPlaceSpan(statements: TomlStatement[], spans: Span[], section: boolean): Span | undefined {
+  return section
+    ? spans.find((span) => span.section)
+    : spans.find((span) => statements.some((s) => s.start === span.start && s.kind === 'key' && s.table.length === 0))
+}
+
+/**
+ * The user's definition of our key path: where it starts, and how to put it back once our entry
+ * has replaced it. Its bytes go back verbatim when it is the one span ours is written over (a
+ * `key = value` line, or one table with its sub-tables); else its value is written out afresh,
+ * which a value below the top level that is not a table cannot be.
+ */
+function tomlDefinition(text: string, entry: MergeEntry): { offset: number; original?: UserOriginal } | undefined {
+  const value = readTomlPath(text, entry.keyPath)
+  if (value === undefined) return undefined
+  const statements = scanTomlStatements(text)
+  const spans = definingSpans(text, statements, entry.keyPath, new Set())
+  const first = spans[0]
+  if (!first) return undefined
+  const section = renderEntry(entry, '\n').startsWith('[')
+  if (spans.length === 1 && inPlaceSpan(statements, spans, section) === first) {
+    return { offset: first.start, original: { value, text: text.slice(first.start, first.end) } }
+  }
+  return { offset: first.start, original: entry.keyPath.length === 1 || isTableLike(value) ? { value } : undefined }
+}
+
+export const tomlFormat: MergeFormat = { merge: mergeTomlText, read: readTomlPath, readBack: tomlReadBack, definition: tomlDefinition }
 
 // A merge reads several key paths of one text in a row (each entry, before and after): parsed once for them.
 let lastRead: { text: string; data: PlainValue | undefined } | undefined
@@ -113,8 +157,7 @@ function parseToml(file: MergeFile, text: string): PlainValue {
 
 /** Our entry as TOML text: a `key = value` line for a top-level scalar, else table sections. */
 function renderEntry(entry: MergeEntry, eol: string): string {
-  const tableLike = isPlainObject(entry.value) || (Array.isArray(entry.value) && entry.value.length > 0 && entry.value.every(isPlainObject))
-  if (entry.keyPath.length > 1 && !tableLike) {
+  if (entry.keyPath.length > 1 && !isTableLike(entry.value)) {
     throw new Error(`unplugin-oac: a TOML merge entry below the top level must be a table (${formatPath(entry.keyPath)})`)
   }
   const nested = entry.keyPath.reduceRight<{ [key: string]: JsonValue }>((inner, key, i) => {
@@ -123,6 +166,10 @@ function renderEntry(entry: MergeEntry, eol: string): string {
     return wrapper
   }, {})
   return tomlDocument(nested).replace(/\n/g, eol)
+}
+
+function isTableLike(value: PlainValue): boolean {
+  return isPlainObject(value) || (Array.isArray(value) && value.length > 0 && value.every(isPlainObject))
 }
 
 /** A parent of our key that is not a table (an array of tables, a value, an inline table) cannot take our entry. */
