@@ -433,9 +433,10 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
   for (const old of record?.entries ?? []) {
     if (file.entries.some((entry) => samePath(entry.keyPath, old.keyPath))) continue
     const now = read(old.keyPath)
-    // Deleted by the user, or the user's own value again (put back by a build killed before its manifest).
-    if (now === undefined || (old.original && hashValue(now) === hashValue(old.original.value))) continue
+    if (now === undefined) continue // deleted by the user
     if (old.sha256.includes(hashValue(now))) removable.push({ keyPath: old.keyPath, original: old.original })
+    // The user's own value again: put back by hand, or by a build killed before its manifest.
+    else if (old.original && hashValue(now) === hashValue(old.original.value)) continue
     else {
       plan.diagnostics.push({
         severity: 'warning',
@@ -502,13 +503,13 @@ function userKeyDiagnostic(
 ): Diagnostic {
   const at = definition ? lineColumn(text, definition.offset) : undefined
   const key = formatPath(keyPath)
-  const where = `${file.path}${at ? `:${at.line}` : ''}`
   const kept = definition?.original
     ? `your value is kept in ${manifestPath(owner)} and put back once unplugin-oac no longer generates ${key}.`
     : `it cannot be put back automatically (it is not a table), so here it is in full: ${JSON.stringify(theirs)}.`
+  const held = `The key ${key} in ${file.path} holds ${shortValue(theirs)}, written by you, not by unplugin-oac`
   const message = force
-    ? `${where}: ${key} = ${shortValue(theirs)} was written by you, and force replaces it with unplugin-oac's ${shortValue(ours)}; ${kept}`
-    : `${where}: ${key} = ${shortValue(theirs)} was written by you, not by unplugin-oac, which would replace it with ${shortValue(ours)}; nothing was written.`
+    ? `${held}; force replaces it with ${shortValue(ours)}, and ${kept}`
+    : `${held}, which would replace it with ${shortValue(ours)}; nothing was written.`
   // The server's name is in the key path of a server entry; any other key of a merge file comes from an agent.
   const rename = keyPath.includes(owner) ? 'Rename the MCP server (serverName, or --server-name)' : 'Rename the agent'
   return {

@@ -286,7 +286,9 @@ function insertProperty(text: string, parent: Node, path: readonly string[], dep
     if (tail && startsOwnLine(text, last.offset)) {
       const indent = indentOf(text, last.offset)
       const trailingComma = tail.commaAt !== undefined ? ',' : ''
-      const line = `${style.eol}${indent}${JSON.stringify(key)}: ${pretty(nested, indent, style)}${trailingComma}`
+      // The line break the last property ends with (a file may mix them): removing ours again leaves it as it was.
+      const eol = text.startsWith('\r\n', tail.lineBreakAt) ? '\r\n' : '\n'
+      const line = `${eol}${indent}${JSON.stringify(key)}: ${pretty(nested, indent, style)}${trailingComma}`
       const lastEnd = last.offset + last.length
       if (tail.commaAt !== undefined) return applyEdits(text, [{ offset: tail.lineBreakAt, length: 0, content: line }])
       // The separating comma goes right after the last value (before any comment on its line).

@@ -66,9 +66,14 @@ export function mergeTomlText(text: string | undefined, file: MergeFile, previou
     if (entry.original) place(entry.original.text ?? renderEntry({ keyPath: entry.keyPath, value: entry.original.value }, eol), spans)
     else removals.push(...spans)
   }
-  for (const span of joinAdjacent(source, removals)) removeSpan(source, result, span)
+  const removedSpans = joinAdjacent(source, removals)
+  for (const span of removedSpans) removeSpan(source, result, span)
 
-  if (topLevelKeys.length > 0) insertTopLevelKeys(source, statements, result, topLevelKeys.join(''), eol)
+  if (topLevelKeys.length > 0) {
+    // Placed by what stays: a key or header going away now is no anchor.
+    const staying = statements.filter((s) => !removedSpans.some((span) => s.start >= span.start && s.start < span.end))
+    insertTopLevelKeys(source, staying, result, topLevelKeys.join(''), eol)
+  }
   if (sections.length > 0) {
     const current = result.toString()
     const separator = current.trim() === '' || /\n[ \t]*\r?\n$/.test(current) ? '' : current.endsWith('\n') ? eol : eol + eol

@@ -47,8 +47,9 @@ describe('a Codex agent file written by hand before the agent existed (the repor
     const report = await writeOutputs([reviewer('Reviews changes.')], options())
     expect(report.diagnostics).toMatchObject([{ severity: 'error', code: 'merge-key-taken', file: join(target, path), line: 4, column: 1 }])
     const [diagnostic] = report.diagnostics
-    expect(diagnostic?.message).toContain(`${path}:4: description = "old description" was written by you`)
-    expect(diagnostic?.message).toContain('"Reviews changes."')
+    expect(diagnostic?.message).toBe(
+      `The key description in ${path} holds "old description", written by you, not by unplugin-oac, which would replace it with "Reviews changes."; nothing was written.`,
+    )
     expect(diagnostic?.fix).toMatch(/^Rename the agent .*, delete description from .* or build with force/)
     expect(report.written).toEqual([])
     expect(await read(path)).toBe(userFile)
@@ -130,7 +131,7 @@ describe('the same rule in every merged file', () => {
     const ours = merge('.mcp.json', 'json', [[['mcpServers', 'oac-tools'], { command: 'node', args: ['scripts/mcp_tools_server.cjs'] }]])
     const report = await writeOutputs([ours], options())
     expect(report.diagnostics).toMatchObject([{ code: 'merge-key-taken', line: 4, column: 5 }])
-    expect(report.diagnostics[0]?.message).toContain('mcpServers.oac-tools = {"command":"mine"} was written by you')
+    expect(report.diagnostics[0]?.message).toContain('The key mcpServers.oac-tools in .mcp.json holds {"command":"mine"}, written by you')
     expect(report.diagnostics[0]?.fix).toMatch(/^Rename the MCP server \(serverName, or --server-name\)/)
     expect(await read('.mcp.json')).toBe(userFile)
 
