@@ -332,14 +332,20 @@ async function planOwnedFile(
 
 /** ` (the app whose MCP server is "<owner>" generates it)` when another app's manifest in the same target lists the path. */
 async function otherOwner(target: string, path: string, owner: string): Promise<string> {
+  const other = await otherManifest(target, owner, (manifest) => Object.hasOwn(manifest.files, path))
+  return other ? ` (the app whose MCP server is "${other}" generates it)` : ''
+}
+
+/** The owner of another app's manifest in the target that `lists` accepts. */
+async function otherManifest(target: string, owner: string, lists: (manifest: Manifest) => boolean): Promise<string | undefined> {
   const names = await readdir(join(target, '.oac')).catch(() => [] as string[])
   for (const name of names) {
     const other = /^manifest\.(.+)\.json$/.exec(name)?.[1]
     if (!other || other === owner) continue
     const { manifest } = await readManifest(join(target, '.oac', name), name, other).catch(() => ({ manifest: emptyManifest(other) }))
-    if (Object.hasOwn(manifest.files, path)) return ` (the app whose MCP server is "${other}" generates it)`
+    if (lists(manifest)) return other
   }
-  return ''
+  return undefined
 }
 
 const FORMATS: Record<MergeFile['format'], MergeFormat> = { json: jsonFormat, toml: tomlFormat }
@@ -424,7 +430,12 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
     }
     if (alreadyRight) continue
     const definition = format.definition(text as string, entry)
-    plan.diagnostics.push(userKeyDiagnostic(file, shown, text as string, definition, entry.keyPath, now, wanted, force, plan.next.owner))
+    // Two apps writing one target can both generate an agent of one name: then the key is the other app's.
+    const writer = await otherManifest(target, plan.next.owner, (manifest) =>
+      Boolean(hasOwn(manifest.merges, file.path)?.entries.some((e) => samePath(e.keyPath, entry.keyPath))),
+    )
+    const conflict = { keyPath: entry.keyPath, theirs: now, ours: wanted, writer }
+    plan.diagnostics.push(userKeyDiagnostic(file, shown, text as string, definition, conflict, force, plan.next.owner))
     claimed.push({ keyPath: entry.keyPath, original: definition?.original })
     writing.push(entry)
   }
@@ -489,36 +500,37 @@ function shortValue(value: PlainValue): string {
   return json.length > 80 ? `${json.slice(0, 77)}...` : json
 }
 
-/** A key the user wrote that our entry would change: both values, where, and the three ways out. */
+/** A key the user wrote (or another app) that our entry would change: both values, where, and the three ways out. */
 function userKeyDiagnostic(
   file: MergeFile,
   shown: string,
   text: string,
   definition: { offset: number; original?: UserOriginal } | undefined,
-  keyPath: string[],
-  theirs: PlainValue,
-  ours: PlainValue,
+  conflict: { keyPath: string[]; theirs: PlainValue; ours: PlainValue; writer: string | undefined },
   force: boolean,
   owner: string,
 ): Diagnostic {
+  const { keyPath, theirs, ours, writer } = conflict
   const at = definition ? lineColumn(text, definition.offset) : undefined
   const key = formatPath(keyPath)
   const kept = definition?.original
-    ? `your value is kept in ${manifestPath(owner)} and put back once unplugin-oac no longer generates ${key}.`
+    ? `${writer ? 'its' : 'your'} value is kept in ${manifestPath(owner)} and put back once unplugin-oac no longer generates ${key} here.`
     : `it cannot be put back automatically (it is not a table), so here it is in full: ${JSON.stringify(theirs)}.`
-  const held = `The key ${key} in ${file.path} holds ${shortValue(theirs)}, written by you, not by unplugin-oac`
+  const by = writer ? `written by the app whose MCP server is "${writer}", not by this one ("${owner}")` : 'written by you, not by unplugin-oac'
+  const held = `The key ${key} in ${file.path} holds ${shortValue(theirs)}, ${by}`
   const message = force
     ? `${held}; force replaces it with ${shortValue(ours)}, and ${kept}`
     : `${held}, which would replace it with ${shortValue(ours)}; nothing was written.`
   // The server's name is in the key path of a server entry; any other key of a merge file comes from an agent.
   const rename = keyPath.includes(owner) ? 'Rename the MCP server (serverName, or --server-name)' : 'Rename the agent'
+  const yours = writer ? 'its value' : 'your value'
   return {
     severity: force ? 'warning' : 'error',
     code: 'merge-key-taken',
     file: shown,
     ...(at ? { line: at.line, column: at.column } : {}),
     message,
-    fix: `${rename} so that it no longer writes ${key} here, delete ${key} from ${file.path} to let unplugin-oac write it, or build with force to replace your value (unplugin-oac keeps it and puts it back when it stops generating ${key}).`,
+    fix: `${rename} so that it no longer writes ${key} here, delete ${key} from ${file.path} to let unplugin-oac write it, or build with force to replace ${yours} (unplugin-oac keeps it and puts it back when it stops generating ${key}).`,
   }
 }
 

@@ -190,6 +190,17 @@ describe('the same rule in every merged file', () => {
     expect([await read('.vscode/mcp.json'), await read('.gemini/settings.json')]).toEqual([vscode, gemini])
   })
 
+  it('two apps generating an agent of one name into one target: the second is told the key is the first app’s', async () => {
+    const planner = (description: string): MergeFile => merge('.codex/agents/planner.toml', 'toml', [[['name'], 'planner'], [['description'], description]])
+    expect((await writeOutputs([planner('Plans A.')], options({ owner: 'app-a' }))).diagnostics).toEqual([])
+    const second = await writeOutputs([planner('Plans B.')], options({ owner: 'app-b' }))
+    expect(second.diagnostics).toMatchObject([{ severity: 'error', code: 'merge-key-taken', line: 2 }])
+    expect(second.diagnostics[0]?.message).toBe(
+      'The key description in .codex/agents/planner.toml holds "Plans A.", written by the app whose MCP server is "app-a", not by this one ("app-b"), which would replace it with "Plans B."; nothing was written.',
+    )
+    expect(second.diagnostics[0]?.fix).toMatch(/^Rename the agent /)
+  })
+
   it('a value that cannot be put back is quoted in full by the force warning', async () => {
     // A non-table where our table goes: Codex would not read it, but force must not lose it silently.
     const userFile = '[mcp_servers]\noac-tools = "not a table"\n'
