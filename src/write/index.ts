@@ -403,8 +403,9 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
     const old = recorded.get(JSON.stringify(entry.keyPath))
     const now = read(entry.keyPath)
     const nowHash = now === undefined ? undefined : hashValue(now)
-    const wanted = format.readBack(entry.value)
-    const alreadyRight = nowHash === hashValue(wanted)
+    // Read back only for a key that is there (a first write skips it).
+    const wanted = nowHash === undefined ? undefined : format.readBack(entry.value)
+    const alreadyRight = wanted !== undefined && nowHash === hashValue(wanted)
     // A forced write that never landed (the build was killed before it) left the user's value: still theirs.
     const ours = old && !(old.original && nowHash === hashValue(old.original.value) && !old.sha256.includes(nowHash)) ? old : undefined
     if (ours) {
@@ -434,7 +435,7 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
     const writer = await otherManifest(target, plan.next.owner, (manifest) =>
       Boolean(hasOwn(manifest.merges, file.path)?.entries.some((e) => samePath(e.keyPath, entry.keyPath))),
     )
-    const conflict = { keyPath: entry.keyPath, theirs: now, ours: wanted, writer }
+    const conflict = { keyPath: entry.keyPath, theirs: now, ours: wanted ?? null, writer }
     plan.diagnostics.push(userKeyDiagnostic(file, shown, text as string, definition, conflict, force, plan.next.owner))
     claimed.push({ keyPath: entry.keyPath, original: definition?.original })
     writing.push(entry)
