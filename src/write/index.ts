@@ -9,7 +9,7 @@ import { memoFor, stampOf, type TargetMemo } from './known-files.js'
 import { acquireLock, type ReleaseLock, removeEmptyLockFolder } from './lock.js'
 import { emptyManifest, hashBytes, hashValue, type Manifest, type MergeRecord, manifestPath, manifestText, readManifest } from './manifest.js'
 import { formatPath, lineColumn, type MergeFormat, type PlainValue, type PreviousEntry, samePath, type UserOriginal } from './merge-common.js'
-import { secretDiagnostics } from './secrets.js'
+import { findSecrets, secretDiagnostics } from './secrets.js'
 import { tomlFormat } from './toml-merge.js'
 
 export { mergeJsonText } from './json-merge.js'
@@ -436,8 +436,21 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
       Boolean(hasOwn(manifest.merges, file.path)?.entries.some((e) => samePath(e.keyPath, entry.keyPath))),
     )
     const conflict = { keyPath: entry.keyPath, theirs: now, ours: wanted ?? null, writer }
+    const original = definition?.original
+    if (force && original && findSecrets(original.text ?? JSON.stringify(original.value)).length > 0) {
+      // Kept to be put back, it would be copied into the manifest, which is committed with the tree.
+      plan.diagnostics.push({
+        severity: 'error',
+        code: 'merge-key-secret',
+        file: shown,
+        ...(definition ? lineColumn(text as string, definition.offset) : {}),
+        message: `The key ${formatPath(entry.keyPath)} in ${file.path}, which force would replace, holds what looks like a secret; unplugin-oac would have to copy it into ${manifestPath(plan.next.owner)} to put it back later, so nothing was written.`,
+        fix: `Move the secret out of ${file.path} (into an environment variable the harness reads), or delete ${formatPath(entry.keyPath)}, then build again.`,
+      })
+      continue
+    }
     plan.diagnostics.push(userKeyDiagnostic(file, shown, text as string, definition, conflict, force, plan.next.owner))
-    claimed.push({ keyPath: entry.keyPath, original: definition?.original })
+    claimed.push({ keyPath: entry.keyPath, original })
     writing.push(entry)
   }
 

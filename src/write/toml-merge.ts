@@ -14,9 +14,9 @@ import {
   type PlainValue,
   type PreviousEntry,
   staleEntries,
-  type UserOriginal,
   startsWithPath,
   toPlain,
+  type UserOriginal,
   verifyMerge,
 } from './merge-common.js'
 import { scanTomlStatements, type TomlStatement } from './toml-statements.js'

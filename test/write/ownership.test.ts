@@ -201,6 +201,17 @@ describe('the same rule in every merged file', () => {
     expect(second.diagnostics[0]?.fix).toMatch(/^Rename the agent /)
   })
 
+  it('force does not copy a literal secret of the user’s entry into the manifest: it fails instead', async () => {
+    const token = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'
+    const userFile = `{\n  "mcpServers": {\n    "oac-tools": { "command": "mine", "env": { "GITHUB_TOKEN": "${token}" } }\n  }\n}\n`
+    await put('.mcp.json', userFile)
+    const ours = merge('.mcp.json', 'json', [[['mcpServers', 'oac-tools'], { command: 'node' }]])
+    const forced = await writeOutputs([ours], options({ force: true }))
+    expect(forced.diagnostics).toMatchObject([{ severity: 'error', code: 'merge-key-secret', line: 3, column: 5 }])
+    expect(forced.diagnostics[0]?.message).not.toContain(token)
+    expect(await read('.mcp.json')).toBe(userFile)
+  })
+
   it('a value that cannot be put back is quoted in full by the force warning', async () => {
     // A non-table where our table goes: Codex would not read it, but force must not lose it silently.
     const userFile = '[mcp_servers]\noac-tools = "not a table"\n'
