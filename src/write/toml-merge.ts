@@ -76,7 +76,8 @@ export function mergeTomlText(text: string | undefined, file: MergeFile, previou
   }
   if (sections.length > 0) {
     const current = result.toString()
-    const separator = current.trim() === '' || /\n[ \t]*\r?\n$/.test(current) ? '' : current.endsWith('\n') ? eol : eol + eol
+    // One blank line before our tables, also after a blank line of the user's: removing them at the end takes exactly that one.
+    const separator = current === '' ? '' : current.endsWith('\n') ? eol : eol + eol
     result.append(separator + sections.join(eol))
   }
 
@@ -243,8 +244,8 @@ function joinAdjacent(text: string, spans: Span[]): Span[] {
   return joined
 }
 
-/** Removes a span with the blank lines that separated it from what follows (or, at the end of the
- * file, from what precedes it); key lines right below other lines take no blank lines with them. */
+/** Removes a span with the blank lines that separated it from what follows (or, for tables at the end
+ * of the file, the one blank line we put before them); key lines right below other lines take no blank lines with them. */
 function removeSpan(text: string, result: MagicString, span: Span): void {
   let { start, end } = span
   if (!span.section && start > 0 && !/(?:^|\n)[ \t]*\r?\n$/.test(text.slice(0, start))) {
@@ -253,13 +254,13 @@ function removeSpan(text: string, result: MagicString, span: Span): void {
   }
   const following = /^(?:[ \t]*\r?\n)*/.exec(text.slice(end))?.[0] ?? ''
   end += following.length
-  if (end === text.length) start -= /(?:\r?\n[ \t]*)*$/.exec(text.slice(0, start))?.[0].replace(/^\r?\n/, '').length ?? 0
+  if (span.section && end === text.length) start -= /(?:^|\n)([ \t]*\r?\n)$/.exec(text.slice(0, start))?.[1]?.length ?? 0
   result.remove(start, end)
 }
 
 /**
  * Adds top-level keys after the user's last top-level key; with none, before the first table
- * (and the comment lines directly above it), else at the end.
+ * (and the comment lines and blank lines directly above it), else at the end.
  */
 function insertTopLevelKeys(text: string, statements: TomlStatement[], result: MagicString, keys: string, eol: string): void {
   const firstHeader = statements.find((s) => s.kind !== 'key')
@@ -267,7 +268,12 @@ function insertTopLevelKeys(text: string, statements: TomlStatement[], result: M
   if (lastTopLevel) {
     result.appendLeft(lastTopLevel.end, (text[lastTopLevel.end - 1] === '\n' ? '' : eol) + keys)
   } else if (firstHeader) {
-    result.appendLeft(attachedCommentsStart(text, firstHeader.start), keys + eol)
+    const above = attachedCommentsStart(text, firstHeader.start)
+    // After the user's text above a blank line there (it stays between our keys and the header, and
+    // removing our keys again takes no blank line of the user's); else with a blank line of our own.
+    const blankStart = above - (/(?:^|\n)((?:[ \t]*\r?\n)+)$/.exec(text.slice(0, above))?.[1]?.length ?? 0)
+    if (blankStart > 0 && blankStart < above) result.appendLeft(blankStart, keys)
+    else result.appendLeft(above, keys + eol)
   } else {
     result.append((text === '' || text.endsWith('\n') ? '' : eol) + keys)
   }
