@@ -66,22 +66,22 @@ export function mergeTomlText(text: string | undefined, file: MergeFile, previou
     if (entry.original) place(entry.original.text ?? renderEntry({ keyPath: entry.keyPath, value: entry.original.value }, eol), spans)
     else removals.push(...spans)
   }
-  const removedSpans = joinAdjacent(source, removals)
-  for (const span of removedSpans) removeSpan(source, result, span)
+  for (const span of joinAdjacent(source, removals)) removeSpan(source, result, span)
 
-  if (topLevelKeys.length > 0) {
-    // Placed by what stays: a key or header going away now is no anchor.
-    const staying = statements.filter((s) => !removedSpans.some((span) => s.start >= span.start && s.start < span.end))
-    insertTopLevelKeys(source, staying, result, topLevelKeys.join(''), eol)
+  // What is added is placed by the text that stays (a key or header removed now is no anchor).
+  let merged = result.toString()
+  if (topLevelKeys.length > 0 || sections.length > 0) {
+    const staying = merged
+    const added = new MagicString(staying)
+    if (topLevelKeys.length > 0) insertTopLevelKeys(staying, scanTomlStatements(staying), added, topLevelKeys.join(''), eol)
+    if (sections.length > 0) {
+      const current = added.toString()
+      // One blank line before our tables, also after a blank line of the user's: removing them at the end takes exactly that one.
+      const separator = current === '' ? '' : current.endsWith('\n') ? eol : eol + eol
+      added.append(separator + sections.join(eol))
+    }
+    merged = added.toString()
   }
-  if (sections.length > 0) {
-    const current = result.toString()
-    // One blank line before our tables, also after a blank line of the user's: removing them at the end takes exactly that one.
-    const separator = current === '' ? '' : current.endsWith('\n') ? eol : eol + eol
-    result.append(separator + sections.join(eol))
-  }
-
-  const merged = result.toString()
   if (merged === source) return source
   const after = parseToml(file, merged)
   verifyMerge(file, before, after, removed, tomlReadBack)

@@ -170,6 +170,7 @@ describe('ownership of merged keys under random builds (JSON and JSONC)', () => 
       }),
       { numRuns: 150 },
     )
+    console.log(`ownership property test (JSON): 150 sequences, ${seen.refused} builds refused a user's key, ${seen.forced} took one with force`)
     expect(seen.refused).toBeGreaterThan(30)
     expect(seen.forced).toBeGreaterThan(30)
   }, 120_000)
@@ -211,6 +212,7 @@ describe('ownership of merged keys under random builds (Codex TOML)', () => {
       }),
       { numRuns: 150 },
     )
+    console.log(`ownership property test (TOML): ${ran} sequences, ${seen.refused} builds refused a user's key, ${seen.forced} took one with force`)
     expect(ran).toBeGreaterThan(100)
     expect(seen.refused).toBeGreaterThan(30)
     expect(seen.forced).toBeGreaterThan(30)
