@@ -1,4 +1,10 @@
-import type { Static, TObject } from '@sinclair/typebox'
+// TypeBox 1.x (`typebox`) and 0.34 (`@sinclair/typebox`) are optional peer dependencies: a project
+// has either, both or neither. A missing one must not fail the project's type check, so its import is
+// not checked; its types are then `any`, which `Installed` turns into `never`.
+// @ts-ignore -- `typebox` may not be installed
+import type { Static as TypeBoxStatic, TObject as TypeBoxObject } from 'typebox'
+// @ts-ignore -- `@sinclair/typebox` may not be installed
+import type { Static as SinclairStatic, TObject as SinclairObject } from '@sinclair/typebox'
 import type { z } from 'zod'
 
 /** The harnesses unplugin-oac compiles to. */
@@ -18,11 +24,20 @@ export interface SourceLocation {
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
 
-/** A tool's input: a zod v4 object schema or a TypeBox `Type.Object`. */
-export type ToolInputSchema = z.ZodObject | TObject
+/** `T`, or `never` when `T` is `any` (the type of an import whose package is not installed). */
+type Installed<T> = 0 extends 1 & T ? never : T
+
+/** A tool's input: a zod v4 object schema, or a `Type.Object` of TypeBox 1.x (`typebox`) or 0.34 (`@sinclair/typebox`). */
+export type ToolInputSchema = z.ZodObject | Installed<TypeBoxObject> | Installed<SinclairObject>
 
 /** The input type a schema accepts, for `run`. */
-export type InferInput<S extends ToolInputSchema> = S extends TObject ? Static<S> : S extends z.ZodObject ? z.output<S> : never
+export type InferInput<S extends ToolInputSchema> = S extends z.ZodObject
+  ? z.output<S>
+  : S extends Installed<TypeBoxObject>
+    ? TypeBoxStatic<S>
+    : S extends Installed<SinclairObject>
+      ? SinclairStatic<S>
+      : never
 
 /** What `run` may return: a string is printed as is, anything else as JSON. */
 export type ToolOutput = string | JsonValue

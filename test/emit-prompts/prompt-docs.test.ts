@@ -22,6 +22,7 @@ const forecast: PlannedTool = {
     additionalProperties: false,
   },
   schemaKind: 'zod',
+  schemaPackage: 'zod',
   source: { file: 'agents/tools/forecast.ts', line: 3, column: 25 },
   script: 'scripts/forecast.mjs',
 }
