@@ -1,10 +1,6 @@
-// TypeBox 1.x (`typebox`) and 0.34 (`@sinclair/typebox`) are optional peer dependencies: a project
-// has either, both or neither. A missing one must not fail the project's type check, so its import is
-// not checked; its types are then `any`, which `Installed` turns into `never`.
-// @ts-ignore -- `typebox` may not be installed
-import type { Static as TypeBoxStatic, TObject as TypeBoxObject } from 'typebox'
-// @ts-ignore -- `@sinclair/typebox` may not be installed
-import type { Static as SinclairStatic, TObject as SinclairObject } from '@sinclair/typebox'
+// TypeBox 1.x and 0.34 are optional peer dependencies: see peer-types.d.ts (two folders up from
+// both src/define and dist/define, so the one hand-written file serves the sources and the package).
+import type { SinclairObject, SinclairStatic, TypeBoxObject, TypeBoxStatic } from '../../peer-types.js'
 import type { z } from 'zod'
 
 /** The harnesses unplugin-oac compiles to. */
@@ -24,8 +20,8 @@ export interface SourceLocation {
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
 
-/** `T`, or `never` when `T` is `any` (the type of an import whose package is not installed). */
-type Installed<T> = 0 extends 1 & T ? never : T
+/** `T`, or `never` when `T` is `any` or unresolved (the type of an import whose package is not installed). */
+type Installed<T> = unknown extends T ? never : T
 
 /** A tool's input: a zod v4 object schema, or a `Type.Object` of TypeBox 1.x (`typebox`) or 0.34 (`@sinclair/typebox`). */
 export type ToolInputSchema = z.ZodObject | Installed<TypeBoxObject> | Installed<SinclairObject>
