@@ -154,8 +154,8 @@ function fromZod(input: object, zod: ZodCopy | undefined): CanonicalSchema {
 
 /**
  * TypeBox fills in a missing property that has a default (the script applies `Value.Default` before
- * checking, see runtime/invoke), so for a caller the property is optional whatever `required` says:
- * the input side lists only properties without one, as zod's `io: 'input'` does.
+ * checking, see runtime/check-typebox.ts), so for a caller the property is optional whatever
+ * `required` says: the input side lists only properties without one, as zod's `io: 'input'` does.
  */
 function defaultedNotRequired(node: JsonSchema): JsonSchema {
   if (!Array.isArray(node.required) || !isSchemaObject(node.properties)) return node
