@@ -22,6 +22,8 @@ export interface RuntimeFiles {
   script: string
   /** The MCP server's runtime, SDK included (CommonJS). */
   mcpServer: string
+  /** Per schema package, the runtime that checks a tool's input with that package: see runtime/check-*.ts. */
+  check: Record<PlannedTool['schemaPackage'], string>
 }
 
 export interface EntryContext {
@@ -68,17 +70,19 @@ export function toolLauncherSource(tool: PlannedTool, context: EntryContext): st
 
 /**
  * The entry esbuild builds `scripts/tools/<tool>.mjs` from: the tool's own module (and the local
- * modules it imports), the runtime and packages left to the vendor files.
+ * modules it imports), the runtime, the input check of its schema package and packages left to the
+ * vendor files.
  */
 export function toolCodeSource(plan: Plan, tool: PlannedTool, context: EntryContext): string {
   const spec = { name: tool.name, description: tool.description, script: tool.script, schema: tool.schema, env: plan.env }
   return [
     `import { invokeTool, pickTool, runToolCli } from ${jsString(`../${context.runtime.script}`)}`,
+    `import { checkInput } from ${jsString(`../${context.runtime.check[tool.schemaPackage]}`)}`,
     `import * as toolModule from ${jsString(toolModulePath(context.root, tool))}`,
     `const spec = ${jsonData(spec)}`,
     `export const tool = pickTool(toolModule, spec.name, ${jsString(tool.source.file)})`,
-    `export function invoke(input, options) { return invokeTool(tool, input, options) }`,
-    `export function runCli() { return runToolCli(tool, spec) }`,
+    `export function invoke(input, options) { return invokeTool(tool, input, options, checkInput) }`,
+    `export function runCli() { return runToolCli(tool, spec, checkInput) }`,
     '',
   ].join('\n')
 }

@@ -137,7 +137,7 @@ export class ScriptBundler {
     const builds = outcome.builds
     const vendorFiles = await this.vendor.build(
       builds.flatMap((build) => build.needs),
-      { withServer: needsMcpServer(plan), typebox: plan.tools.some((tool) => tool.schemaKind === 'typebox') },
+      { withServer: needsMcpServer(plan), schemaPackages: new Set(plan.tools.map((tool) => tool.schemaPackage)) },
     )
     const scriptFiles: ScriptFile[] = [
       ...plan.tools.map((tool) => ({ path: `${tool.name}.mjs`, text: toolLauncherSource(tool, context) })),

@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path'
 import { build as esbuild, type OnResolveArgs, type OutputFile, type Plugin, type PluginBuild } from 'esbuild'
 import { jsString } from '../emit/codegen/escape.js'
 import { ownModule, packageRoot } from '../package-paths.js'
+import type { PlannedTool } from '../compile/plan.js'
 import type { RuntimeFiles } from './entries.js'
 
 /**
@@ -48,6 +49,15 @@ export interface VendorModule {
 /** The vendor files of our own runtime, whatever the tools. */
 const OWN_ENTRIES = { index: 'index', start: 'runtime/start', script: 'runtime/script' } as const
 
+type SchemaPackage = PlannedTool['schemaPackage']
+
+/** The runtime module that checks a tool's input with the package its schema was made with. */
+const INPUT_CHECKS: Record<SchemaPackage, 'check-zod' | 'check-typebox' | 'check-sinclair-typebox'> = {
+  zod: 'check-zod',
+  typebox: 'check-typebox',
+  '@sinclair/typebox': 'check-sinclair-typebox',
+}
+
 function readJson(file: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(readFileSync(file, 'utf8'))
@@ -80,7 +90,7 @@ export class Vendor {
   private readonly moduleTypes = new Map<string, boolean>()
   /** Bare imports already resolved, by resolve folder, specifier and kind. */
   private readonly resolved = new Map<string, VendorModule | undefined>()
-  /** Each package's last build: its modules and what it gave. */
+  /** Each build's last result (a package's, or one of our input checks'): its modules and what it gave. */
   private readonly built = new Map<string, { key: string; files: ScriptFile[]; needs: VendorModule[] }>()
   private ownPackage: PackageInfo | undefined
   private serverBuild: ScriptFile[] | undefined
@@ -96,15 +106,16 @@ export class Vendor {
 
   runtimeFiles(): RuntimeFiles {
     const folder = packageFolder(this.own())
-    return { start: `${folder}/start.mjs`, script: `${folder}/script.mjs`, mcpServer: `${folder}/mcp-server.cjs` }
+    const check = Object.fromEntries(Object.entries(INPUT_CHECKS).map(([schemaPackage, name]) => [schemaPackage, `${folder}/${name}.mjs`]))
+    return { start: `${folder}/start.mjs`, script: `${folder}/script.mjs`, mcpServer: `${folder}/mcp-server.cjs`, check: check as RuntimeFiles['check'] }
   }
 
   /**
    * The esbuild plugin of a build whose output is `output` (relative to the scripts folder): every
    * import of an ES module package, and of `unplugin-oac`, stays an import, of the package's vendor
-   * file, recorded in `needs` under the specifier the output imports it by; the runtime files' imports (`../vendor/...`, written by the entries)
-   * are left as they are. CommonJS packages, `require`d packages and local code (workspace packages
-   * too) are bundled.
+   * file, recorded in `needs` under the specifier the output imports it by; the runtime files'
+   * imports (`../vendor/...`, written by the entries) are left as they are. CommonJS packages,
+   * `require`d packages and local code (workspace packages too) are bundled.
    */
   plugin(output: string, needs: Map<string, VendorModule>): Plugin {
     return {
@@ -126,41 +137,38 @@ export class Vendor {
   }
 
   /**
-   * Builds the vendor files `needs` name (and what those import in turn), our runtime's always, and the
-   * MCP server's when `withServer`. `typebox` says some tool has a TypeBox schema: the runtime's lazy
-   * import of TypeBox's value module is built only then, so a registry without one ships no TypeBox.
+   * Builds the vendor files `needs` name (and what those import in turn); our runtime's always; the
+   * input check of each schema package in `schemaPackages` (each its own build, so a registry without
+   * a TypeBox tool ships neither that check nor TypeBox, and a first TypeBox tool changes no other
+   * vendor file); and the MCP server's when `withServer`.
    */
-  async build(needs: readonly VendorModule[], options: { withServer: boolean; typebox: boolean }): Promise<ScriptFile[]> {
-    const own = this.own()
-    const wanted = new Map<string, { pkg: PackageInfo; modules: Map<string, VendorModule> }>()
-    const want = (module: VendorModule) => {
-      let entry = wanted.get(module.pkg.dir)
-      if (!entry) wanted.set(module.pkg.dir, (entry = { pkg: module.pkg, modules: new Map() }))
-      const isNew = !entry.modules.has(module.file)
+  async build(needs: readonly VendorModule[], options: { withServer: boolean; schemaPackages: ReadonlySet<SchemaPackage> }): Promise<ScriptFile[]> {
+    /** The builds to make: one per package, and one per input check of ours. */
+    const wanted = new Map<string, { group: string; pkg: PackageInfo; modules: Map<string, VendorModule> }>()
+    const want = (module: VendorModule, group = module.pkg.dir) => {
+      let entry = wanted.get(group)
+      if (!entry) wanted.set(group, (entry = { group, pkg: module.pkg, modules: new Map() }))
       entry.modules.set(module.file, module)
-      return isNew
     }
     for (const name of Object.keys(OWN_ENTRIES) as Array<keyof typeof OWN_ENTRIES>) want(this.ownModule(name))
+    for (const schemaPackage of [...options.schemaPackages].sort()) {
+      const name = INPUT_CHECKS[schemaPackage]
+      const own = this.own()
+      want({ pkg: own, file: ownModule(`runtime/${name}`), path: `${packageFolder(own)}/${name}.mjs` }, `${own.dir}\0${name}`)
+    }
     for (const module of needs) want(module)
 
-    const files: ScriptFile[] = []
     const done = new Set<string>()
     // A package's build may import further packages' modules: build until nothing new is wanted.
-    const buildKey = (pkg: PackageInfo, modules: Map<string, VendorModule>) => `${pkg.dir}\0${[...modules.keys()].sort().join('\0')}`
+    const buildKey = ({ group, modules }: { group: string; modules: Map<string, VendorModule> }) => `${group}\0${[...modules.keys()].sort().join('\0')}`
     for (;;) {
-      const pending = [...wanted.values()].filter(({ pkg, modules }) => !done.has(buildKey(pkg, modules)))
+      const pending = [...wanted.values()].filter((entry) => !done.has(buildKey(entry)))
       if (pending.length === 0) break
-      for (const { pkg, modules } of pending) done.add(buildKey(pkg, modules))
-      const results = await Promise.all(pending.map(({ pkg, modules }) => this.buildPackage(pkg, [...modules.values()])))
-      for (const [index, result] of results.entries()) {
-        const { pkg } = pending[index]!
-        for (const module of result.needs) {
-          const lazyTypeBox = pkg === own && module.pkg.name === '@sinclair/typebox'
-          if (!lazyTypeBox || options.typebox) want(module)
-        }
-      }
+      for (const entry of pending) done.add(buildKey(entry))
+      const results = await Promise.all(pending.map(({ group, pkg, modules }) => this.buildPackage(group, pkg, [...modules.values()])))
+      for (const result of results) for (const module of result.needs) want(module)
     }
-    for (const { pkg } of wanted.values()) files.push(...this.built.get(pkg.dir)!.files)
+    const files = [...wanted.keys()].flatMap((group) => this.built.get(group)!.files)
     if (options.withServer) files.push(...(await this.buildServer()))
     return files
   }
@@ -171,9 +179,9 @@ export class Vendor {
     return { pkg, file: ownModule(OWN_ENTRIES[name]), path: `${packageFolder(pkg)}/${name}.mjs` }
   }
 
-  private async buildPackage(pkg: PackageInfo, modules: VendorModule[]): Promise<{ files: ScriptFile[]; needs: VendorModule[] }> {
+  private async buildPackage(group: string, pkg: PackageInfo, modules: VendorModule[]): Promise<{ files: ScriptFile[]; needs: VendorModule[] }> {
     const key = modules.map((module) => module.file).sort().join('\0')
-    const last = this.built.get(pkg.dir)
+    const last = this.built.get(group)
     if (last?.key === key) return last
     const needs = new Map<string, VendorModule>()
     // Each module becomes the vendor file its path names; code they share goes into chunks beside them.
@@ -200,7 +208,7 @@ export class Vendor {
     })
     const files = result.outputFiles.map((file) => relocate(file, join(pkg.dir, '.oac-vendor')))
     const built = { key, files, needs: [...needs.values()].filter((module) => module.pkg.dir !== pkg.dir) }
-    this.built.set(pkg.dir, built)
+    this.built.set(group, built)
     return built
   }
 
@@ -284,7 +292,7 @@ function relocate(file: OutputFile, base: string): ScriptFile {
   return { path: relative(base, file.path).split(sep).join('/'), text: file.text }
 }
 
-/** The SDK's server imports its ajv validator as the default; ours passes ZodJsonSchemaValidator
+/** The SDK's server imports its ajv validator as the default; ours passes NoElicitationValidator
  * instead, so that module (and ajv, the bulk of the server's code) is swapped for ours. */
 function validatorPlugin(): Plugin {
   return {
@@ -294,7 +302,7 @@ function validatorPlugin(): Plugin {
         SDK_SERVER_MODULE.test(args.importer) ? { path: args.path, namespace: VALIDATOR_NAMESPACE } : undefined,
       )
       build.onLoad({ filter: /.*/, namespace: VALIDATOR_NAMESPACE }, () => ({
-        contents: `export { ZodJsonSchemaValidator as AjvJsonSchemaValidator } from ${jsString(ownModule('runtime/mcp-server'))}`,
+        contents: `export { NoElicitationValidator as AjvJsonSchemaValidator } from ${jsString(ownModule('runtime/mcp-server'))}`,
         loader: 'js',
         resolveDir: packageRoot,
       }))

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type EntryContext, mcpServerSource, toolCodeSource, toolLauncherSource } from '../../src/bundle/entries.js'
+import { type EntryContext, mcpServerSource, type RuntimeFiles, toolCodeSource, toolLauncherSource } from '../../src/bundle/entries.js'
 import type { JsonSchema, Plan } from '../../src/compile/plan.js'
 import { jsString } from '../../src/emit/codegen/escape.js'
 import { fixturePlan, runNode, tempDir } from './fixture.js'
@@ -27,6 +27,14 @@ const caseArbitrary = fc.record({
   version: text,
 })
 
+/** Where the entries look for the runtime: stand-ins the tests write. */
+const runtimeFiles: RuntimeFiles = {
+  start: 'runtime/start.mjs',
+  script: 'runtime/script.mjs',
+  mcpServer: 'runtime/mcp-server.cjs',
+  check: { zod: 'runtime/check-zod.mjs', typebox: 'runtime/check-typebox.mjs', '@sinclair/typebox': 'runtime/check-sinclair-typebox.mjs' },
+}
+
 describe('generated entries', () => {
   it('carry every name, description, schema key, env name and version back exactly, and run nothing from them', async () => {
     const cases = fc.sample(caseArbitrary, { numRuns: 300, seed: 20_260_501 })
@@ -43,8 +51,9 @@ describe('generated entries', () => {
       // `load` imports a sibling script named after the tool; the test below runs it with a real file.
       'exports.startMcpServer = async function (options) { globalThis.recorded = { ...options, tools: options.tools.map((t) => ({ ...t, load: typeof t.load })) } }\n',
     )
+    await writeFile(join(root, 'runtime', 'check-zod.mjs'), 'export const checkInput = () => {}\n')
     await writeFile(join(root, 'tools', 'x.mjs'), 'export const defined = 1\n')
-    const context: EntryContext = { root, runtime: { start: 'runtime/start.mjs', script: 'runtime/script.mjs', mcpServer: 'runtime/mcp-server.cjs' }, version: '' }
+    const context: EntryContext = { root, runtime: runtimeFiles, version: '' }
 
     const expected: string[] = []
     for (const [index, c] of cases.entries()) {
@@ -93,7 +102,7 @@ describe('generated entries', () => {
 
   it('serve each JSON tool from its sibling script, imported only on demand', async () => {
     const root = await tempDir()
-    const context: EntryContext = { root: '/project', runtime: { start: 'runtime/start.mjs', script: 'runtime/script.mjs', mcpServer: 'runtime/mcp-server.cjs' }, version: '1.0.0' }
+    const context: EntryContext = { root: '/project', runtime: runtimeFiles, version: '1.0.0' }
     const source = mcpServerSource(fixturePlan(), context)
     // No tool module is bundled into the server: it names the sibling scripts, and only inside `load`.
     expect(source).not.toContain('/project/tools/')
