@@ -73,7 +73,7 @@ export function resolveConfig(registry: RegistryDefinition, options: PlanOptions
         : [...HARNESSES]
 
   const serverName = options.serverName ?? DEFAULT_SERVER_NAME
-  const serverProblem = serverNameProblem(serverName)
+  const serverProblem = serverNameProblem(serverName, harnesses)
   if (serverProblem) {
     findings.error('server-name-invalid', `The MCP server name "${serverName}" ${serverProblem}.`, 'Choose a short name of letters, digits, "_" and "-", e.g. "oac-tools".')
   }

@@ -1,3 +1,4 @@
+import { opencode } from '../compile/harnesses/opencode.js'
 import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
 import { bridgeCode, bridgeImports, generatedHeader, generatedNote, scriptFromShim, sourceRef } from './codegen/bridge.js'
@@ -79,5 +80,5 @@ function agentFile(plan: Plan, agent: PlannedAgent, tools: readonly PlannedTool[
   // The note is a YAML comment inside the frontmatter: opencode reads frontmatter only from the first line.
   const note = generatedNote(`agent ${JSON.stringify(agent.name)} (${sourceRef(agent.source)})`)
   const content = markdownWithFrontmatter(frontmatter, renderAgentPrompt(plan, agent, 'opencode')).replace(/^---\n/, `---\n# ${note}\n`)
-  return { kind: 'owned', path: `.opencode/agent/${agent.name}.md`, content }
+  return { kind: 'owned', path: opencode.agentFile(agent.name), content }
 }

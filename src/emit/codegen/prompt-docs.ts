@@ -1,11 +1,12 @@
+import { harness } from '../../compile/harnesses/index.js'
 import type { Plan, PlannedAgent, PlannedTool } from '../../compile/plan.js'
 import type { Harness } from '../../define/types.js'
 import { type FlagSpec, inputFlags } from '../../runtime/flags.js'
 import { markdownCode, markdownFence } from './escape.js'
 
 /** How a harness names one of our tools when the model calls it natively. */
-export function nativeToolName(plan: Plan, harness: Harness, tool: string): string {
-  return harness === 'claude' || harness === 'codex' ? `mcp__${plan.serverName}__${tool}` : tool
+export function nativeToolName(plan: Plan, id: Harness, tool: string): string {
+  return harness(id).modelToolName(plan.serverName, tool)
 }
 
 /** True when the harness gets a native form of the tool (and so the JSON docs name a callable tool). */
