@@ -36,6 +36,32 @@ function registryAgents(registry: RegistryDefinition, findings: Findings): Agent
 }
 
 /**
+ * Two native tools a harness would show the model under one name (Codex makes `-` and `_` alike):
+ * the harness would rename one with a hash suffix, and the prompts would name a tool that is not there.
+ */
+function checkModelNames(config: ResolvedConfig, tools: readonly PlannedTool[], findings: Findings): void {
+  if (!config.nativeTools) return
+  for (const id of config.harnesses) {
+    const { title, modelToolName } = harness(id)
+    const seen = new Map<string, PlannedTool>()
+    for (const tool of tools.filter((candidate) => candidate.json)) {
+      const shown = modelToolName(config.serverName, tool.name)
+      const first = seen.get(shown)
+      if (!first) {
+        seen.set(shown, tool)
+        continue
+      }
+      findings.error(
+        'tool-name-collision',
+        `Tools "${first.name}" and "${tool.name}" both reach the model as ${shown} in ${title}, which would rename one of them.`,
+        `Rename one of the two tools so that their names differ in more than "-" and "_".`,
+        tool.source,
+      )
+    }
+  }
+}
+
+/**
  * One warning per selected harness that writes agent files but shows every agent every native tool
  * (Codex): an agent given fewer tools than the registry serves is scoped by its prompt alone.
  */
@@ -81,6 +107,7 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
     if (planned) plannedAgents.push(planned)
   }
 
+  checkModelNames(config, tools, findings)
   warnUnscopedTools(registry, config, tools, plannedAgents, findings)
   const diagnostics = findings.diagnostics
   if (hasErrors(diagnostics)) return { diagnostics }

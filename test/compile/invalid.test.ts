@@ -67,6 +67,14 @@ describe('compilePlan: each invalid definition fails with a diagnostic at its de
     expect((await compile('toolBuiltin', { nativeTools: false })).plan).toBeDefined()
   })
 
+  it('two tools Codex would show the model under one name ("-" and "_" alike), reported at the second', async () => {
+    const [d] = await failing('toolNameCollision', 'tool-name-collision')
+    await expectAt(d!, 'tools.ts', 'tool-name-collision')
+    expect(d!.message).toBe('Tools "ping-host" and "ping_host" both reach the model as ping_host in Codex, which would rename one of them.')
+    // Every other harness keeps the names apart.
+    expect((await compile('toolNameCollision', { harnesses: ['opencode', 'claude', 'pi', 'omp'] })).plan).toBeDefined()
+  })
+
   it("harness fields a harness would reject or the definition owns, every one reported at its agent, for the selected harnesses only", async () => {
     const result = await compile('harnessFields')
     expect(result.plan).toBeUndefined()
