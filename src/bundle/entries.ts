@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { harness } from '../compile/harnesses/index.js'
 import type { Plan, PlannedTool } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
 import { jsLineComment, jsString } from '../emit/codegen/escape.js'
@@ -9,9 +10,9 @@ export const MCP_SERVER_ENTRY = 'mcp_tools_server'
 /** The folder, inside the scripts folder, of each tool's code file (`tools/<tool>.mjs`); `scripts/<tool>.mjs` starts it. */
 export const TOOL_CODE_FOLDER = 'tools'
 
-/** True when the plan needs `scripts/mcp_tools_server.cjs`: native tools for Claude Code or Codex, and a JSON tool to serve. */
+/** True when the plan needs `scripts/mcp_tools_server.cjs`: native tools for a harness whose tools route is MCP, and a JSON tool to serve. */
 export function needsMcpServer(plan: Plan): boolean {
-  return plan.nativeTools && plan.harnesses.some((h) => h === 'claude' || h === 'codex') && plan.tools.some((t) => t.json)
+  return plan.nativeTools && plan.harnesses.some((id) => harness(id).toolRoute === 'mcp') && plan.tools.some((t) => t.json)
 }
 
 /** The vendor files of our own runtime, relative to the scripts folder (see vendor.ts). */

@@ -24,6 +24,7 @@ const EXPECTED_PATHS = [
   '.claude/agents/forecaster.md',
   '.codex/agents/calculator.toml',
   '.codex/agents/forecaster.toml',
+  '.codex/config.toml',
   '.mcp.json',
   '.omp/tools/add/index.ts',
   '.omp/tools/weather/index.ts',
