@@ -1,11 +1,21 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, symlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 
 const run = promisify(execFile)
+
+/** The harness CLI versions the opt-in tier runs (pi is the devDependency, @mariozechner/pi-coding-agent). */
+export const PINNED = {
+  claude: '2.1.332',
+  codex: '0.171.0',
+  opencode: '1.18.33',
+  omp: '18.2.3',
+  /** omp runs only under bun. */
+  bun: '1.4.5',
+} as const
 
 /** Where the opt-in tier installs the real harness CLIs, one npm prefix per pinned package. */
 export const harnessCacheDir = resolve(import.meta.dirname, '../../.harness-cache')
@@ -38,4 +48,25 @@ export async function isolatedHome(): Promise<{ home: string; env: NodeJS.Proces
     PI_CODING_AGENT_DIR: join(home, '.pi/agent'),
   }
   return { home, env }
+}
+
+/**
+ * opencode installs @opencode-ai/plugin into every config folder before loading tools (offline
+ * that waits and fails), so each folder gets a package.json listing it, a lock and node_modules
+ * (linked to one install kept in the harness cache).
+ */
+export async function opencodeConfigTemplate(version: string): Promise<string> {
+  const template = join(harnessCacheDir, `opencode-config@${version}`)
+  if (!existsSync(join(template, 'node_modules/@opencode-ai/plugin/package.json'))) {
+    await mkdir(template, { recursive: true })
+    await run('npm', ['install', '--prefix', template, '--no-audit', '--no-fund', `@opencode-ai/plugin@${version}`], { maxBuffer: 64 * 1024 * 1024 })
+  }
+  return template
+}
+
+export async function preinstallPlugin(template: string, folder: string): Promise<void> {
+  await mkdir(folder, { recursive: true })
+  await cp(join(template, 'package.json'), join(folder, 'package.json'))
+  await cp(join(template, 'package-lock.json'), join(folder, 'package-lock.json'))
+  if (!existsSync(join(folder, 'node_modules'))) await symlink(join(template, 'node_modules'), join(folder, 'node_modules'))
 }

@@ -11,7 +11,7 @@ import type { JsonValue } from '../../src/define/types.js'
 import { CODEX_AGENT_KEYS, emitCodex } from '../../src/emit/codex.js'
 import { mergeTomlText, writeOutputs } from '../../src/write/index.js'
 import { copyProject, repoRoot } from '../util/project.js'
-import { installHarnessPackage, isolatedHome } from './cache.js'
+import { installHarnessPackage, isolatedHome, PINNED } from './cache.js'
 
 /**
  * The real Claude Code and Codex CLIs load what we generate for the playground (offline, no
@@ -19,8 +19,6 @@ import { installHarnessPackage, isolatedHome } from './cache.js'
  * `npx vitest run --config vitest.harness.config.ts test/harness/claude-codex.test.ts`.
  */
 
-const CLAUDE_VERSION = '2.1.332'
-const CODEX_VERSION = '0.171.0'
 const run = promisify(execFile)
 
 let project: string
@@ -36,8 +34,8 @@ const AGENT_MCP_TOOLS: Record<string, string[]> = { planner: ['forecast', 'conve
 const AGENTS = ['planner', 'triager', 'reviewer']
 
 beforeAll(async () => {
-  claude = join(await installHarnessPackage('@anthropic-ai/claude-code', CLAUDE_VERSION), 'node_modules', '.bin', 'claude')
-  codex = join(await installHarnessPackage('@openai/codex', CODEX_VERSION), 'node_modules', '.bin', 'codex')
+  claude = join(await installHarnessPackage('@anthropic-ai/claude-code', PINNED.claude), 'node_modules', '.bin', 'claude')
+  codex = join(await installHarnessPackage('@openai/codex', PINNED.codex), 'node_modules', '.bin', 'codex')
   project = await copyProject(resolve(repoRoot, 'playground'), 'oac-harness-cc-')
   // Codex finds a project's `.codex/` by its git root.
   await run('git', ['init', '-q', project])

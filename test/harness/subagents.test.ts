@@ -1,0 +1,248 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Plan } from '../../src/compile/plan.js'
+import { installHarnessPackage, isolatedHome, opencodeConfigTemplate, PINNED, preinstallPlugin } from './cache.js'
+import { type ScriptedModel, type SeenRequest, type ShownTool, startScriptedModel, type Turn } from './scripted-model.js'
+import { AGENT_TOOLS, ALL_TOOLS, agentPrompt, bounded, direct, documentedNames, subagentProject } from './subagent-project.js'
+
+/*
+ * Proof through a sub-agent: each real harness CLI holds a whole conversation with a scripted
+ * model (test/harness/scripted-model.ts, loopback only) over the project compiled from
+ * test/harness/fixtures/subagents. The model (a) calls a tool from the main agent and gets the
+ * script's output back, (b) starts each sub-agent, which is shown its tools, calls one and hands
+ * its answer back, and (c) calls a failing tool and gets an error result, not a crash.
+ *   npx vitest run --config vitest.harness.config.ts test/harness/subagents.test.ts
+ */
+
+/** What each sub-agent calls, and the inputs of every call the scripts make. */
+const SUB_AGENT_CALL: Record<string, string> = { reviewer: 'shout', planner: 'add' }
+const INPUT: Record<string, Record<string, unknown>> = {
+  word_count: { text: 'one two three' },
+  shout: { text: 'hi' },
+  add: { a: 2, b: 3 },
+  explode: { reason: 'boom' },
+}
+const AGENTS = Object.keys(AGENT_TOOLS)
+/** Every harness run is bounded; a run that needs longer has gone wrong. */
+const RUN_TIMEOUT_MS = 180_000
+
+let project: string
+let plan: Plan
+const cleanup: string[] = []
+
+beforeAll(async () => {
+  ;({ dir: project, plan } = await subagentProject('oac-subagents-'))
+  cleanup.push(project)
+  expect(plan.agents.map((agent) => agent.name)).toEqual(AGENTS)
+})
+
+afterAll(async () => {
+  for (const dir of cleanup) await rm(dir, { recursive: true, force: true })
+})
+
+/** A fresh home per run, with TMPDIR inside it (Claude Code keeps sub-agent transcripts there). */
+async function home(): Promise<{ home: string; env: NodeJS.ProcessEnv }> {
+  const isolated = await isolatedHome()
+  cleanup.push(isolated.home)
+  const tmp = join(isolated.home, 'tmp')
+  await mkdir(tmp, { recursive: true })
+  return { home: isolated.home, env: { ...isolated.env, TMPDIR: tmp } }
+}
+
+/**
+ * Tells the conversations apart by the agent prompt in the request's system text; a request that
+ * shows no tools is the harness's side request (a session title).
+ */
+function conversationOf(request: Pick<SeenRequest, 'tools' | 'system'>): string | undefined {
+  if (request.tools.length === 0) return undefined
+  return plan.agents.find((agent) => request.system.includes(agent.prompt))?.name ?? 'main'
+}
+
+/** How one harness is driven: the name of each tool, how a sub-agent starts, how a tool result reads. */
+interface Driver {
+  /** The call of one of our tools, as the model makes it in this harness. */
+  call(tool: string): Turn
+  /** The main agent's turns that start a sub-agent and get its answer back. */
+  startAgent(agent: string): Turn[]
+  /** A tool result's text without what the harness wraps around it. */
+  resultText(text: string): string
+}
+
+interface Conversation {
+  model: ScriptedModel
+  /** The index of the main agent's request answering each named step. */
+  after: Record<string, number>
+}
+
+/** Scripts the whole conversation, runs `runCli` against the endpoint and returns what the endpoint saw. */
+async function converse(driver: Driver, agents: readonly string[], runCli: (url: string) => Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }>): Promise<Conversation> {
+  const main: Turn[] = [driver.call('word_count')]
+  const after: Record<string, number> = { word_count: 1 }
+  for (const agent of agents) {
+    main.push(...driver.startAgent(agent))
+    after[agent] = main.length
+  }
+  main.push(driver.call('explode'))
+  after.explode = main.length
+  main.push({ text: 'all done' })
+  const scripts: Record<string, Turn[]> = { main }
+  for (const agent of agents) scripts[agent] = [driver.call(SUB_AGENT_CALL[agent]!), { text: `${agent} finished` }]
+  const model = await startScriptedModel({ scripts, conversationOf, maxRequests: 40 })
+  try {
+    const result = await runCli(model.url)
+    expect(result.timedOut, result.stderr).toBe(false)
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0)
+  } finally {
+    await model.close()
+  }
+  expect(model.refused).toEqual([])
+  // Every scripted turn was asked for: the conversation ran to its end, past the failing tool.
+  for (const [name, script] of Object.entries(scripts)) expect(model.conversation(name), name).toHaveLength(script.length)
+  return { model, after }
+}
+
+/** (a) and (c): the main agent's tool call came back with the script's output, the failing one with its error. */
+async function expectMainResults(driver: Driver, { model, after }: Conversation): Promise<{ explode: SeenRequest }> {
+  const main = model.conversation('main')
+  const counted = main[after.word_count!]!.toolResults
+  expect(counted).toHaveLength(1)
+  // The MCP server hands back the script's text without its trailing newline.
+  expect(driver.resultText(counted[0]!.text).trimEnd()).toBe((await direct(project, 'word_count', INPUT.word_count!)).stdout.trimEnd())
+  expect(counted[0]!.isError).not.toBe(true)
+  const failed = await direct(project, 'explode', INPUT.explode!)
+  expect(failed.code).toBe(1)
+  const exploded = main[after.explode!]!
+  expect(exploded.toolResults).toHaveLength(1)
+  expect(driver.resultText(exploded.toolResults[0]!.text)).toContain(failed.stderr.trim())
+  return { explode: exploded }
+}
+
+/** (b): a sub-agent's call came back with the script's output, and its answer reached the main agent. */
+async function expectSubAgentResults(driver: Driver, { model, after }: Conversation, agent: string): Promise<void> {
+  const requests = model.conversation(agent)
+  const tool = SUB_AGENT_CALL[agent]!
+  const result = requests[1]!.toolResults
+  expect(result).toHaveLength(1)
+  expect(driver.resultText(result[0]!.text).trimEnd()).toBe((await direct(project, tool, INPUT[tool]!)).stdout.trimEnd())
+  expect(result[0]!.isError).not.toBe(true)
+  const handedBack = model.conversation('main')[after[agent]!]!.toolResults.map((r) => r.text).join('\n')
+  expect(handedBack).toContain(`${agent} finished`)
+}
+
+/** The names an agent's generated file documents, in the order of its tools. */
+async function documented(harness: 'claude' | 'opencode' | 'codex', agent: string): Promise<string[]> {
+  return documentedNames(await agentPrompt(project, harness, agent))
+}
+
+/** Our tools among those a request shows, by a harness's name for them. */
+function ours(request: SeenRequest, names: ReadonlySet<string>, label: (tool: ShownTool) => string = (tool) => tool.name): string[] {
+  return request.tools.map(label).filter((name) => names.has(name)).sort()
+}
+
+/* ---------------------------------------------------------------- Claude Code */
+
+describe(`Claude Code ${PINNED.claude}`, () => {
+  let claude = ''
+  let names = new Map<string, string>()
+
+  beforeAll(async () => {
+    claude = join(await installHarnessPackage('@anthropic-ai/claude-code', PINNED.claude), 'node_modules/.bin/claude')
+    // Each tool under the name the agent files document (every tool is some agent's).
+    for (const agent of AGENTS) (await documented('claude', agent)).forEach((name, i) => names.set(AGENT_TOOLS[agent]![i]!, name))
+  })
+
+  const driver: Driver = {
+    call: (tool) => ({ calls: [{ name: names.get(tool)!, input: INPUT[tool]! }] }),
+    // In the foreground, so the sub-agent's answer is the tool result (in the background it comes later, as a notification).
+    startAgent: (agent) => [{ calls: [{ name: 'Agent', input: { subagent_type: agent, description: `Ask the ${agent}`, prompt: 'Go.', run_in_background: false } }] }],
+    // Claude Code appends a `<system-reminder>` block (tokens left) to each tool result.
+    resultText: (text) => text.replace(/\n?<system-reminder>[\s\S]*?<\/system-reminder>/g, ''),
+  }
+
+  it('runs the main agent\'s tool, each sub-agent with exactly its own tools, and a failing tool, against a scripted model', async () => {
+    const { home: dir, env } = await home()
+    await mkdir(join(dir, '.claude'), { recursive: true })
+    // Approves the project's `.mcp.json` server and lets its tools run without a prompt.
+    await writeFile(join(dir, '.claude/settings.json'), JSON.stringify({ enableAllProjectMcpServers: true, permissions: { allow: ['mcp__oac-tools'] } }))
+    const conversation = await converse(driver, AGENTS, (url) =>
+      bounded(claude, ['-p', 'Go.', '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5'], {
+        cwd: project,
+        env: {
+          ...env,
+          ANTHROPIC_BASE_URL: url,
+          ANTHROPIC_API_KEY: 'scripted-model-key',
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          MCP_CONNECTION_NONBLOCKING: 'false',
+          // Without this, MCP tools sit behind ToolSearch and the requests' `tools` would not show them.
+          ENABLE_TOOL_SEARCH: 'false',
+        },
+        timeoutMs: RUN_TIMEOUT_MS,
+      }),
+    )
+    const all = new Set(names.values())
+    expect(all.size).toBe(ALL_TOOLS.length)
+    const main = conversation.model.conversation('main')
+    expect(ours(main[0]!, all)).toEqual([...all].sort())
+    const { explode } = await expectMainResults(driver, conversation)
+    expect(explode.toolResults[0]!.isError).toBe(true)
+    for (const agent of AGENTS) {
+      const own = await documented('claude', agent)
+      expect(own).toHaveLength(AGENT_TOOLS[agent]!.length)
+      const first = conversation.model.conversation(agent)[0]!
+      // Exactly its own tools: the agent file's `tools` allow-list names only its MCP tools.
+      expect(first.tools.map((tool) => tool.name).sort()).toEqual([...own].sort())
+      await expectSubAgentResults(driver, conversation, agent)
+    }
+  })
+})
+
+/* ---------------------------------------------------------------- opencode */
+
+describe(`opencode ${PINNED.opencode}`, () => {
+  let opencode = ''
+
+  beforeAll(async () => {
+    opencode = join(await installHarnessPackage('opencode-ai', PINNED.opencode, [`@opencode-ai/plugin@${PINNED.opencode}`]), 'node_modules/.bin/opencode')
+  })
+
+  const driver: Driver = {
+    // opencode shows a `.opencode/tool/<tool>.ts` tool under the file's name, as the prompts document.
+    call: (tool) => ({ calls: [{ name: tool, input: INPUT[tool]! }] }),
+    startAgent: (agent) => [{ calls: [{ name: 'task', input: { subagent_type: agent, description: `Ask the ${agent}`, prompt: 'Go.' } }] }],
+    resultText: (text) => text,
+  }
+
+  it('runs the main agent\'s tool, each sub-agent with its own tools and none of the other\'s, and a failing tool, against a scripted model', async () => {
+    const { env } = await home()
+    const template = await opencodeConfigTemplate(PINNED.opencode)
+    await preinstallPlugin(template, join(env.XDG_CONFIG_HOME!, 'opencode'))
+    await preinstallPlugin(template, join(project, '.opencode'))
+    const conversation = await converse(driver, AGENTS, async (url) => {
+      // An OpenAI-compatible provider (bundled in opencode) pointed at the endpoint.
+      const provider = { npm: '@ai-sdk/openai-compatible', name: 'Scripted', options: { baseURL: `${url}/v1`, apiKey: 'scripted-model-key' }, models: { scripted: { name: 'Scripted', tool_call: true } } }
+      await writeFile(join(project, 'opencode.json'), JSON.stringify({ model: 'scripted/scripted', provider: { scripted: provider } }))
+      try {
+        return await bounded(opencode, ['run', '--format', 'json', 'Go.'], {
+          cwd: project,
+          env: { ...env, OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' },
+          timeoutMs: RUN_TIMEOUT_MS,
+        })
+      } finally {
+        await rm(join(project, 'opencode.json'))
+      }
+    })
+    const all = new Set(ALL_TOOLS)
+    expect(ours(conversation.model.conversation('main')[0]!, all)).toEqual([...all].sort())
+    await expectMainResults(driver, conversation)
+    for (const agent of AGENTS) {
+      const own = await documented('opencode', agent)
+      expect(own).toEqual(AGENT_TOOLS[agent])
+      // Its own tools and not the other agent's; opencode's built-ins (read, bash, ...) stay, as no `builtinTools.opencode` is set.
+      const first = conversation.model.conversation(agent)[0]!
+      expect(ours(first, all)).toEqual([...own].sort())
+      expect(first.tools.map((tool) => tool.name)).toContain('read')
+      await expectSubAgentResults(driver, conversation, agent)
+    }
+  })
+})
