@@ -35,9 +35,18 @@ export async function subagentProject(prefix: string): Promise<{ dir: string; pl
   }
 }
 
-/** The tool names an agent's generated prompt tells the model to call ("Call the tool `NAME`"), in order. */
-export function documentedNames(prompt: string): string[] {
-  return [...prompt.matchAll(/Call the tool `([^`]+)`/g)].map((match) => match[1]!)
+/** A tool as an agent's prompt tells the model to call it. */
+export interface DocumentedTool {
+  name: string
+  /** Where the harness shows tools in namespaces (Codex): the namespace the prompt names. */
+  namespace?: string
+}
+
+/** The tools an agent's generated prompt tells the model to call ("Call the tool `NAME` (in the namespace `NS`)"), in order. */
+export function documentedTools(prompt: string): DocumentedTool[] {
+  return [...prompt.matchAll(/Call the tool `([^`]+)`(?: \(in the namespace `([^`]+)`\))?/g)].map((match) =>
+    match[2] === undefined ? { name: match[1]! } : { name: match[1]!, namespace: match[2] },
+  )
 }
 
 /** The prompt of an agent's generated file, for the harnesses with agent files. */

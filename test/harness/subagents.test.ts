@@ -1,10 +1,13 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { stringify as stringifyToml } from 'smol-toml'
+import { stringify as stringifyYaml } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Plan } from '../../src/compile/plan.js'
+import { repoRoot } from '../util/project.js'
 import { installHarnessPackage, isolatedHome, opencodeConfigTemplate, PINNED, preinstallPlugin } from './cache.js'
-import { type ScriptedModel, type SeenRequest, type ShownTool, startScriptedModel, type Turn } from './scripted-model.js'
-import { AGENT_TOOLS, ALL_TOOLS, agentPrompt, bounded, direct, documentedNames, subagentProject } from './subagent-project.js'
+import { type ScriptedModel, type SeenRequest, type ShownTool, startScriptedModel, type ToolCall, type Turn } from './scripted-model.js'
+import { AGENT_TOOLS, ALL_TOOLS, agentPrompt, bounded, direct, type DocumentedTool, documentedTools, subagentProject } from './subagent-project.js'
 
 /*
  * Proof through a sub-agent: each real harness CLI holds a whole conversation with a scripted
@@ -131,8 +134,8 @@ async function expectSubAgentResults(driver: Driver, { model, after }: Conversat
 }
 
 /** The names an agent's generated file documents, in the order of its tools. */
-async function documented(harness: 'claude' | 'opencode' | 'codex', agent: string): Promise<string[]> {
-  return documentedNames(await agentPrompt(project, harness, agent))
+async function documented(harness: 'claude' | 'opencode', agent: string): Promise<string[]> {
+  return documentedTools(await agentPrompt(project, harness, agent)).map((tool) => tool.name)
 }
 
 /** Our tools among those a request shows, by a harness's name for them. */
@@ -244,5 +247,127 @@ describe(`opencode ${PINNED.opencode}`, () => {
       expect(first.tools.map((tool) => tool.name)).toContain('read')
       await expectSubAgentResults(driver, conversation, agent)
     }
+  })
+})
+
+/* ---------------------------------------------------------------- Codex */
+
+describe(`Codex ${PINNED.codex}`, () => {
+  let codex = ''
+  /** Each tool as the role files document it (name and namespace). */
+  const names = new Map<string, DocumentedTool>()
+
+  beforeAll(async () => {
+    codex = join(await installHarnessPackage('@openai/codex', PINNED.codex), 'node_modules/.bin/codex')
+    for (const agent of AGENTS) {
+      documentedTools(await agentPrompt(project, 'codex', agent)).forEach((tool, i) => names.set(AGENT_TOOLS[agent]![i]!, tool))
+    }
+  })
+
+  /** The namespace Codex shows its multi-agent tools in, read from the request rather than assumed. */
+  function agentTool(request: Omit<SeenRequest, 'reply'>, name: string): ToolCall {
+    const shown = request.tools.find((tool) => tool.name === name && tool.namespace !== undefined)
+    if (!shown) throw new Error(`Codex showed no ${name} tool`)
+    return { name, namespace: shown.namespace, input: {} }
+  }
+
+  const driver: Driver = {
+    call: (tool) => ({ calls: [{ ...names.get(tool)!, input: INPUT[tool]! }] }),
+    // `spawn_agent` returns at once with the agent's id; `wait_agent` returns its final answer.
+    startAgent: (agent) => [
+      (request) => ({ calls: [{ ...agentTool(request, 'spawn_agent'), input: { agent_type: agent, message: 'Go.' } }] }),
+      (request) => {
+        const { agent_id } = JSON.parse(request.toolResults[0]!.text) as { agent_id: string }
+        return { calls: [{ ...agentTool(request, 'wait_agent'), input: { targets: [agent_id], timeout_ms: 60_000 } }] }
+      },
+    ],
+    // Codex hands an MCP tool's text to the model after a `Wall time: <seconds> seconds` line.
+    resultText: (text) => text.replace(/^Wall time: [\d.]+ seconds\nOutput:/, ''),
+  }
+
+  it('runs the main agent\'s tool, each sub-agent (shown every tool: Codex does not scope them per agent), and a failing tool, against a scripted model', async () => {
+    const { env } = await home()
+    const conversation = await converse(driver, AGENTS, async (url) => {
+      await mkdir(env.CODEX_HOME!, { recursive: true })
+      // A Responses API provider pointed at the endpoint; the project is trusted so its `.codex/` loads.
+      const config = {
+        model: 'scripted',
+        model_provider: 'scripted',
+        model_providers: { scripted: { name: 'Scripted', base_url: `${url}/v1`, wire_api: 'responses' } },
+        projects: { [project]: { trust_level: 'trusted' } },
+      }
+      await writeFile(join(env.CODEX_HOME!, 'config.toml'), stringifyToml(config))
+      const offline = ['--disable', 'plugins', '--disable', 'remote_plugin', '-c', 'analytics.enabled=false']
+      return bounded(codex, ['exec', ...offline, '--dangerously-bypass-approvals-and-sandbox', '--json', 'Go.'], { cwd: project, env, timeoutMs: RUN_TIMEOUT_MS })
+    })
+    const shownOurs = (request: SeenRequest): string[] =>
+      request.tools.filter((tool) => tool.namespace !== undefined && ALL_TOOLS.includes(tool.name)).map((tool) => `${tool.namespace} ${tool.name}`).sort()
+    const every = ALL_TOOLS.map((tool) => `${names.get(tool)!.namespace} ${names.get(tool)!.name}`).sort()
+    // The documented names and namespaces are the ones Codex shows.
+    expect(shownOurs(conversation.model.conversation('main')[0]!)).toEqual(every)
+    await expectMainResults(driver, conversation)
+    for (const agent of AGENTS) {
+      expect(documentedTools(await agentPrompt(project, 'codex', agent))).toHaveLength(AGENT_TOOLS[agent]!.length)
+      // Codex 0.171 gives a spawned agent the session's MCP tools (`.codex/config.toml`), whatever
+      // its role file says: every sub-agent is shown all six. (Recorded in the README's Codex notes.)
+      expect(shownOurs(conversation.model.conversation(agent)[0]!)).toEqual(every)
+      await expectSubAgentResults(driver, conversation, agent)
+    }
+  })
+})
+
+/* ---------------------------------------------------------------- pi and omp */
+
+/** pi's and omp's custom-model files: an OpenAI chat completions provider pointed at the endpoint. */
+const CUSTOM_PROVIDER = (url: string) => ({ baseUrl: `${url}/v1`, api: 'openai-completions', apiKey: 'scripted-model-key', models: [{ id: 'scripted' }] })
+
+/** pi and omp show an extension or custom tool under its own name, as their prompt docs say. */
+const plainDriver: Driver = {
+  call: (tool) => ({ calls: [{ name: tool, input: INPUT[tool]! }] }),
+  startAgent: () => {
+    throw new Error('no sub-agents here')
+  },
+  resultText: (text) => text,
+}
+
+describe('pi 0.73.1', () => {
+  it('runs an extension tool and a failing one against a scripted model (pi has no sub-agents: it shows no tool to start one)', async () => {
+    const { env } = await home()
+    const pi = join(repoRoot, 'node_modules/.bin/pi')
+    const conversation = await converse(plainDriver, [], async (url) => {
+      await mkdir(env.PI_CODING_AGENT_DIR!, { recursive: true })
+      await writeFile(join(env.PI_CODING_AGENT_DIR!, 'models.json'), JSON.stringify({ providers: { scripted: CUSTOM_PROVIDER(url) } }))
+      return bounded(pi, ['-p', '--offline', '--no-session', '--mode', 'json', '--model', 'scripted/scripted', 'Go.'], { cwd: project, env, timeoutMs: RUN_TIMEOUT_MS })
+    })
+    const shown = conversation.model.conversation('main')[0]!.tools.map((tool) => tool.name)
+    // Every tool of ours, and besides them only pi's four built-ins: nothing starts a sub-agent.
+    expect(shown.filter((name) => ALL_TOOLS.includes(name)).sort()).toEqual([...ALL_TOOLS].sort())
+    expect(shown.filter((name) => !ALL_TOOLS.includes(name)).sort()).toEqual(['bash', 'edit', 'read', 'write'])
+    await expectMainResults(plainDriver, conversation)
+  })
+})
+
+describe(`oh-my-pi ${PINNED.omp} under bun ${PINNED.bun}`, () => {
+  let bin = ''
+  beforeAll(async () => {
+    bin = join(await installHarnessPackage('@oh-my-pi/pi-coding-agent', PINNED.omp, [`bun@${PINNED.bun}`]), 'node_modules/.bin')
+  })
+
+  it('runs a custom tool and a failing one against a scripted model (its `task` tool starts only omp\'s own agents: none are generated for omp)', async () => {
+    const { env } = await home()
+    const conversation = await converse(plainDriver, [], async (url) => {
+      await mkdir(env.PI_CODING_AGENT_DIR!, { recursive: true })
+      await writeFile(join(env.PI_CODING_AGENT_DIR!, 'models.yml'), stringifyYaml({ providers: { scripted: CUSTOM_PROVIDER(url) } }))
+      const args = [join(bin, 'omp'), '-p', '--no-session', '--no-title', '--no-lsp', '--mode', 'json', '--model', 'scripted/scripted', 'Go.']
+      return bounded(join(bin, 'bun'), args, { cwd: project, env: { ...env, PATH: `${bin}:${env.PATH}` }, timeoutMs: RUN_TIMEOUT_MS })
+    })
+    const first = conversation.model.conversation('main')[0]!
+    expect(first.tools.map((tool) => tool.name).filter((name) => ALL_TOOLS.includes(name)).sort()).toEqual([...ALL_TOOLS].sort())
+    // omp's sub-agents come from `.omp/agents/*.md` (and its bundled ones); it skips `.claude/agents`,
+    // and nothing is generated for omp, so `planner` is not an agent the `task` tool offers.
+    const task = (first.body.tools as Array<{ function: { name: string; description: string } }>).find((tool) => tool.function.name === 'task')
+    expect(task?.function.description).toContain('`scout`')
+    expect(task?.function.description).not.toContain('planner')
+    await expectMainResults(plainDriver, conversation)
   })
 })
