@@ -7,16 +7,6 @@ import { promisify } from 'node:util'
 
 const run = promisify(execFile)
 
-/** The harness CLI versions the opt-in tier runs (pi is the devDependency, @mariozechner/pi-coding-agent). */
-export const PINNED = {
-  claude: '2.1.332',
-  codex: '0.171.0',
-  opencode: '1.18.33',
-  omp: '18.2.3',
-  /** omp runs only under bun. */
-  bun: '1.4.5',
-} as const
-
 /** Where the opt-in tier installs the real harness CLIs, one npm prefix per pinned package. */
 export const harnessCacheDir = resolve(import.meta.dirname, '../../.harness-cache')
 

@@ -8,7 +8,7 @@ import type { JsonValue } from '../../src/define/types.js'
 import { zodGaps } from '../../src/emit/codegen/zod-code.js'
 import { buildTarget, fixturePlan, type Run, run } from '../emit-native/fixture.js'
 import { normalizeSchema } from '../emit-native/schema-tools.js'
-import { installHarnessPackage, isolatedHome, opencodeConfigTemplate, PINNED, preinstallPlugin } from './cache.js'
+import { installHarnessPackage, isolatedHome, opencodeConfigTemplate, preinstallPlugin } from './cache.js'
 
 /*
  * The opt-in tier: the real harnesses load what the native emitters write, offline.
@@ -19,7 +19,7 @@ import { installHarnessPackage, isolatedHome, opencodeConfigTemplate, PINNED, pr
  */
 
 const repoRoot = resolve(import.meta.dirname, '../..')
-const OPENCODE = PINNED.opencode
+const OPENCODE = '1.18.33'
 const TOKEN = 'harness-token'
 const MODEL = 'anthropic/claude-sonnet-4-5'
 
@@ -277,7 +277,7 @@ function ompExpected(schema: JsonSchema): JsonValue {
 describe('oh-my-pi 18.2.3 under bun 1.4.5', () => {
   let prefix = ''
   beforeAll(async () => {
-    prefix = await installHarnessPackage('@oh-my-pi/pi-coding-agent', PINNED.omp, [`bun@${PINNED.bun}`])
+    prefix = await installHarnessPackage('@oh-my-pi/pi-coding-agent', '18.2.3', ['bun@1.4.5'])
   })
 
   for (const bridge of bridges) {

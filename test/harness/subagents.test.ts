@@ -1,11 +1,12 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { stringify as stringifyToml } from 'smol-toml'
+import { parse as parseToml, stringify as stringifyToml } from 'smol-toml'
 import { stringify as stringifyYaml } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Plan } from '../../src/compile/plan.js'
 import { repoRoot } from '../util/project.js'
-import { installHarnessPackage, isolatedHome, opencodeConfigTemplate, PINNED, preinstallPlugin } from './cache.js'
+import { installHarnessPackage, isolatedHome, opencodeConfigTemplate, preinstallPlugin } from './cache.js'
 import { type ScriptedModel, type SeenRequest, type ShownTool, startScriptedModel, type ToolCall, type Turn } from './scripted-model.js'
 import { AGENT_TOOLS, ALL_TOOLS, agentPrompt, bounded, direct, type DocumentedTool, documentedTools, subagentProject } from './subagent-project.js'
 
@@ -17,6 +18,9 @@ import { AGENT_TOOLS, ALL_TOOLS, agentPrompt, bounded, direct, type DocumentedTo
  * its answer back, and (c) calls a failing tool and gets an error result, not a crash.
  *   npx vitest run --config vitest.harness.config.ts test/harness/subagents.test.ts
  */
+
+/** The versions claude-codex.test.ts and opencode-pi-omp.test.ts pin (pi is the devDependency); omp runs under bun. */
+const PINNED = { claude: '2.1.332', codex: '0.171.0', opencode: '1.18.33', omp: '18.2.3', bun: '1.4.5' } as const
 
 /** What each sub-agent calls, and the inputs of every call the scripts make. */
 const SUB_AGENT_CALL: Record<string, string> = { reviewer: 'shout', planner: 'add' }
@@ -66,8 +70,8 @@ function conversationOf(request: Pick<SeenRequest, 'tools' | 'system'>): string 
 interface Driver {
   /** The call of one of our tools, as the model makes it in this harness. */
   call(tool: string): Turn
-  /** The main agent's turns that start a sub-agent and get its answer back. */
-  startAgent(agent: string): Turn[]
+  /** The main agent's turns that start a sub-agent and get its answer back (none where the harness has no sub-agents). */
+  startAgent?(agent: string): Turn[]
   /** A tool result's text without what the harness wraps around it. */
   resultText(text: string): string
 }
@@ -83,6 +87,7 @@ async function converse(driver: Driver, agents: readonly string[], runCli: (url:
   const main: Turn[] = [driver.call('word_count')]
   const after: Record<string, number> = { word_count: 1 }
   for (const agent of agents) {
+    if (!driver.startAgent) throw new Error(`no way to start the ${agent} sub-agent`)
     main.push(...driver.startAgent(agent))
     after[agent] = main.length
   }
@@ -110,7 +115,7 @@ async function expectMainResults(driver: Driver, { model, after }: Conversation)
   const main = model.conversation('main')
   const counted = main[after.word_count!]!.toolResults
   expect(counted).toHaveLength(1)
-  // The MCP server hands back the script's text without its trailing newline.
+  // The MCP server drops the script's trailing newline; the shims keep it.
   expect(driver.resultText(counted[0]!.text).trimEnd()).toBe((await direct(project, 'word_count', INPUT.word_count!)).stdout.trimEnd())
   expect(counted[0]!.isError).not.toBe(true)
   const failed = await direct(project, 'explode', INPUT.explode!)
@@ -271,7 +276,7 @@ describe(`Codex ${PINNED.codex}`, () => {
     return { name, namespace: shown.namespace, input: {} }
   }
 
-  const driver: Driver = {
+  const driver = {
     call: (tool) => ({ calls: [{ ...names.get(tool)!, input: INPUT[tool]! }] }),
     // `spawn_agent` returns at once with the agent's id; `wait_agent` returns its final answer.
     startAgent: (agent) => [
@@ -283,11 +288,12 @@ describe(`Codex ${PINNED.codex}`, () => {
     ],
     // Codex hands an MCP tool's text to the model after a `Wall time: <seconds> seconds` line.
     resultText: (text) => text.replace(/^Wall time: [\d.]+ seconds\nOutput:/, ''),
-  }
+  } satisfies Driver
 
-  it('runs the main agent\'s tool, each sub-agent (shown every tool: Codex does not scope them per agent), and a failing tool, against a scripted model', async () => {
+  /** Runs `codex exec` in the project against the endpoint, with a fresh CODEX_HOME whose config points at it. */
+  async function codexRun(): Promise<(url: string) => ReturnType<typeof bounded>> {
     const { env } = await home()
-    const conversation = await converse(driver, AGENTS, async (url) => {
+    return async (url) => {
       await mkdir(env.CODEX_HOME!, { recursive: true })
       // A Responses API provider pointed at the endpoint; the project is trusted so its `.codex/` loads.
       const config = {
@@ -299,7 +305,11 @@ describe(`Codex ${PINNED.codex}`, () => {
       await writeFile(join(env.CODEX_HOME!, 'config.toml'), stringifyToml(config))
       const offline = ['--disable', 'plugins', '--disable', 'remote_plugin', '-c', 'analytics.enabled=false']
       return bounded(codex, ['exec', ...offline, '--dangerously-bypass-approvals-and-sandbox', '--json', 'Go.'], { cwd: project, env, timeoutMs: RUN_TIMEOUT_MS })
-    })
+    }
+  }
+
+  it('runs the main agent\'s tool, each sub-agent (shown every tool: Codex does not scope them per agent), and a failing tool, against a scripted model', async () => {
+    const conversation = await converse(driver, AGENTS, await codexRun())
     const shownOurs = (request: SeenRequest): string[] =>
       request.tools.filter((tool) => tool.namespace !== undefined && ALL_TOOLS.includes(tool.name)).map((tool) => `${tool.namespace} ${tool.name}`).sort()
     const every = ALL_TOOLS.map((tool) => `${names.get(tool)!.namespace} ${names.get(tool)!.name}`).sort()
@@ -314,6 +324,39 @@ describe(`Codex ${PINNED.codex}`, () => {
       await expectSubAgentResults(driver, conversation, agent)
     }
   })
+
+  it("ignores the MCP servers of an agent's role file: never started, and they neither add nor remove a tool", async () => {
+    const rolePath = join(project, '.codex/agents/reviewer.toml')
+    const original = await readFile(rolePath, 'utf8')
+    const log = join(project, 'role-server.log')
+    // A server that would leave a line in the log if Codex started it.
+    const logged = { command: 'sh', args: ['-c', `echo started >> '${log}'; exit 1`] }
+    const role = parseToml(original) as Record<string, unknown>
+    role.mcp_servers = { 'oac-tools': { ...logged, enabled: false }, 'role-only': logged }
+    await writeFile(rolePath, stringifyToml(role))
+    try {
+      const model = await startScriptedModel({
+        scripts: { main: [...driver.startAgent('reviewer'), { text: 'all done' }], reviewer: [{ text: 'reviewer finished' }] },
+        conversationOf,
+        maxRequests: 10,
+      })
+      try {
+        const result = await (await codexRun())(model.url)
+        expect(result.code, result.stderr).toBe(0)
+      } finally {
+        await model.close()
+      }
+      const reviewer = model.conversation('reviewer')
+      expect(reviewer).toHaveLength(1)
+      // Still every tool of `.codex/config.toml`'s server, and nothing from the role file's.
+      const namespaces = [...new Set(reviewer[0]!.tools.flatMap((tool) => (tool.namespace?.startsWith('mcp__') ? [tool.namespace] : [])))]
+      expect(namespaces).toEqual(['mcp__oac_tools'])
+      expect(reviewer[0]!.tools.filter((tool) => tool.namespace === 'mcp__oac_tools').map((tool) => tool.name).sort()).toEqual([...ALL_TOOLS].sort())
+      expect(existsSync(log)).toBe(false)
+    } finally {
+      await writeFile(rolePath, original)
+    }
+  })
 })
 
 /* ---------------------------------------------------------------- pi and omp */
@@ -324,9 +367,6 @@ const CUSTOM_PROVIDER = (url: string) => ({ baseUrl: `${url}/v1`, api: 'openai-c
 /** pi and omp show an extension or custom tool under its own name, as their prompt docs say. */
 const plainDriver: Driver = {
   call: (tool) => ({ calls: [{ name: tool, input: INPUT[tool]! }] }),
-  startAgent: () => {
-    throw new Error('no sub-agents here')
-  },
   resultText: (text) => text,
 }
 
