@@ -1,6 +1,9 @@
 import { once } from 'node:events'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 /**
  * A scripted model: a loopback HTTP endpoint that speaks the provider APIs the harness CLIs are
@@ -68,6 +71,8 @@ export interface ScriptedModelOptions {
 export interface ScriptedModel {
   /** `http://127.0.0.1:<port>` */
   url: string
+  /** A Unix socket serving the same endpoint, for a harness run in a network namespace of its own (see loopback-only.ts). */
+  socket: string
   requests: SeenRequest[]
   /** The scripted requests of one conversation, in order. */
   conversation(name: string): SeenRequest[]
@@ -83,12 +88,12 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   const next = new Map<string, number>()
   let callCounter = 0
 
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     void handle(req, res).catch((error: unknown) => {
       res.writeHead(500, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ error: { message: String(error) } }))
     })
-  })
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!
@@ -131,19 +136,30 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
     return stream ? sse(res, responsesEvents(reply, ids)) : json(res, 200, responsesObject(reply, ids))
   }
 
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
+  const socketDir = await mkdtemp(join(tmpdir(), 'oac-model-'))
+  const socket = join(socketDir, 'model.sock')
+  const tcp = createServer(listener)
+  const unix = createServer(listener)
+  const listening = Promise.all([once(tcp, 'listening'), once(unix, 'listening')])
+  tcp.listen(0, '127.0.0.1')
+  unix.listen(socket)
+  await listening
+  const { port } = tcp.address() as AddressInfo
+  const stop = (server: Server) =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections()
+      server.close(() => resolve())
+    })
   return {
     url: `http://127.0.0.1:${port}`,
+    socket,
     requests,
     conversation: (name) => requests.filter((r) => r.conversation === name),
     refused,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    close: async () => {
+      await Promise.all([stop(tcp), stop(unix)])
+      await rm(socketDir, { recursive: true, force: true })
+    },
   }
 }
 

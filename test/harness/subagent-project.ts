@@ -77,6 +77,9 @@ export function bounded(
       timedOut = true
       // The whole process group: harness CLIs start MCP servers and tool scripts of their own.
       process.kill(-child.pid!, 'SIGKILL')
+      // A process outside the group may still hold the pipes open: stop reading them.
+      child.stdout.destroy()
+      child.stderr.destroy()
     }, options.timeoutMs)
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Plan } from '../../src/compile/plan.js'
 import { repoRoot } from '../util/project.js'
 import { installHarnessPackage, isolatedHome, opencodeConfigTemplate, preinstallPlugin } from './cache.js'
+import { loopbackOnly } from './loopback-only.js'
 import { type ScriptedModel, type SeenRequest, type ShownTool, startScriptedModel, type ToolCall, type Turn } from './scripted-model.js'
 import { AGENT_TOOLS, ALL_TOOLS, agentPrompt, bounded, direct, type DocumentedTool, documentedTools, subagentProject } from './subagent-project.js'
 
@@ -48,6 +49,12 @@ afterAll(async () => {
   for (const dir of cleanup) await rm(dir, { recursive: true, force: true })
 })
 
+/** Runs a harness CLI, bounded, with nothing but its loopback to reach the scripted model on (where the machine allows). */
+function harnessRun(model: ScriptedModel, command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): ReturnType<typeof bounded> {
+  const isolated = loopbackOnly(model, command, args)
+  return bounded(isolated.command, isolated.args, { ...options, timeoutMs: RUN_TIMEOUT_MS })
+}
+
 /** A fresh home per run, with TMPDIR inside it (Claude Code keeps sub-agent transcripts there). */
 async function home(): Promise<{ home: string; env: NodeJS.ProcessEnv }> {
   const isolated = await isolatedHome()
@@ -83,7 +90,7 @@ interface Conversation {
 }
 
 /** Scripts the whole conversation, runs `runCli` against the endpoint and returns what the endpoint saw. */
-async function converse(driver: Driver, agents: readonly string[], runCli: (url: string) => Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }>): Promise<Conversation> {
+async function converse(driver: Driver, agents: readonly string[], runCli: (model: ScriptedModel) => ReturnType<typeof bounded>): Promise<Conversation> {
   const main: Turn[] = [driver.call('word_count')]
   const after: Record<string, number> = { word_count: 1 }
   for (const agent of agents) {
@@ -98,7 +105,7 @@ async function converse(driver: Driver, agents: readonly string[], runCli: (url:
   for (const agent of agents) scripts[agent] = [driver.call(SUB_AGENT_CALL[agent]!), { text: `${agent} finished` }]
   const model = await startScriptedModel({ scripts, conversationOf, maxRequests: 40 })
   try {
-    const result = await runCli(model.url)
+    const result = await runCli(model)
     expect(result.timedOut, result.stderr).toBe(false)
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0)
   } finally {
@@ -173,19 +180,18 @@ describe(`Claude Code ${PINNED.claude}`, () => {
     await mkdir(join(dir, '.claude'), { recursive: true })
     // Approves the project's `.mcp.json` server and lets its tools run without a prompt.
     await writeFile(join(dir, '.claude/settings.json'), JSON.stringify({ enableAllProjectMcpServers: true, permissions: { allow: ['mcp__oac-tools'] } }))
-    const conversation = await converse(driver, AGENTS, (url) =>
-      bounded(claude, ['-p', 'Go.', '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5'], {
+    const conversation = await converse(driver, AGENTS, (model) =>
+      harnessRun(model, claude, ['-p', 'Go.', '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5'], {
         cwd: project,
         env: {
           ...env,
-          ANTHROPIC_BASE_URL: url,
+          ANTHROPIC_BASE_URL: model.url,
           ANTHROPIC_API_KEY: 'scripted-model-key',
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
           MCP_CONNECTION_NONBLOCKING: 'false',
           // Without this, MCP tools sit behind ToolSearch and the requests' `tools` would not show them.
           ENABLE_TOOL_SEARCH: 'false',
         },
-        timeoutMs: RUN_TIMEOUT_MS,
       }),
     )
     const all = new Set(names.values())
@@ -226,15 +232,14 @@ describe(`opencode ${PINNED.opencode}`, () => {
     const template = await opencodeConfigTemplate(PINNED.opencode)
     await preinstallPlugin(template, join(env.XDG_CONFIG_HOME!, 'opencode'))
     await preinstallPlugin(template, join(project, '.opencode'))
-    const conversation = await converse(driver, AGENTS, async (url) => {
+    const conversation = await converse(driver, AGENTS, async (model) => {
       // An OpenAI-compatible provider (bundled in opencode) pointed at the endpoint.
-      const provider = { npm: '@ai-sdk/openai-compatible', name: 'Scripted', options: { baseURL: `${url}/v1`, apiKey: 'scripted-model-key' }, models: { scripted: { name: 'Scripted', tool_call: true } } }
+      const provider = { npm: '@ai-sdk/openai-compatible', name: 'Scripted', options: { baseURL: `${model.url}/v1`, apiKey: 'scripted-model-key' }, models: { scripted: { name: 'Scripted', tool_call: true } } }
       await writeFile(join(project, 'opencode.json'), JSON.stringify({ model: 'scripted/scripted', provider: { scripted: provider } }))
       try {
-        return await bounded(opencode, ['run', '--format', 'json', 'Go.'], {
+        return await harnessRun(model, opencode, ['run', '--format', 'json', 'Go.'], {
           cwd: project,
           env: { ...env, OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' },
-          timeoutMs: RUN_TIMEOUT_MS,
         })
       } finally {
         await rm(join(project, 'opencode.json'))
@@ -291,20 +296,20 @@ describe(`Codex ${PINNED.codex}`, () => {
   } satisfies Driver
 
   /** Runs `codex exec` in the project against the endpoint, with a fresh CODEX_HOME whose config points at it. */
-  async function codexRun(): Promise<(url: string) => ReturnType<typeof bounded>> {
+  async function codexRun(): Promise<(model: ScriptedModel) => ReturnType<typeof bounded>> {
     const { env } = await home()
-    return async (url) => {
+    return async (model) => {
       await mkdir(env.CODEX_HOME!, { recursive: true })
       // A Responses API provider pointed at the endpoint; the project is trusted so its `.codex/` loads.
       const config = {
         model: 'scripted',
         model_provider: 'scripted',
-        model_providers: { scripted: { name: 'Scripted', base_url: `${url}/v1`, wire_api: 'responses' } },
+        model_providers: { scripted: { name: 'Scripted', base_url: `${model.url}/v1`, wire_api: 'responses' } },
         projects: { [project]: { trust_level: 'trusted' } },
       }
       await writeFile(join(env.CODEX_HOME!, 'config.toml'), stringifyToml(config))
       const offline = ['--disable', 'plugins', '--disable', 'remote_plugin', '-c', 'analytics.enabled=false']
-      return bounded(codex, ['exec', ...offline, '--dangerously-bypass-approvals-and-sandbox', '--json', 'Go.'], { cwd: project, env, timeoutMs: RUN_TIMEOUT_MS })
+      return harnessRun(model, codex, ['exec', ...offline, '--dangerously-bypass-approvals-and-sandbox', '--json', 'Go.'], { cwd: project, env })
     }
   }
 
@@ -341,7 +346,7 @@ describe(`Codex ${PINNED.codex}`, () => {
         maxRequests: 10,
       })
       try {
-        const result = await (await codexRun())(model.url)
+        const result = await (await codexRun())(model)
         expect(result.code, result.stderr).toBe(0)
       } finally {
         await model.close()
@@ -374,10 +379,10 @@ describe('pi 0.73.1', () => {
   it('runs an extension tool and a failing one against a scripted model (pi has no sub-agents: it shows no tool to start one)', async () => {
     const { env } = await home()
     const pi = join(repoRoot, 'node_modules/.bin/pi')
-    const conversation = await converse(plainDriver, [], async (url) => {
+    const conversation = await converse(plainDriver, [], async (model) => {
       await mkdir(env.PI_CODING_AGENT_DIR!, { recursive: true })
-      await writeFile(join(env.PI_CODING_AGENT_DIR!, 'models.json'), JSON.stringify({ providers: { scripted: CUSTOM_PROVIDER(url) } }))
-      return bounded(pi, ['-p', '--offline', '--no-session', '--mode', 'json', '--model', 'scripted/scripted', 'Go.'], { cwd: project, env, timeoutMs: RUN_TIMEOUT_MS })
+      await writeFile(join(env.PI_CODING_AGENT_DIR!, 'models.json'), JSON.stringify({ providers: { scripted: CUSTOM_PROVIDER(model.url) } }))
+      return harnessRun(model, pi, ['-p', '--offline', '--no-session', '--mode', 'json', '--model', 'scripted/scripted', 'Go.'], { cwd: project, env })
     })
     const shown = conversation.model.conversation('main')[0]!.tools.map((tool) => tool.name)
     // Every tool of ours, and besides them only pi's four built-ins: nothing starts a sub-agent.
@@ -395,11 +400,11 @@ describe(`oh-my-pi ${PINNED.omp} under bun ${PINNED.bun}`, () => {
 
   it('runs a custom tool and a failing one against a scripted model (its `task` tool starts only omp\'s own agents: none are generated for omp)', async () => {
     const { env } = await home()
-    const conversation = await converse(plainDriver, [], async (url) => {
+    const conversation = await converse(plainDriver, [], async (model) => {
       await mkdir(env.PI_CODING_AGENT_DIR!, { recursive: true })
-      await writeFile(join(env.PI_CODING_AGENT_DIR!, 'models.yml'), stringifyYaml({ providers: { scripted: CUSTOM_PROVIDER(url) } }))
+      await writeFile(join(env.PI_CODING_AGENT_DIR!, 'models.yml'), stringifyYaml({ providers: { scripted: CUSTOM_PROVIDER(model.url) } }))
       const args = [join(bin, 'omp'), '-p', '--no-session', '--no-title', '--no-lsp', '--mode', 'json', '--model', 'scripted/scripted', 'Go.']
-      return bounded(join(bin, 'bun'), args, { cwd: project, env: { ...env, PATH: `${bin}:${env.PATH}` }, timeoutMs: RUN_TIMEOUT_MS })
+      return harnessRun(model, join(bin, 'bun'), args, { cwd: project, env: { ...env, PATH: `${bin}:${env.PATH}` } })
     })
     const first = conversation.model.conversation('main')[0]!
     expect(first.tools.map((tool) => tool.name).filter((name) => ALL_TOOLS.includes(name)).sort()).toEqual([...ALL_TOOLS].sort())
