@@ -24,7 +24,7 @@ export async function installHarnessPackage(name: string, version: string, extra
   return prefix
 }
 
-/** A fresh, empty home for a harness run: HOME, XDG dirs, CODEX_HOME and PI_CODING_AGENT_DIR all inside it. */
+/** A fresh, empty home for a harness run: HOME, XDG dirs, CODEX_HOME, PI_CODING_AGENT_DIR and TMPDIR (Claude Code keeps task files there) all inside it. */
 export async function isolatedHome(): Promise<{ home: string; env: NodeJS.ProcessEnv }> {
   const home = await mkdtemp(join(tmpdir(), 'oac-home-'))
   const env: NodeJS.ProcessEnv = {
@@ -36,7 +36,9 @@ export async function isolatedHome(): Promise<{ home: string; env: NodeJS.Proces
     XDG_STATE_HOME: join(home, '.local/state'),
     CODEX_HOME: join(home, '.codex'),
     PI_CODING_AGENT_DIR: join(home, '.pi/agent'),
+    TMPDIR: join(home, 'tmp'),
   }
+  await mkdir(env.TMPDIR!)
   return { home, env }
 }
 

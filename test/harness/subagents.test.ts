@@ -55,13 +55,11 @@ function harnessRun(model: ScriptedModel, command: string, args: readonly string
   return bounded(isolated.command, isolated.args, { ...options, timeoutMs: RUN_TIMEOUT_MS })
 }
 
-/** A fresh home per run, with TMPDIR inside it (Claude Code keeps sub-agent transcripts there). */
+/** A fresh home per run, removed after the file. */
 async function home(): Promise<{ home: string; env: NodeJS.ProcessEnv }> {
   const isolated = await isolatedHome()
   cleanup.push(isolated.home)
-  const tmp = join(isolated.home, 'tmp')
-  await mkdir(tmp, { recursive: true })
-  return { home: isolated.home, env: { ...isolated.env, TMPDIR: tmp } }
+  return isolated
 }
 
 /**
