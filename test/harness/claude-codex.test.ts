@@ -1,9 +1,9 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process'
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { promisify } from 'node:util'
-import { stringify as stringifyToml } from 'smol-toml'
+import { parse as parseToml, stringify as stringifyToml } from 'smol-toml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Compiler } from '../../src/api.js'
 import type { Plan } from '../../src/compile/plan.js'
@@ -31,8 +31,9 @@ let home: string
 let claude: string
 let codex: string
 
-/** Tools served over MCP, read from the playground's registry. */
+/** Tools served over MCP, and each agent's MCP tools, read from the playground's registry. */
 const SERVED = ['forecast', 'convert_units', 'search_issues']
+const AGENT_MCP_TOOLS: Record<string, string[]> = { planner: ['forecast', 'convert_units'], triager: ['search_issues'] }
 const AGENTS = ['planner', 'triager', 'reviewer']
 
 beforeAll(async () => {
