@@ -101,8 +101,7 @@ describe.each(BUNDLERS)('%s with the build cache', (bundler) => {
 })
 
 
-// rspack's watcher is left out as in watch.test.ts (it sometimes builds once more at start).
-describe.each(BUNDLERS.filter((bundler) => bundler !== 'rspack'))('%s in watch mode after a cached build', (bundler) => {
+describe.each(BUNDLERS)('%s in watch mode after a cached build', (bundler) => {
   test('the first build comes from the cache; an edit then compiles and updates the tree', async () => {
     const root = await project()
     const first = await build(bundler, root)
@@ -216,7 +215,7 @@ describe('what makes a build compile again (vite)', () => {
   test('a record of another project root is not used (the root is part of the key)', async () => {
     const root = await project()
     expect((await build('vite', root)).compiles).toBe(1)
-    const moved = `${root}-moved`
+    const moved = join(await tempDir('oac-cache-moved-'), 'project')
     await cp(root, moved, { recursive: true, verbatimSymlinks: true })
     expect((await build('vite', moved)).compiles).toBe(1)
   })
