@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-import { realpathSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { readFileSync, realpathSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { HARNESSES, type Harness } from './define/types.js'
 import type { Diagnostic } from './diagnostics.js'
+import { packageRoot } from './package-paths.js'
 
 const HELP = `oac: compile agents and tools into every harness's native files
 
@@ -12,11 +13,13 @@ Usage:
   oac compile <registry>[:<export>] [options]
 
   <registry> is a module path, e.g. agents/registry.ts:registry (also agents/registry.ts#registry;
-  the default export when no export is named). The original tool's form agents:registry also works:
-  a path without extension resolves like a module (agents.ts, agents/index.ts, ...).
+  with no export named, the default export, else the module's one registry export). The original
+  tool's form agents:registry also works: a path without extension resolves like a module
+  (agents.ts, agents/index.ts, ...).
 
 Options:
-  --config <name>          config profile to use (the registry's configs; default: "default")
+  --config <name>          config profile to use (default: "default"; required when the registry
+                           has configs and none is called "default")
   --target <dir>           folder to write the agent tree into (default: .)
   --root <dir>             project root; relative paths resolve from here (default: current folder)
   --native-tools           emit native tool forms: MCP server, opencode/pi/omp shims (default)
@@ -30,6 +33,7 @@ Options:
   --dry-run                write nothing; print what would change
   --reporter <text|json>   output format (default: text)
   -h, --help               show this help
+  -v, --version            print the version of unplugin-oac
 
 Exit codes: 0 success, 1 diagnostics with errors (or drift with --check), 2 bad command line.
 `
@@ -51,7 +55,7 @@ interface Parsed {
 
 class UsageError extends Error {}
 
-function parseCommandLine(argv: string[]): Parsed | 'help' {
+function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -71,9 +75,11 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
       'dry-run': { type: 'boolean' },
       reporter: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
     },
   })
   if (values.help) return 'help'
+  if (values.version) return 'version'
   const [command, registry, ...rest] = positionals
   if (command !== 'compile') throw new UsageError(command ? `unknown command "${command}"; the command is "compile"` : 'missing command')
   if (!registry) throw new UsageError('missing <registry>, e.g. oac compile agents/registry.ts:registry')
@@ -112,7 +118,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
 
 /** Runs the CLI and returns the exit code. The pipeline is imported only when there is work to do. */
 export async function main(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
-  let parsed: Parsed | 'help'
+  let parsed: Parsed | 'help' | 'version'
   try {
     parsed = parseCommandLine(argv)
   } catch (error) {
@@ -121,6 +127,10 @@ export async function main(argv: string[], out: (text: string) => void, err: (te
   }
   if (parsed === 'help') {
     out(HELP)
+    return 0
+  }
+  if (parsed === 'version') {
+    out(`${ownVersion()}\n`)
     return 0
   }
   const [{ compile, OacError }, report] = await Promise.all([import('./api.js'), import('./cli/report.js')])
@@ -161,6 +171,10 @@ export async function main(argv: string[], out: (text: string) => void, err: (te
     else err(`${report.formatDiagnostics(diagnostics)}\noac: compile failed\n`)
     return 1
   }
+}
+
+function ownVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version
 }
 
 function isMainModule(): boolean {
