@@ -26,6 +26,15 @@ describe('oac CLI: the command line', () => {
     }
   })
 
+  it('prints the package version with --version and -v', async () => {
+    const { version } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string }
+    for (const flag of ['--version', '-v']) {
+      const { code, out } = await oac([flag])
+      expect(code, flag).toBe(0)
+      expect(out, flag).toBe(`${version}\n`)
+    }
+  })
+
   it.each([
     [['build'], 'unknown command "build"'],
     [['compile'], 'missing <registry>'],
@@ -124,6 +133,17 @@ describe('oac compile on the playground', () => {
     expect(code).toBe(0)
     const config = parse(await readFile(join(target, '.codex/config.toml'), 'utf8')) as { mcp_servers: Record<string, { command: string }> }
     expect(config.mcp_servers['oac-tools']?.command).toBe('node')
+  })
+
+  it('refuses to pick a config when the registry has configs and none is called default', async () => {
+    const { code, err } = await oac(['compile', 'agents/registry.ts:registry', '--root', project, '--target', 'no-config', '--check'])
+    expect(code).toBe(1)
+    const line = (await readFile(join(project, 'agents/registry.ts'), 'utf8')).split('\n').findIndex((text) => text.includes('defineRegistry({')) + 1
+    expect(err).toContain(`agents/registry.ts:${line}:`)
+    expect(err).toContain('[config-required]')
+    expect(err).toContain('(prod, dev)')
+    expect(err).toContain('--config prod')
+    expect(existsSync(join(project, 'no-config'))).toBe(false)
   })
 
   it('exits 1 with the diagnostics when the config is unknown', async () => {
