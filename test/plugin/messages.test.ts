@@ -1,0 +1,141 @@
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
+import { rspack } from '@rspack/core'
+import * as esbuild from 'esbuild'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import webpack from 'webpack'
+import oacEsbuild from '../../src/esbuild.js'
+import oacRspack from '../../src/rspack.js'
+import oacWebpack from '../../src/webpack.js'
+import { copyProject, repoRoot } from '../util/project.js'
+import { BUNDLERS, type BundlerName } from './bundlers.js'
+
+// What a user sees when a definition is wrong: the text each bundler prints for our diagnostic.
+// Vite, Rollup and Rolldown print it from their own command line (run here with the built package,
+// as a user's config would load it); esbuild's text is its formatMessages, webpack's and Rspack's the
+// stats text their command lines print.
+
+const BAD_REGISTRY = `import { defineAgent, defineRegistry, defineTool } from 'unplugin-oac'
+import { z } from 'zod'
+
+// A name with a space is no tool name in any harness.
+const broken = defineTool({
+  name: 'bad name',
+  description: 'Broken on purpose.',
+  input: z.object({ q: z.string() }),
+  run: () => 'x',
+})
+
+export const registry = defineRegistry({
+  agents: [defineAgent({ name: 'helper', description: 'Helps.', prompt: 'Help.', tools: [broken] })],
+})
+`
+const MESSAGE = 'The tool name "bad name" must start with a lowercase letter'
+const FIX = 'fix: Rename the tool to lowercase words joined by'
+const OPTIONS = "{ registry: './agents/bad.ts:registry', target: 'tree' }"
+const dist = (name: string) => pathToFileURL(join(repoRoot, 'dist', `${name}.js`)).href
+const execFileAsync = promisify(execFile)
+
+let root: string
+
+beforeAll(async () => {
+  if (!existsSync(join(repoRoot, 'dist/vite.js'))) throw new Error('run `npm run build` first: the command-line builds load the built package')
+  root = await copyProject(join(repoRoot, 'test/fixtures/plugin-basic'), 'oac-messages-')
+  await writeFile(join(root, 'agents/bad.ts'), BAD_REGISTRY)
+  await writeFile(
+    join(root, 'vite.config.mjs'),
+    `import oac from '${dist('vite')}'\nexport default { plugins: [oac(${OPTIONS})], build: { lib: { entry: 'src/main.js', formats: ['es'] } } }\n`,
+  )
+  for (const bundler of ['rollup', 'rolldown']) {
+    await writeFile(
+      join(root, `${bundler}.config.mjs`),
+      `import oac from '${dist(bundler)}'\nexport default { input: 'src/main.js', output: { dir: 'dist-${bundler}' }, plugins: [oac(${OPTIONS})] }\n`,
+    )
+  }
+})
+
+afterAll(async () => {
+  if (root) await rm(root, { recursive: true, force: true })
+})
+
+/** The bundler's command line, run in the project; its whole output (it fails, so it exits non-zero). */
+async function commandLine(args: string[]): Promise<string> {
+  const bin = join(repoRoot, 'node_modules/.bin', args[0]!)
+  const run = execFileAsync(bin, args.slice(1), { cwd: root, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', NODE_DEBUG: '' } })
+  const failure = (await run.then(
+    () => undefined,
+    (error: { stdout: string; stderr: string }) => error,
+  )) as { stdout: string; stderr: string } | undefined
+  if (!failure) throw new Error(`${args.join(' ')} did not fail`)
+  return `${failure.stdout}\n${failure.stderr}`
+}
+
+async function webpackLikeText(make: typeof webpack | typeof rspack, plugin: typeof oacWebpack | typeof oacRspack, name: string): Promise<string> {
+  const compiler = (make as (options: object) => {
+    run(callback: (error: Error | null, stats?: { toString(options: object): string }) => void): void
+    close(callback: () => void): void
+  })({
+    context: root,
+    mode: 'production',
+    entry: './src/main.js',
+    output: { path: join(root, `dist-${name}`) },
+    plugins: [plugin({ registry: './agents/bad.ts:registry', target: 'tree' })],
+  })
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      compiler.run((error, stats) => (error ? reject(error) : resolve(stats!.toString({ colors: false }))))
+    })
+  } finally {
+    await new Promise<void>((resolve) => compiler.close(() => resolve()))
+  }
+}
+
+async function printed(bundler: BundlerName): Promise<string> {
+  switch (bundler) {
+    case 'vite':
+      return commandLine(['vite', 'build'])
+    case 'rollup':
+      return commandLine(['rollup', '-c', 'rollup.config.mjs'])
+    case 'rolldown':
+      return commandLine(['rolldown', '-c', 'rolldown.config.mjs'])
+    case 'esbuild': {
+      const failure = await esbuild
+        .build({ absWorkingDir: root, entryPoints: ['src/main.js'], bundle: true, outdir: 'dist-esbuild', logLevel: 'silent', plugins: [oacEsbuild({ registry: './agents/bad.ts:registry', target: 'tree' })] })
+        .then(
+          () => undefined,
+          (error: esbuild.BuildFailure) => error,
+        )
+      if (!failure) throw new Error('esbuild did not fail')
+      return (await esbuild.formatMessages(failure.errors, { kind: 'error', color: false })).join('')
+    }
+    case 'webpack':
+      return webpackLikeText(webpack, oacWebpack, 'webpack')
+    case 'rspack':
+      return webpackLikeText(rspack, oacRspack, 'rspack')
+  }
+}
+
+function count(text: string, part: string): number {
+  return text.split(part).length - 1
+}
+
+describe('each bundler shows a definition error once: file and line, code, message and fix, no stack', () => {
+  test.each(BUNDLERS)('%s', async (bundler) => {
+    const text = await printed(bundler)
+    expect(count(text, MESSAGE), text).toBe(1)
+    expect(count(text, '[tool-name-invalid]'), text).toBe(1)
+    expect(count(text, FIX), text).toBe(1)
+    // Every bundler has its own way of writing a place: agents/bad.ts:5:16, agents/bad.ts (5:16), esbuild's 0-based agents/bad.ts:5:15.
+    expect(text).toMatch(/agents\/bad\.ts(:5:\d+| \(5:\d+\))/)
+    // No frame of ours. Vite and Rolldown print the frames of their own error that wraps every plugin's (in their node_modules).
+    const frames = text.split('\n').filter((line) => /^\s+at /.test(line))
+    expect(frames.filter((line) => !/node_modules[\\/](vite|rolldown)[\\/]/.test(line)), text).toEqual([])
+    if (bundler !== 'vite' && bundler !== 'rolldown') expect(frames).toEqual([])
+    expect(text).not.toContain('virtual:oac has no manifest')
+    expect(existsSync(join(root, 'tree'))).toBe(false)
+  })
+})
