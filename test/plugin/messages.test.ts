@@ -12,7 +12,8 @@ import oacEsbuild from '../../src/esbuild.js'
 import oacRspack from '../../src/rspack.js'
 import oacWebpack from '../../src/webpack.js'
 import { copyProject, repoRoot } from '../util/project.js'
-import { BUNDLERS, type BundlerName } from './bundlers.js'
+import { BUNDLERS, type BundlerName, readTree } from './bundlers.js'
+import { WARNING_REGISTRY } from './registries.js'
 
 // What a user sees when a definition is wrong: the text each bundler prints for our diagnostic.
 // Vite, Rollup and Rolldown print it from their own command line (run here with the built package,
@@ -137,5 +138,64 @@ describe('each bundler shows a definition error once: file and line, code, messa
     if (bundler !== 'vite' && bundler !== 'rolldown') expect(frames).toEqual([])
     expect(text).not.toContain('virtual:oac has no manifest')
     expect(existsSync(join(root, 'tree'))).toBe(false)
+  })
+})
+
+describe('what a build says besides errors', () => {
+  test('a Rollup build logs one summary line of the tree it wrote, and where', async () => {
+    const { rollup } = await import('rollup')
+    const oacRollup = (await import('../../src/rollup.js')).default
+    const infos: string[] = []
+    const bundle = await rollup({
+      input: join(root, 'src/main.js'),
+      plugins: [oacRollup({ registry: './agents/registry.ts:registry', root, target: 'summary-tree', cache: false })],
+      onLog: (level, log) => {
+        if (level === 'info' && log.plugin === 'unplugin-oac') infos.push(log.message)
+      },
+    })
+    try {
+      await bundle.write({ dir: join(root, 'dist-summary'), format: 'es' })
+    } finally {
+      await bundle.close()
+    }
+    expect(infos).toHaveLength(1)
+    const files = (await readTree(join(root, 'summary-tree'))).size
+    // The manifest under .oac/ is write/'s bookkeeping, not one of the tree's files.
+    expect(infos[0]).toContain(`agent tree (config default) in summary-tree/: ${files - 1} written, 0 unchanged, 0 removed`)
+    expect(infos[0]).toMatch(/\[\.claude\/ \d+, .*scripts\/ \d+\]$/)
+  })
+
+  test('rebuilds show the compile warnings again only when they changed', async () => {
+    const project = await copyProject(join(repoRoot, 'test/fixtures/plugin-basic'), 'oac-messages-warn-')
+    try {
+      const registryFile = join(project, 'agents/lossy.ts')
+      await writeFile(registryFile, WARNING_REGISTRY)
+      const context = await esbuild.context({
+        absWorkingDir: project,
+        entryPoints: ['src/main.js'],
+        bundle: true,
+        write: false,
+        outdir: 'dist',
+        logLevel: 'silent',
+        plugins: [oacEsbuild({ registry: './agents/lossy.ts:registry', target: 'tree', cache: false })],
+      })
+      try {
+        const ours = async () => (await context.rebuild()).warnings.filter((w) => w.pluginName === 'unplugin-oac').map((w) => w.text)
+        const first = await ours()
+        expect(first.length).toBeGreaterThan(0)
+        // Same warnings after an edit elsewhere in the registry: not shown again.
+        await writeFile(registryFile, WARNING_REGISTRY.replace("description: 'Helps.'", "description: 'Helps a lot.'"))
+        expect(await ours()).toEqual([])
+        // A change to the warned field changes the warning: shown again.
+        await writeFile(registryFile, WARNING_REGISTRY.replace("kind: z.literal('user')", "sort: z.literal('user')"))
+        const third = await ours()
+        expect(third.length).toBeGreaterThan(0)
+        expect(third).not.toEqual(first)
+      } finally {
+        await context.dispose()
+      }
+    } finally {
+      await rm(project, { recursive: true, force: true })
+    }
   })
 })
