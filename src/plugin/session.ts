@@ -5,6 +5,7 @@ import type { Diagnostic } from '../diagnostics.js'
 import { parseRegistrySpec, resolveModulePath } from '../load/spec.js'
 import { packageRoot } from '../package-paths.js'
 import { type CacheKey, currentBuild, readRecord, writeCachedBuild } from './build-cache.js'
+import { debugRebuild } from './debug.js'
 import type { OacPluginOptions } from './options.js'
 import type { TreeSummary } from './report.js'
 
@@ -43,15 +44,25 @@ async function fingerprint(files: Iterable<string>): Promise<Fingerprint> {
 }
 
 async function unchanged(previous: Fingerprint): Promise<boolean> {
+  return (await firstChange(previous)) === undefined
+}
+
+/** A watched file whose size or modification time differs from the fingerprint (or that appeared or went). */
+async function firstChange(previous: Fingerprint): Promise<string | undefined> {
   const now = await fingerprint(previous.keys())
-  for (const [file, mark] of previous) if (now.get(file) !== mark) return false
-  return true
+  for (const [file, mark] of previous) if (now.get(file) !== mark) return file
+  return undefined
 }
 
 /** What putting the tree into a target gave: the write's warnings and what it did. */
 export interface WriteOutcome {
   warnings: Diagnostic[]
   summary: TreeSummary
+}
+
+async function changeReason(previous: Fingerprint): Promise<string | undefined> {
+  const changed = await firstChange(previous)
+  return changed === undefined ? undefined : `${changed} changed`
 }
 
 /** What the build hooks use of a compile, whether it ran in this process or the build cache served it. */
@@ -152,9 +163,13 @@ export class OacSession {
     if (cacheTarget !== undefined) this.cacheTarget = cacheTarget
     if (!this.inFlight) {
       const last = this.settled
-      if (!last || last.error !== undefined || !(await unchanged(last.fingerprint))) {
+      const reason = !last ? 'first build of this plugin instance' : last.error !== undefined ? 'the last compile failed' : await changeReason(last.fingerprint)
+      if (reason !== undefined) {
         const askCache = last === undefined && this.options.cache !== false ? cacheTarget : undefined
+        debugRebuild('compile: %s%s', reason, askCache === undefined ? '' : '; asking the build cache first')
         this.inFlight ??= this.compile(askCache)
+      } else {
+        debugRebuild('reusing the last compile: no watched file changed')
       }
     }
     const settled = this.inFlight ? await this.inFlight : this.settled!
@@ -173,6 +188,7 @@ export class OacSession {
     const result = await this.refresh()
     if (result.generated) return result.generated
     // Only an instance's first compile asks the cache, so the compile in flight (or this one) runs here.
+    if (!this.inFlight) debugRebuild('compile: the build cache served this build, but the tree goes into the bundle, whose bytes come from a compile')
     this.inFlight ??= this.compile(undefined)
     return unwrap(await this.inFlight).generated!
   }

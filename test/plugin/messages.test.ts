@@ -199,3 +199,46 @@ describe('what a build says besides errors', () => {
     }
   })
 })
+
+describe('NODE_DEBUG=oac:* says why a build compiled, or did not', () => {
+  /** A Node process that builds the project with Rollup and the built plugin, with NODE_DEBUG set; its stderr. */
+  async function debugBuild(nodeDebug: string, registry = './agents/registry.ts:registry'): Promise<string> {
+    const script = `import { rollup } from 'rollup'
+import oac from '${dist('rollup')}'
+// A failed build rejects here; Node prints the error as it prints any uncaught one.
+const bundle = await rollup({ input: 'src/main.js', onLog: () => {}, plugins: [oac({ registry: '${registry}', target: 'debug-tree' })] })
+await bundle.write({ dir: 'dist-debug', format: 'es' })
+await bundle.close()
+`
+    await writeFile(join(root, 'debug-build.mjs'), script)
+    const child = await execFileAsync(process.execPath, ['debug-build.mjs'], { cwd: root, env: { ...process.env, NODE_DEBUG: nodeDebug } }).catch(
+      (error: { stderr: string }) => ({ stderr: error.stderr }),
+    )
+    return child.stderr
+  }
+
+  test('the build cache: a miss with its reason, the record written, then a hit', async () => {
+    await rm(join(root, 'debug-tree'), { recursive: true, force: true })
+    await rm(join(root, 'node_modules/.cache/oac'), { recursive: true, force: true })
+    const first = await debugBuild('oac:*')
+    expect(first).toMatch(/OAC:REBUILD \d+: compile: first build of this plugin instance; asking the build cache first/)
+    expect(first).toMatch(/OAC:CACHE \d+: miss for .*debug-tree: no record/)
+    expect(first).toMatch(/OAC:CACHE \d+: recorded the build into .*debug-tree/)
+    const second = await debugBuild('oac:cache')
+    expect(second).toMatch(/OAC:CACHE \d+: hit for .*debug-tree: nothing changed/)
+    expect(second).not.toContain('OAC:REBUILD')
+    await writeFile(join(root, 'agents/calculator.md'), 'You add numbers, edited.\n')
+    const third = await debugBuild('oac:cache')
+    expect(third).toMatch(/OAC:CACHE \d+: miss for .*debug-tree: .*agents\/calculator\.md changed since the recorded build/)
+    expect(await debugBuild('')).not.toContain('OAC:')
+  })
+
+  test('oac:stack keeps the stack of a diagnostic', async () => {
+    const quiet = await debugBuild('', './agents/bad.ts:registry')
+    const stacked = await debugBuild('oac:stack', './agents/bad.ts:registry')
+    expect(quiet).toContain('[tool-name-invalid]')
+    expect(quiet).not.toMatch(/^\s+at /m)
+    expect(stacked).toContain('[tool-name-invalid]')
+    expect(stacked).toMatch(/^\s+at .*dist[\\/]/m)
+  })
+})
