@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { HARNESSES, type Harness } from './define/types.js'
 import type { Plan, WriteReport } from './api.js'
+import { showStacks } from './debug.js'
 import { type Diagnostic, hasErrors } from './diagnostics.js'
 import { packageRoot } from './package-paths.js'
 
@@ -159,8 +160,9 @@ export async function main(argv: string[], out: (text: string) => void, err: (te
     out(`oac: ${where} ${verb}\n${report.formatChanges(files)}${stop}\n`)
     return failed ? 1 : 0
   } catch (error) {
-    const diagnostics: readonly Diagnostic[] =
-      error instanceof api.OacError ? error.diagnostics : [{ severity: 'error', code: 'internal', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }]
+    const message = error instanceof Error ? (showStacks() ? (error.stack ?? error.message) : error.message) : String(error)
+    const fix = `This is a bug in unplugin-oac: please report it${showStacks() ? ' with this stack' : ' (NODE_DEBUG=oac:stack adds the stack)'}.`
+    const diagnostics: readonly Diagnostic[] = error instanceof api.OacError ? error.diagnostics : [{ severity: 'error', code: 'internal', message, fix }]
     if (json) out(`${JSON.stringify({ ok: false, mode: parsed.mode, diagnostics, files: [] }, null, 2)}\n`)
     else err(`${report.formatDiagnostics(diagnostics)}\noac: compile failed\n`)
     return 1

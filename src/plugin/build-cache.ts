@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import type { Diagnostic } from '../diagnostics.js'
 import { packageRoot } from '../package-paths.js'
 import { manifestPath } from '../write/manifest.js'
-import { debugCache } from './debug.js'
+import { debugCache } from '../debug.js'
 import type { OacPluginOptions } from './options.js'
 
 /**

@@ -1,6 +1,6 @@
 import { relative, resolve, sep } from 'node:path'
 import { type Diagnostic, formatDiagnostic, formatDiagnosticBody, OacError } from '../diagnostics.js'
-import { showStacks } from './debug.js'
+import { showStacks } from '../debug.js'
 
 /** A diagnostic in the shape Rollup, Rolldown and Vite take for `this.error` / `this.warn`. */
 export interface BundlerLog {

@@ -5,7 +5,7 @@ import type { Diagnostic } from '../diagnostics.js'
 import { parseRegistrySpec, resolveModulePath } from '../load/spec.js'
 import { packageRoot } from '../package-paths.js'
 import { type CacheKey, currentBuild, readRecord, writeCachedBuild } from './build-cache.js'
-import { debugRebuild } from './debug.js'
+import { debugRebuild } from '../debug.js'
 import type { OacPluginOptions } from './options.js'
 import type { TreeSummary } from './report.js'
 
