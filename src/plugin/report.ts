@@ -39,13 +39,14 @@ export function locationOf(diagnostic: Diagnostic, root: string): BundlerLog['lo
 
 /**
  * One log for one or more diagnostics. The first gives the location, which the bundler prints itself
- * (so its text leaves the place out); any other keeps its own file and line in the message.
+ * (so its text leaves the place out, unless `placeInText`: Vite prints a warning's text alone); any
+ * other keeps its own file and line in the message.
  */
-export function bundlerLog(diagnostics: readonly Diagnostic[], root: string): BundlerLog {
+export function bundlerLog(diagnostics: readonly Diagnostic[], root: string, options: { placeInText?: boolean } = {}): BundlerLog {
   const first = diagnostics[0]
   const loc = first && locationOf(first, root)
   return {
-    message: diagnostics.map((d, index) => (index === 0 && loc ? formatDiagnosticBody(d) : formatDiagnostic(d))).join('\n'),
+    message: diagnostics.map((d, index) => (index === 0 && loc && !options.placeInText ? formatDiagnosticBody(d) : formatDiagnostic(d))).join('\n'),
     ...(first && { code: first.code }),
     ...(loc && { id: loc.file, loc }),
     ...(!showStacks() && { stack: '' }),

@@ -35,12 +35,14 @@ function outputFolder(options: HostOutputOptions): string | undefined {
 
 /**
  * The build hooks for Rollup, Rolldown and Vite (build mode). Every hook runs on the host's own plugin
- * context. `defaultOutDir` gives Vite's resolved `build.outDir`, known before the bundle is written.
+ * context. `defaultOutDir` gives Vite's resolved `build.outDir`, known before the bundle is written;
+ * `warningsShowNoPlace` says the host prints a warning's text without its location (Vite).
  */
-export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string | undefined = () => undefined) {
+export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string | undefined = () => undefined, host: { warningsShowNoPlace?: boolean } = {}) {
   const compileWarnings = new WarningGate()
   const writeWarnings = new WarningGate()
   const summaries = new SummaryGate()
+  const warningLog = (warning: Diagnostic) => bundlerLog([warning], session.root, { placeInText: host.warningsShowNoPlace ?? false })
   const pendingWrites = new Map<string, PendingWrite>()
   const targets = new Set<string>()
 
@@ -59,7 +61,7 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
   }
 
   function reportWrite(context: HostContext, warnings: readonly Diagnostic[], summary: TreeSummary): void {
-    for (const warning of writeWarnings.changed(warnings)) context.warn(bundlerLog([warning], session.root))
+    for (const warning of writeWarnings.changed(warnings)) context.warn(warningLog(warning))
     if (summaries.changed(summary)) context.info(summaryLine(summary, session.root))
   }
 
@@ -82,7 +84,7 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
         return this.error(bundlerLog(errorsOf(error), session.root))
       }
       watch(this, result)
-      for (const warning of compileWarnings.changed(result.warnings)) this.warn(bundlerLog([warning], session.root))
+      for (const warning of compileWarnings.changed(result.warnings)) this.warn(warningLog(warning))
     },
 
     async generateBundle(this: HostContext, outputOptions: HostOutputOptions, bundle: HostBundle, isWrite = true): Promise<void> {

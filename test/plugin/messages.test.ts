@@ -165,6 +165,25 @@ describe('what a build says besides errors', () => {
     expect(infos[0]).toMatch(/\[\.claude\/ \d+, .*scripts\/ \d+\]$/)
   })
 
+  test('Vite prints a warning with its place (it shows a plugin warning as bare text)', async () => {
+    const { build, createLogger } = await import('vite')
+    const oacVite = (await import('../../src/vite.js')).default
+    await writeFile(join(root, 'agents/lossy.ts'), WARNING_REGISTRY)
+    const warnings: string[] = []
+    const logger = { ...createLogger('silent'), warn: (message: string) => void warnings.push(message), hasWarned: false }
+    await build({
+      root,
+      configFile: false,
+      customLogger: logger,
+      logLevel: 'warn',
+      plugins: [oacVite({ registry: './agents/lossy.ts:registry', target: 'vite-warn-tree', cache: false })],
+      build: { outDir: join(root, 'dist-vite-warn'), lib: { entry: join(root, 'src/main.js'), formats: ['es'] } },
+    })
+    const ours = warnings.filter((text) => text.includes('[tool-schema-construct]'))
+    expect(ours).toHaveLength(1)
+    expect(ours[0]).toMatch(/\[plugin unplugin-oac\] agents\/lossy\.ts:5:\d+: warning \[tool-schema-construct\] .*\n  fix: /)
+  })
+
   test('rebuilds show the compile warnings again only when they changed', async () => {
     const project = await copyProject(join(repoRoot, 'test/fixtures/plugin-basic'), 'oac-messages-warn-')
     try {
