@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { rm, writeFile } from 'node:fs/promises'
+import { readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
@@ -12,8 +12,9 @@ import oacEsbuild from '../../src/esbuild.js'
 import oacRspack from '../../src/rspack.js'
 import oacWebpack from '../../src/webpack.js'
 import { copyProject, repoRoot } from '../util/project.js'
-import { BUNDLERS, type BundlerName, readTree } from './bundlers.js'
+import { APP_BUNDLE, BUNDLERS, type BundlerName, readTree } from './bundlers.js'
 import { WARNING_REGISTRY } from './registries.js'
+import { backdate, startWatch, waitFor } from './watchers.js'
 
 // What a user sees when a definition is wrong: the text each bundler prints for our diagnostic.
 // Vite, Rollup and Rolldown print it from their own command line (run here with the built package,
@@ -259,5 +260,34 @@ await bundle.close()
     expect(quiet).not.toMatch(/^\s+at /m)
     expect(stacked).toContain('[tool-name-invalid]')
     expect(stacked).toMatch(/^\s+at .*dist[\\/]/m)
+  })
+})
+
+describe('the stand-in virtual:oac of a failed build', () => {
+  // The failed build's virtual:oac is a stand-in with empty exports (the error is reported once, by the
+  // build's start); once the registry is fixed, the app gets the real manifest again.
+  test.each(['webpack', 'esbuild', 'rollup'] as const)('%s: the fixed build bundles the real manifest', async (bundler) => {
+    const project = await copyProject(join(repoRoot, 'test/fixtures/plugin-basic'), `oac-stand-in-${bundler}-`)
+    try {
+      const registryFile = join(project, 'agents/standin.ts')
+      await writeFile(registryFile, BAD_REGISTRY)
+      await backdate(project)
+      const outDir = join(project, 'dist')
+      const watching = await startWatch(bundler, { root: project, outDir, options: { registry: './agents/standin.ts:registry', target: 'tree' } })
+      try {
+        await waitFor('the failed build', () => watching.failures >= 1)
+        expect(watching.lastError).toContain('[tool-name-invalid]')
+        expect(watching.lastError).not.toContain('virtual:oac has no manifest')
+        const temp = join(project, 'standin.tmp')
+        await writeFile(temp, BAD_REGISTRY.replace("name: 'bad name'", "name: 'good_name'"))
+        await rename(temp, registryFile)
+        const bundle = join(outDir, APP_BUNDLE)
+        await waitFor('the fixed build with the real manifest', async () => (await readFile(bundle, 'utf8').catch(() => '')).includes('good_name'), 30_000)
+      } finally {
+        await watching.close()
+      }
+    } finally {
+      await rm(project, { recursive: true, force: true })
+    }
   })
 })
