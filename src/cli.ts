@@ -30,7 +30,7 @@ Options:
   --server-name <name>     the MCP server's name in .mcp.json and Codex TOML (default: oac-tools)
   --bridge <kind>          how native shims run a tool: process (default) or inline
   --codex-config           also add the MCP block to .codex/config.toml, for Codex's main agent
-  --force                  overwrite user files that sit where generated files go
+  --force                  overwrite user files and merged keys in the way (a key's value comes back later)
   --check                  write nothing; exit 1 when the target differs from what would be generated
   --dry-run                write nothing; print what would change
   --reporter <text|json>   output format (default: text)

@@ -35,6 +35,13 @@ export function toolModulePath(root: string, tool: PlannedTool): string {
   return join(root, ...tool.source.file.split('/'))
 }
 
+/** The runtime module that checks a tool's input with the package its schema was made with (only that package is bundled). */
+const INPUT_CHECKS: Record<PlannedTool['schemaPackage'], OwnModule> = {
+  zod: 'runtime/check-zod',
+  typebox: 'runtime/check-typebox',
+  '@sinclair/typebox': 'runtime/check-sinclair-typebox',
+}
+
 /**
  * `scripts/<tool>.mjs`: imported, it exports `tool` and `invoke(input, options)` (the inline
  * bridge); run by node, it is the tool's command line. The main-module test needs the entry's
@@ -45,11 +52,12 @@ export function toolEntrySource(plan: Plan, tool: PlannedTool, context: EntryCon
   return [
     `import { invokeTool, pickTool } from ${jsString(context.ownModule('runtime/invoke'))}`,
     `import { isMainModule, runToolCli } from ${jsString(context.ownModule('runtime/tool-cli'))}`,
+    `import { checkInput } from ${jsString(context.ownModule(INPUT_CHECKS[tool.schemaPackage]))}`,
     `import * as toolModule from ${jsString(toolModulePath(context.root, tool))}`,
     `const spec = ${jsonData(spec)}`,
     `export const tool = pickTool(toolModule, spec.name, ${jsString(tool.source.file)})`,
-    `export function invoke(input, options) { return invokeTool(tool, input, options) }`,
-    `if (isMainModule(import.meta.url)) runToolCli(tool, spec)`,
+    `export function invoke(input, options) { return invokeTool(tool, input, options, checkInput) }`,
+    `if (isMainModule(import.meta.url)) runToolCli(tool, spec, checkInput)`,
     '',
   ].join('\n')
 }

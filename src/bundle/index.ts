@@ -249,13 +249,13 @@ export class ScriptBundler {
       setup(build) {
         // The server imports each tool from its sibling script at run time: those files sit next to it.
         build.onResolve({ filter: /^\.\/[^/]+\.mjs$/ }, (args) => (args.importer === serverEntry ? { path: args.path, external: true } : undefined))
-        // The SDK's server imports its ajv validator as the default; ours passes ZodJsonSchemaValidator
+        // The SDK's server imports its ajv validator as the default; ours passes NoElicitationValidator
         // instead, so that module (and ajv, the bulk of the server's code) is swapped for ours.
         build.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, (args) =>
           SDK_SERVER_MODULE.test(args.importer) ? { path: args.path, namespace: VALIDATOR_NAMESPACE } : undefined,
         )
         build.onLoad({ filter: /.*/, namespace: VALIDATOR_NAMESPACE }, () => ({
-          contents: `export { ZodJsonSchemaValidator as AjvJsonSchemaValidator } from ${jsString(ownModule('runtime/mcp-server'))}`,
+          contents: `export { NoElicitationValidator as AjvJsonSchemaValidator } from ${jsString(ownModule('runtime/mcp-server'))}`,
           loader: 'js',
           resolveDir: root,
         }))

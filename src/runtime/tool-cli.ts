@@ -5,7 +5,7 @@ import type { JsonSchema } from '../compile/plan.js'
 import type { AnyToolDefinition } from '../define/types.js'
 import { describeValue } from './describe.js'
 import { formatHelp, inputFlags, parseCommand } from './flags.js'
-import { invokeTool } from './invoke.js'
+import { type InputCheck, invokeTool } from './invoke.js'
 import { divertStdout } from './mcp-stdio.js'
 
 /** What a tool script knows about its tool besides the code: embedded by the generated entry. */
@@ -76,7 +76,7 @@ async function readJsonObject(stream: NodeJS.ReadStream): Promise<{ value: objec
  * Exit code 0 on success, 2 on invalid input (each problem names the field), 1 when the tool
  * fails (its message; the stack only with `OAC_DEBUG` set). Never returns.
  */
-export async function runToolCli(tool: AnyToolDefinition, spec: ToolScriptSpec): Promise<never> {
+export async function runToolCli(tool: AnyToolDefinition, spec: ToolScriptSpec, check: InputCheck): Promise<never> {
   const invalid = (problems: string[]) =>
     exit(2, '', `Invalid input for ${spec.name}:\n${problems.map((p) => `  ${p}\n`).join('')}Run "node ${spec.script} --help" for the options.\n`)
   // stdout carries the result alone, as the inline bridge and the MCP server give it: a
@@ -119,7 +119,7 @@ export async function runToolCli(tool: AnyToolDefinition, spec: ToolScriptSpec):
       progress: (message) => {
         process.stderr.write(`${PROGRESS_PREFIX}${JSON.stringify({ message: String(message) })}\n`)
       },
-    })
+    }, check)
     process.off('exit', unfinished)
     if (result.ok) return await exit(0, result.text === '' || result.text.endsWith('\n') ? result.text : `${result.text}\n`)
     if (result.kind === 'invalid-input') return await invalid(result.message.split('\n'))

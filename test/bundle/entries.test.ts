@@ -35,6 +35,7 @@ describe('generated entries', () => {
     await mkdir(join(root, 'runtime'))
     // Stand-ins for the runtime that record what the entries hand them.
     await writeFile(join(root, 'runtime', 'invoke.mjs'), 'export function pickTool(m, name, file) { return { picked: name, file, exports: Object.keys(m) } }\nexport function invokeTool() {}\n')
+    await writeFile(join(root, 'runtime', 'check-zod.mjs'), 'export const checkInput = () => {}\n')
     await writeFile(join(root, 'runtime', 'tool-cli.mjs'), 'export const isMainModule = () => true\nexport function runToolCli(tool, spec) { globalThis.recorded = { tool, spec } }\n')
     await writeFile(
       join(root, 'runtime', 'mcp-server.mjs'),

@@ -46,11 +46,13 @@ describe('--help', () => {
     expect(stdout).toContain('"minimum": 1,\n      "maximum": 14,')
   })
 
-  it('sends nested objects and arrays of objects to --json', async () => {
+  it('shows how to give nested objects and arrays of objects as JSON flags', async () => {
     const { code, stdout } = await run(['scripts/plan_trip.mjs', '-h'])
     expect(code).toBe(0)
-    expect(stdout).toMatch(/Only through --json:\n\s+"traveller"\n\s+object; required\n\s+"stops"\n\s+array of object; required/)
-    expect(stdout).not.toContain('--traveller')
+    expect(stdout).toContain('node scripts/plan_trip.mjs --traveller <json> --stops <json>')
+    expect(stdout).toMatch(/--traveller <json>\n\s+object as JSON, e\.g\. --traveller '\{"name":"text"\}'; required\n/)
+    expect(stdout).toMatch(/--stops <json>\n\s+array of object as JSON, e\.g\. --stops '\[\{"city":"text","nights":1\}\]'; required\n/)
+    expect(stdout).not.toContain('Only through --json')
   })
 
   it('wins over any other argument', async () => {
@@ -80,10 +82,23 @@ describe('flags', () => {
     expect(stdout).toBe('[todo p3] Buy milk #home #food\n')
   })
 
-  it('takes negative numbers in the --flag=value form', async () => {
-    const { code, stdout } = await run(['scripts/add_note.mjs', '--title', 'Cold', '--kind', 'idea', '--ratio=-4.5'])
+  it('takes negative numbers, in the --flag=value form and as the next argument', async () => {
+    for (const ratio of [['--ratio=-4.5'], ['--ratio', '-4.5']]) {
+      const { code, stdout } = await run(['scripts/add_note.mjs', '--title', 'Cold', '--kind', 'idea', ...ratio])
+      expect(code, ratio.join(' ')).toBe(0)
+      expect(stdout).toBe('[idea p3] Cold at -4.5°C\n')
+    }
+  })
+
+  it('takes an object and an array of objects as JSON flags (the examples --help shows run as they are)', async () => {
+    const { code, stdout } = await run(['scripts/plan_trip.mjs', '--traveller', '{"name":"Ada"}', '--stops', '[{"city":"Lyon","nights":2},{"city":"Nice","nights":3}]'])
     expect(code).toBe(0)
-    expect(stdout).toBe('[idea p3] Cold at -4.5°C\n')
+    expect(JSON.parse(stdout)).toEqual({ traveller: 'Ada', route: 'Lyon -> Nice', nights: 5 })
+    const example = await run(['scripts/plan_trip.mjs', '--traveller', '{"name":"text"}', '--stops', '[{"city":"text","nights":1}]'])
+    expect(example.code).toBe(0)
+    const bad = await run(['scripts/plan_trip.mjs', '--traveller', '{"name":"Ada"}', '--stops', '[{"city":"Lyon"}]'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('stops[0].nights: missing (expected number)')
   })
 })
 
