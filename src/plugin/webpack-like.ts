@@ -11,7 +11,6 @@ interface HostSource {
 }
 
 interface HostCompilation<S extends HostSource> {
-  getLogger(name: string): { info(message: string): void }
   errors: Error[]
   warnings: Error[]
   fileDependencies: { add(file: string): void; delete(file: string): boolean } & Iterable<string>
@@ -33,6 +32,7 @@ interface TapPromise<Args extends unknown[]> {
 export interface HostCompiler<S extends HostSource> {
   options: { context?: string | undefined; output: { path?: string | undefined } }
   watchMode: boolean
+  getInfrastructureLogger(name: string): { info(message: string): void }
   webpack: {
     sources: { RawSource: new (source: string) => S }
     WebpackError: new (message?: string) => Error & { file?: string; hideStack?: boolean }
@@ -91,7 +91,8 @@ export function applyWebpackLike<S extends HostSource>(
 
   function reportWrite(compilation: HostCompilation<S>, warnings: readonly Diagnostic[], summary: TreeSummary): void {
     push(compilation.warnings, writeWarnings.changed(warnings))
-    if (summaries.changed(summary)) compilation.getLogger(NAME).info(summaryLine(summary, session.root))
+    // The compiler's logger: it prints whatever the stats preset, as the other bundlers' build logs do.
+    if (summaries.changed(summary)) compiler.getInfrastructureLogger(NAME).info(summaryLine(summary, session.root))
   }
 
   compiler.hooks.make.tapPromise(NAME, async (compilation) => {
