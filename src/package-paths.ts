@@ -21,9 +21,9 @@ const fromSources = fileURLToPath(import.meta.url).startsWith(join(packageRoot, 
 /** Modules of this package that the bundler compiles into generated scripts. */
 export type OwnModule =
   | 'index'
-  | 'runtime/tool-cli'
+  | 'runtime/script'
+  | 'runtime/start'
   | 'runtime/mcp-server'
-  | 'runtime/invoke'
   | 'runtime/check-zod'
   | 'runtime/check-typebox'
   | 'runtime/check-sinclair-typebox'

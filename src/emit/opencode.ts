@@ -1,6 +1,7 @@
+import { opencode } from '../compile/harnesses/opencode.js'
 import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
-import { bridgeCode, bridgeImports, generatedHeader, generatedNote, scriptFromShim, sourceRef } from './codegen/bridge.js'
+import { bridgeCode, bridgeImports, generatedHeader, generatedNote, scriptFromShim } from './codegen/bridge.js'
 import { jsString, markdownWithFrontmatter } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
 import { hasNativeForm, renderAgentPrompt } from './codegen/prompt-docs.js'
@@ -20,7 +21,7 @@ function toolFile(plan: Plan, tool: PlannedTool): OwnedFile {
   const path = `.opencode/tool/${tool.name}.ts`
   const args = zodShapeCode(tool.schema, { z: 'z', dialect: 'zod4' }).code
   const content = [
-    generatedHeader(`tool ${JSON.stringify(tool.name)} (${sourceRef(tool.source)})`),
+    generatedHeader(`tool ${JSON.stringify(tool.name)} (${tool.source.file})`),
     ...bridgeImports(plan),
     `import { tool } from "@opencode-ai/plugin"`,
     '',
@@ -77,7 +78,7 @@ function agentFile(plan: Plan, agent: PlannedAgent, tools: readonly PlannedTool[
     ...(isRecord(permission) && Object.keys(permission).length === 0 ? {} : { permission }),
   }
   // The note is a YAML comment inside the frontmatter: opencode reads frontmatter only from the first line.
-  const note = generatedNote(`agent ${JSON.stringify(agent.name)} (${sourceRef(agent.source)})`)
+  const note = generatedNote(`agent ${JSON.stringify(agent.name)} (${agent.source.file})`)
   const content = markdownWithFrontmatter(frontmatter, renderAgentPrompt(plan, agent, 'opencode')).replace(/^---\n/, `---\n# ${note}\n`)
-  return { kind: 'owned', path: `.opencode/agent/${agent.name}.md`, content }
+  return { kind: 'owned', path: opencode.agentFile(agent.name), content }
 }

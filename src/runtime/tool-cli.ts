@@ -1,6 +1,4 @@
-import { realpathSync } from 'node:fs'
 import { constants } from 'node:os'
-import { fileURLToPath } from 'node:url'
 import type { JsonSchema } from '../compile/plan.js'
 import type { AnyToolDefinition } from '../define/types.js'
 import { describeValue } from './describe.js'
@@ -22,21 +20,6 @@ export interface ToolScriptSpec {
 
 /** Prefix of the stderr line carrying one progress message; bridges parse these lines. */
 export const PROGRESS_PREFIX = 'oac:progress '
-
-/**
- * True when the module at `moduleUrl` is the file node was started with. Generated entries pass
- * their own `import.meta.url` (a shared chunk has another URL), and realpaths make a symlinked
- * or relative launch path count too.
- */
-export function isMainModule(moduleUrl: string): boolean {
-  const launched = process.argv[1]
-  if (!launched) return false
-  try {
-    return realpathSync(launched) === realpathSync(fileURLToPath(moduleUrl))
-  } catch {
-    return false
-  }
-}
 
 function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
   if (text === '') return Promise.resolve()

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { realpath, symlink } from 'node:fs/promises'
+import { readdir, realpath, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ScriptBundler } from '../../src/bundle/index.js'
@@ -17,6 +17,11 @@ beforeAll(async () => {
 })
 
 afterAll(() => bundler.dispose())
+
+async function listTree(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true })
+  return entries.map(String).sort()
+}
 
 const run = (args: string[], options?: { stdin?: string; env?: Record<string, string> }) => runNode(dir, args, options)
 
@@ -162,6 +167,23 @@ describe('tool failures exit 1', () => {
     const { code, stderr } = await run(['scripts/explode.mjs', '--reason', 'boom'], { env: { OAC_DEBUG: '1' } })
     expect(code).toBe(1)
     expect(stderr).toMatch(/^Error: the tool blew up: boom\n\s+at detonate /)
+  })
+
+  it('names the tool’s own source file and line in that stack, through the script’s source map', async () => {
+    const { stderr } = await run(['scripts/explode.mjs', '--reason', 'boom'], { env: { OAC_DEBUG: '1' } })
+    // tools/explode.ts throws on its line 5; the map's path is relative, so it points beside the moved scripts folder.
+    const frame = /\n\s+at detonate \((.+)\)\n/.exec(stderr)?.[1]
+    expect(frame).toBe(`${join(dir, 'tools', 'explode.ts')}:5:9`)
+  })
+})
+
+describe('running a script', () => {
+  it('writes nothing into the folder it runs from or the tree it belongs to', async () => {
+    const before = await listTree(dir)
+    for (const args of [['scripts/weather.mjs', '--city', 'Oslo'], ['scripts/add_note.mjs', '--title', 'x', '--kind', 'idea']]) {
+      expect((await run(args)).code).toBe(0)
+    }
+    expect(await listTree(dir)).toEqual(before)
   })
 })
 
