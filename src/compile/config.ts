@@ -78,6 +78,16 @@ export function resolveConfig(registry: RegistryDefinition, options: PlanOptions
     findings.error('server-name-invalid', `The MCP server name "${serverName}" ${serverProblem}.`, 'Choose a short name of letters, digits, "_" and "-", e.g. "oac-tools".')
   }
 
+  // Gemini CLI reads an MCP tool name `mcp_<server>_<tool>` back by its first `_` after `mcp_`.
+  if (!serverProblem && harnesses.includes('gemini') && serverName.includes('_')) {
+    findings.error(
+      'server-name-gemini',
+      `The MCP server name "${serverName}" contains "_", which Gemini CLI cannot tell from the "_" it puts between server and tool (mcp_${serverName}_<tool>).`,
+      'Use "-" instead of "_" in the server name (e.g. "oac-tools"), or leave gemini out of the harnesses.',
+      registry.source,
+    )
+  }
+
   const bridge = options.bridge ?? 'process'
   if (!BRIDGES.includes(bridge)) {
     findings.error('bridge-invalid', `The bridge "${String(bridge)}" is not one of ${BRIDGES.join(', ')}.`, 'Use "process" (a process per call) or "inline" (import the bundled tool).')

@@ -69,6 +69,13 @@ export const BUILTIN_TOOLS: Partial<Record<Harness, readonly string[]>> = {
     'patch', 'plan_enter', 'plan_exit', 'question', 'read', 'skill', 'task', 'todoread', 'todowrite', 'webfetch',
     'websearch', 'write',
   ],
+  // Kilo 7.7.7's tool ids (its agents' tool maps), with opencode's: its tools share their namespace.
+  kilo: [
+    'apply_patch', 'background_process', 'bash', 'batch', 'board_post', 'board_read', 'cancel_wakeup', 'codesearch', 'edit',
+    'glob', 'goal_report', 'grep', 'invalid', 'kilo_local_recall', 'list', 'lsp', 'multiedit', 'patch', 'plan_enter',
+    'plan_exit', 'question', 'read', 'schedule_wakeup', 'skill', 'suggest', 'task', 'todoread', 'todowrite', 'webfetch',
+    'websearch', 'write',
+  ],
   // pi: an extension tool with one of these names silently replaces the built-in.
   pi: ['bash', 'edit', 'find', 'grep', 'ls', 'powershell', 'read', 'write'],
   // omp 18.2.3 rejects a custom tool with one of these names ("conflicts with existing tool").

@@ -55,6 +55,7 @@ export const SCHEMA_SUPPORT: readonly ConstructRule[] = [
     targets: {
       codex: { severity: 'error', effect: 'Codex does not follow $ref and shows the model a plain string in its place' },
       opencode: { severity: 'warning', effect: `the opencode shim types the recursive field as unknown (z.unknown(); ${STILL_VALIDATES})` },
+      kilo: { severity: 'warning', effect: `the Kilo shim types the recursive field as unknown (z.unknown(); ${STILL_VALIDATES})` },
       omp: { severity: 'warning', effect: `the omp tool types the recursive field as unknown (pi.zod.unknown(); ${STILL_VALIDATES})` },
     },
     fix: `Flatten the recursive part (e.g. to a fixed depth), ${KEEP_ON_BASH}.`,

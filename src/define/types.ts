@@ -2,8 +2,8 @@ import type { Static, TObject } from '@sinclair/typebox'
 import type { z } from 'zod'
 
 /** The harnesses unplugin-oac compiles to. */
-export type Harness = 'opencode' | 'claude' | 'codex' | 'pi' | 'omp'
-export const HARNESSES: readonly Harness[] = ['opencode', 'claude', 'codex', 'pi', 'omp']
+export type Harness = 'opencode' | 'claude' | 'codex' | 'pi' | 'omp' | 'gemini' | 'copilot' | 'qwen' | 'kilo'
+export const HARNESSES: readonly Harness[] = ['opencode', 'claude', 'codex', 'pi', 'omp', 'gemini', 'copilot', 'qwen', 'kilo']
 
 /** What an agent's prompt documents for a tool: the bash command, the JSON contract, or both. */
 export type ToolFormat = 'bash' | 'json' | 'both'
