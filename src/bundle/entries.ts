@@ -1,18 +1,16 @@
 import { join } from 'node:path'
+import { harness } from '../compile/harnesses/index.js'
 import type { Plan, PlannedTool } from '../compile/plan.js'
-import type { Harness, JsonValue } from '../define/types.js'
+import type { JsonValue } from '../define/types.js'
 import { jsString } from '../emit/codegen/escape.js'
 import type { OwnModule } from '../package-paths.js'
 
 /** The entry that serves every JSON tool over MCP stdio, next to the tool scripts. */
 export const MCP_SERVER_ENTRY = 'mcp_tools_server'
 
-/** The harnesses that reach our tools through the MCP server (the others get native shims). */
-const MCP_HARNESSES: readonly Harness[] = ['claude', 'codex', 'gemini', 'copilot', 'qwen']
-
-/** True when the plan needs `scripts/mcp_tools_server.cjs`: native tools for an MCP harness, and a JSON tool to serve. */
+/** True when the plan needs `scripts/mcp_tools_server.cjs`: native tools for a harness whose tools route is MCP, and a JSON tool to serve. */
 export function needsMcpServer(plan: Plan): boolean {
-  return plan.nativeTools && plan.harnesses.some((h) => MCP_HARNESSES.includes(h)) && plan.tools.some((t) => t.json)
+  return plan.nativeTools && plan.harnesses.some((id) => harness(id).toolRoute === 'mcp') && plan.tools.some((t) => t.json)
 }
 
 export interface EntryContext {

@@ -1,6 +1,7 @@
 import { type AgentDefinition, type AnyToolDefinition, type Harness, HARNESSES, type JsonValue, type ToolFormat } from '../define/types.js'
 import type { ResolvedConfig } from './config.js'
 import type { Findings } from './findings.js'
+import { harness as harnessDescription } from './harnesses/index.js'
 import { resolveModels } from './models.js'
 import { agentNameProblem } from './names.js'
 import type { PlannedAgent } from './plan.js'
@@ -88,7 +89,11 @@ export function planAgent(agent: AgentDefinition, inputs: AgentInputs, findings:
     if (bad !== undefined) {
       findings.error('agent-harness-not-json', `${label}'s harness.${name}${bad} is not a JSON value.`, 'Harness fields are written into agent files: use strings, finite numbers, booleans, null, arrays and plain objects.', at)
     } else {
-      harness[name] = structuredClone(bag)
+      const fields = structuredClone(bag) as Record<string, JsonValue>
+      // Only the selected harnesses write agent files, so only their fields can break one.
+      const problems = inputs.config.harnesses.includes(name) ? harnessDescription(name).checkFields(fields, agent.name) : []
+      for (const problem of problems) findings.error(problem.code, problem.message, problem.fix, at)
+      harness[name] = fields
     }
   }
   const builtinTools: PlannedAgent['builtinTools'] = {}

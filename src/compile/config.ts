@@ -73,17 +73,12 @@ export function resolveConfig(registry: RegistryDefinition, options: PlanOptions
         : [...HARNESSES]
 
   const serverName = options.serverName ?? DEFAULT_SERVER_NAME
-  const serverProblem = serverNameProblem(serverName)
+  const serverProblem = serverNameProblem(serverName, harnesses)
   if (serverProblem) {
-    findings.error('server-name-invalid', `The MCP server name "${serverName}" ${serverProblem}.`, 'Choose a short name of letters, digits, "_" and "-", e.g. "oac-tools".')
-  }
-
-  // Gemini CLI reads an MCP tool name `mcp_<server>_<tool>` back by its first `_` after `mcp_`.
-  if (!serverProblem && harnesses.includes('gemini') && serverName.includes('_')) {
     findings.error(
-      'server-name-gemini',
-      `The MCP server name "${serverName}" contains "_", which Gemini CLI cannot tell from the "_" it puts between server and tool (mcp_${serverName}_<tool>).`,
-      'Use "-" instead of "_" in the server name (e.g. "oac-tools"), or leave gemini out of the harnesses.',
+      'server-name-invalid',
+      `The MCP server name "${serverName}" ${serverProblem}.`,
+      harnesses.includes('gemini') ? 'Choose a short name of letters, digits and "-" (no "_" with gemini), e.g. "oac-tools".' : 'Choose a short name of letters, digits, "_" and "-", e.g. "oac-tools".',
       registry.source,
     )
   }

@@ -1,4 +1,5 @@
-import type { Harness } from '../define/types.js'
+import { type Harness, HARNESSES } from '../define/types.js'
+import { harness } from './harnesses/index.js'
 
 /*
  * One naming rule per kind of name, chosen so that the same name is valid in every target at once
@@ -20,7 +21,9 @@ import type { Harness } from '../define/types.js'
  * Both: not a Windows device name (`con`, `nul`, `com1`...), which cannot be a file name there.
  *
  * MCP server name: /^[A-Za-z0-9_-]+$/ (Claude, Codex TOML bare key, pi), short enough to leave tool
- * names room under Codex's 64-character cap.
+ * names room under Codex's 64-character cap, plus what a selected harness's description adds.
+ *
+ * The caps come from each harness's description (`toolNameCap`, src/compile/harnesses/).
  */
 
 const TOOL_NAME = /^[a-z][a-z0-9_-]*$/
@@ -29,16 +32,31 @@ const SERVER_NAME = /^[A-Za-z0-9_-]+$/
 const NAME_CAP = 64
 const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$/
 
-/** The longest tool name that keeps `mcp__<server>__<tool>` within Codex's cap. */
+/** The harness whose cap on the name its model sees leaves tool names the least room, and that room. */
+function tightestCap(serverName: string): { id: Harness; room: number } | undefined {
+  let tightest: { id: Harness; room: number } | undefined
+  for (const id of HARNESSES) {
+    const cap = harness(id).toolNameCap
+    if (!cap) continue
+    const room = cap.limit - cap.name(serverName, '').length
+    if (!tightest || room < tightest.room) tightest = { id, room }
+  }
+  return tightest
+}
+
+/** The longest tool name that keeps the name every harness's model sees within that harness's cap. */
 export function maxToolNameLength(serverName: string): number {
-  return NAME_CAP - `mcp__${serverName}__`.length
+  return tightestCap(serverName)?.room ?? Number.POSITIVE_INFINITY
 }
 
 /** Why `name` cannot be a tool name, or undefined when it can. */
 export function toolNameProblem(name: string, serverName: string): string | undefined {
   if (!TOOL_NAME.test(name)) return 'must start with a lowercase letter and contain only lowercase letters, digits, "_" and "-"'
-  const cap = maxToolNameLength(serverName)
-  if (name.length > cap) return `is ${name.length} characters; Codex shows it as mcp__${serverName}__${name}, which must stay within ${NAME_CAP} (so at most ${cap} here)`
+  const tightest = tightestCap(serverName)
+  if (tightest && name.length > tightest.room) {
+    const { title, toolNameCap } = harness(tightest.id)
+    return `is ${name.length} characters; ${title} shows it as ${toolNameCap!.name(serverName, name)}, which must stay within ${toolNameCap!.limit} (so at most ${tightest.room} here)`
+  }
   if (WINDOWS_DEVICE.test(name)) return 'is a Windows device name, which cannot be a file name there'
   return undefined
 }
@@ -51,41 +69,27 @@ export function agentNameProblem(name: string): string | undefined {
   return undefined
 }
 
-/** Why `name` cannot be the MCP server's name, or undefined when it can. */
-export function serverNameProblem(name: string): string | undefined {
+/** Why `name` cannot be the MCP server's name for `harnesses`, or undefined when it can. */
+export function serverNameProblem(name: string, harnesses: readonly Harness[]): string | undefined {
   if (!SERVER_NAME.test(name)) return 'must contain only letters, digits, "_" and "-"'
-  if (maxToolNameLength(name) < 1) return `is ${name.length} characters, which leaves no room for tool names under Codex's ${NAME_CAP}-character cap`
+  const tightest = tightestCap(name)
+  if (tightest && tightest.room < 1) {
+    const { title, toolNameCap } = harness(tightest.id)
+    return `is ${name.length} characters, which leaves no room for tool names under ${title}'s ${toolNameCap!.limit}-character cap`
+  }
+  for (const id of harnesses) {
+    const problem = harness(id).serverNameProblem?.(name)
+    if (problem) return problem
+  }
   return undefined
-}
-
-/**
- * Built-in tools of the harnesses whose native tool forms share one namespace with them. Claude and
- * Codex reach our tools through MCP (`mcp__<server>__<tool>`), so nothing there can collide.
- */
-export const BUILTIN_TOOLS: Partial<Record<Harness, readonly string[]>> = {
-  // opencode 1.x tool ids; a custom tool with one of these names takes the built-in's place.
-  opencode: [
-    'apply_patch', 'bash', 'batch', 'codesearch', 'edit', 'glob', 'grep', 'invalid', 'list', 'lsp', 'multiedit',
-    'patch', 'plan_enter', 'plan_exit', 'question', 'read', 'skill', 'task', 'todoread', 'todowrite', 'webfetch',
-    'websearch', 'write',
-  ],
-  // Kilo 7.7.7's tool ids (its agents' tool maps), with opencode's: its tools share their namespace.
-  kilo: [
-    'apply_patch', 'background_process', 'bash', 'batch', 'board_post', 'board_read', 'cancel_wakeup', 'codesearch', 'edit',
-    'glob', 'goal_report', 'grep', 'invalid', 'kilo_local_recall', 'list', 'lsp', 'multiedit', 'patch', 'plan_enter',
-    'plan_exit', 'question', 'read', 'schedule_wakeup', 'skill', 'suggest', 'task', 'todoread', 'todowrite', 'webfetch',
-    'websearch', 'write',
-  ],
-  // pi: an extension tool with one of these names silently replaces the built-in.
-  pi: ['bash', 'edit', 'find', 'grep', 'ls', 'powershell', 'read', 'write'],
-  // omp 18.2.3 rejects a custom tool with one of these names ("conflicts with existing tool").
-  omp: [
-    'ast_edit', 'bash', 'debug', 'edit', 'eval', 'glob', 'goal', 'grep', 'hub', 'init_experiment', 'log_experiment',
-    'lsp', 'read', 'run_experiment', 'task', 'todo', 'update_notes', 'web_search', 'write',
-  ],
 }
 
 /** The harnesses (among `harnesses`) that have a built-in tool named `name`. */
 export function builtinCollisions(name: string, harnesses: readonly Harness[]): Harness[] {
-  return harnesses.filter((harness) => BUILTIN_TOOLS[harness]?.includes(name))
+  return harnesses.filter((id) => harness(id).builtinTools.includes(name))
+}
+
+/** True when some harness, selected or not, has a built-in tool named `name`. */
+export function isBuiltinAnywhere(name: string): boolean {
+  return HARNESSES.some((id) => harness(id).builtinTools.includes(name))
 }

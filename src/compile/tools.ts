@@ -2,7 +2,8 @@ import type { AgentDefinition, AnyToolDefinition, RegistryDefinition, SourceLoca
 import type { ResolvedConfig } from './config.js'
 import type { Findings } from './findings.js'
 import { isTool } from './guards.js'
-import { BUILTIN_TOOLS, builtinCollisions, toolNameProblem } from './names.js'
+import { harness } from './harnesses/index.js'
+import { builtinCollisions, isBuiltinAnywhere, toolNameProblem } from './names.js'
 import { type PlannedTool, scriptsFolder } from './plan.js'
 import { canonicalSchema } from './schema.js'
 import { schemaLimitations } from './schema-support.js'
@@ -92,25 +93,26 @@ export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, root: 
   // Built-ins share a namespace with our tools only where the tool gets a native form.
   const native = config.nativeTools && tool.json
   const collisions = native && !nameProblem ? builtinCollisions(tool.name, config.harnesses) : []
+  const refusing = collisions.filter((id) => harness(id).builtinReplacement === 'rejected')
   if (collisions.length && !tool.replacesBuiltin) {
     ok = false
     findings.error(
       'tool-name-builtin',
       `${label} has the name of a built-in tool of ${collisions.join(', ')}.`,
-      collisions.includes('omp')
-        ? 'Rename the tool (omp rejects custom tools named like its built-ins, even with replacesBuiltin).'
+      refusing.length
+        ? `Rename the tool (${refusing.join(', ')} ${refusing.length === 1 ? 'rejects' : 'reject'} custom tools named like ${refusing.length === 1 ? 'its' : 'their'} built-ins, even with replacesBuiltin).`
         : 'Rename the tool, or set replacesBuiltin: true to replace the built-in deliberately.',
       at,
     )
-  } else if (collisions.includes('omp')) {
+  } else if (refusing.length) {
     ok = false
     findings.error(
-      'tool-replaces-builtin-omp',
-      `${label} sets replacesBuiltin, but omp rejects custom tools named like its built-ins ("${tool.name}" conflicts with an existing tool).`,
-      'Rename the tool, or leave omp out of the harnesses for this config.',
+      `tool-replaces-builtin-${refusing[0]}`,
+      `${label} sets replacesBuiltin, but ${refusing.join(', ')} ${refusing.length === 1 ? 'rejects' : 'reject'} custom tools named like ${refusing.length === 1 ? 'its' : 'their'} built-ins ("${tool.name}" conflicts with an existing tool).`,
+      `Rename the tool, or leave ${refusing.join(', ')} out of the harnesses for this config.`,
       at,
     )
-  } else if (tool.replacesBuiltin && !Object.values(BUILTIN_TOOLS).some((names) => names.includes(tool.name))) {
+  } else if (tool.replacesBuiltin && !isBuiltinAnywhere(tool.name)) {
     findings.warning('tool-replaces-nothing', `${label} sets replacesBuiltin, but no harness has a built-in tool of that name.`, 'Remove replacesBuiltin.', at)
   }
 

@@ -1,9 +1,13 @@
 import type { Static, TObject } from '@sinclair/typebox'
 import type { z } from 'zod'
 
-/** The harnesses unplugin-oac compiles to. */
-export type Harness = 'opencode' | 'claude' | 'codex' | 'pi' | 'omp' | 'gemini' | 'copilot' | 'qwen' | 'kilo'
-export const HARNESSES: readonly Harness[] = ['opencode', 'claude', 'codex', 'pi', 'omp', 'gemini', 'copilot', 'qwen', 'kilo']
+/**
+ * The harnesses unplugin-oac compiles to, in their canonical order. Each is described in
+ * `src/compile/harnesses/<id>.ts` and emitted by `src/emit/<id>.ts`.
+ */
+const HARNESS_IDS = ['opencode', 'claude', 'codex', 'pi', 'omp', 'gemini', 'copilot', 'qwen', 'kilo'] as const
+export type Harness = (typeof HARNESS_IDS)[number]
+export const HARNESSES: readonly Harness[] = HARNESS_IDS
 
 /** What an agent's prompt documents for a tool: the bash command, the JSON contract, or both. */
 export type ToolFormat = 'bash' | 'json' | 'both'

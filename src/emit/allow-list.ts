@@ -1,8 +1,7 @@
 import type { Plan, PlannedAgent } from '../compile/plan.js'
-import type { Harness, JsonValue } from '../define/types.js'
-import { OacError } from '../diagnostics.js'
-import { agentMcpTools, agentTools } from './claude.js'
+import type { Harness } from '../define/types.js'
 import { hasNativeForm, nativeToolName } from './codegen/prompt-docs.js'
+import { agentMcpTools, agentTools } from './mcp-tools.js'
 
 /**
  * An MCP harness's tool allow-list for one agent: its MCP tools (as `listed` names them in the
@@ -23,47 +22,4 @@ export function mcpAllowList(
   const tools = [...agentMcpTools(plan, agent, harness).map((tool) => listed(tool.name)), ...builtins]
   if (runsScripts && !builtins.includes(shellTool)) tools.push(shellTool)
   return tools
-}
-
-/**
- * An agent's `harness.<id>` fields for a frontmatter, refused (at the agent's definition) where
- * unplugin-oac writes the key itself, or where the harness would refuse the file (`accepted`, for
- * harnesses whose frontmatter schema is closed).
- */
-export function checkedFrontmatterExtras(
-  agent: PlannedAgent,
-  harness: Harness,
-  title: string,
-  owned: Record<string, string>,
-  accepted?: readonly string[],
-): { [key: string]: JsonValue } {
-  const extra = agent.harness[harness] ?? {}
-  const diagnostics = Object.keys(extra).flatMap((key) => {
-    const owner = Object.hasOwn(owned, key) ? owned[key] : undefined
-    if (owner !== undefined) {
-      return [
-        {
-          severity: 'error' as const,
-          code: 'harness-field-reserved',
-          message: `Agent "${agent.name}" sets \`harness.${harness}.${key}\`, which unplugin-oac writes itself from ${owner}.`,
-          fix: `Remove \`${key}\` from \`harness.${harness}\` and set ${owner} instead.`,
-          ...agent.source,
-        },
-      ]
-    }
-    if (accepted && !accepted.includes(key)) {
-      return [
-        {
-          severity: 'error' as const,
-          code: 'harness-field-unknown',
-          message: `Agent "${agent.name}" sets \`harness.${harness}.${key}\`, which ${title} does not accept in an agent file (it would refuse to load the agent).`,
-          fix: `Use one of: ${accepted.join(', ')}.`,
-          ...agent.source,
-        },
-      ]
-    }
-    return []
-  })
-  if (diagnostics.length > 0) throw new OacError(diagnostics)
-  return extra
 }

@@ -1,35 +1,11 @@
-import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
-import type { Harness, JsonValue } from '../define/types.js'
-import { OacError } from '../diagnostics.js'
+import { claude } from '../compile/harnesses/claude.js'
+import type { Plan, PlannedAgent } from '../compile/plan.js'
+import type { JsonValue } from '../define/types.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
 import { markdownWithFrontmatter } from './codegen/escape.js'
 import { hasNativeForm, nativeToolName, renderAgentPrompt } from './codegen/prompt-docs.js'
+import { agentMcpTools, agentTools, servesMcp } from './mcp-tools.js'
 import type { OutputFile } from './types.js'
-
-/** True when the plan serves tools over MCP to this harness (the bundler then writes the server script). */
-export function servesMcp(plan: Plan, harness: Harness): boolean {
-  return plan.tools.some((tool) => hasNativeForm(plan, tool, harness))
-}
-
-/**
- * The agent's tools it calls through the MCP server: those with a native form whose documented
- * format is not bash-only (a `bash` agent is told to run the script, so it gets no MCP tool).
- */
-export function agentMcpTools(plan: Plan, agent: PlannedAgent, harness: Harness): PlannedTool[] {
-  return agentTools(plan, agent).filter((tool) => hasNativeForm(plan, tool, harness) && agent.toolFormats[tool.name] !== 'bash')
-}
-
-export function agentTools(plan: Plan, agent: PlannedAgent): PlannedTool[] {
-  return agent.tools.map((name) => plan.tools.find((tool) => tool.name === name)).filter((tool): tool is PlannedTool => tool !== undefined)
-}
-
-/** Frontmatter keys that come from the agent definition itself, so `harness.claude` may not set them. */
-const OWN_FRONTMATTER_KEYS: Record<string, string> = {
-  name: 'the agent `name`',
-  description: 'the agent `description`',
-  tools: 'the agent `tools` and `builtinTools.claude`',
-  model: 'the agent `model` (or the config `models`)',
-}
 
 /**
  * Claude Code: `.mcp.json` (our server entry merged into the user's file) and one subagent file
@@ -51,7 +27,7 @@ export function emitClaude(plan: Plan): OutputFile[] {
   for (const agent of plan.agents) {
     files.push({
       kind: 'owned',
-      path: `.claude/agents/${agent.name}.md`,
+      path: claude.agentFile(agent.name),
       content: markdownWithFrontmatter(claudeFrontmatter(plan, agent), renderAgentPrompt(plan, agent, 'claude')),
     })
   }
@@ -59,21 +35,8 @@ export function emitClaude(plan: Plan): OutputFile[] {
 }
 
 function claudeFrontmatter(plan: Plan, agent: PlannedAgent): { [key: string]: JsonValue } {
+  // Compile has rejected fields that would replace the generated ones (`harness-field-reserved`).
   const extra = agent.harness.claude ?? {}
-  for (const key of Object.keys(extra)) {
-    const owner = OWN_FRONTMATTER_KEYS[key]
-    if (owner !== undefined) {
-      throw new OacError([
-        {
-          severity: 'error',
-          code: 'harness-field-reserved',
-          message: `Agent "${agent.name}" sets \`harness.claude.${key}\`, which unplugin-oac writes itself from ${owner}.`,
-          fix: `Remove \`${key}\` from \`harness.claude\` and set ${owner} instead.`,
-          ...agent.source,
-        },
-      ])
-    }
-  }
   const tools = claudeTools(plan, agent)
   return {
     name: agent.name,

@@ -1,38 +1,10 @@
+import { codex } from '../compile/harnesses/codex.js'
 import type { Plan, PlannedAgent } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
-import { type Diagnostic, OacError } from '../diagnostics.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
-import { agentMcpTools } from './claude.js'
 import { hasNativeForm, renderAgentPrompt } from './codegen/prompt-docs.js'
+import { agentMcpTools } from './mcp-tools.js'
 import type { MergeEntry, OutputFile } from './types.js'
-
-/**
- * Keys `harness.codex` may add to an agent role file. Codex rejects unknown keys in these files
- * (serde `deny_unknown_fields`: the whole role is dropped with a config warning), so only keys
- * Codex 0.171 accepts there pass; each was checked against the real codex app-server.
- * `name`, `description`, `developer_instructions`, `model` and `mcp_servers` are written from the
- * definition; a user's own extra MCP servers can go straight into the file, which we merge into.
- */
-export const CODEX_AGENT_KEYS: readonly string[] = [
-  'nickname_candidates',
-  'model_provider',
-  'model_reasoning_effort',
-  'model_reasoning_summary',
-  'model_verbosity',
-  'model_context_window',
-  'model_auto_compact_token_limit',
-  'review_model',
-  'service_tier',
-  'approval_policy',
-  'sandbox_mode',
-  'sandbox_workspace_write',
-  'shell_environment_policy',
-  'web_search',
-  'tools',
-  'features',
-  'skills',
-  'compact_prompt',
-]
 
 /** Codex waits this long for the server to answer `initialize` and `tools/list` (its default, 10 s, is tight for a cold `node`). */
 const STARTUP_TIMEOUT_SEC = 30
@@ -48,7 +20,7 @@ const TOOL_TIMEOUT_SEC = 75
 export function emitCodex(plan: Plan): OutputFile[] {
   const files: OutputFile[] = plan.agents.map((agent) => ({
     kind: 'merge',
-    path: `.codex/agents/${agent.name}.toml`,
+    path: codex.agentFile(agent.name),
     format: 'toml',
     entries: agentEntries(plan, agent),
   }))
@@ -65,7 +37,8 @@ export function emitCodex(plan: Plan): OutputFile[] {
 }
 
 function agentEntries(plan: Plan, agent: PlannedAgent): MergeEntry[] {
-  const extra = checkedExtraKeys(agent)
+  // Compile has checked these keys against the ones Codex accepts in a role file (`codex-key-unknown`).
+  const extra = Object.entries(agent.harness.codex ?? {})
   const entries: MergeEntry[] = [
     { keyPath: ['name'], value: agent.name },
     { keyPath: ['description'], value: agent.description },
@@ -96,48 +69,4 @@ export function mcpServerBlock(plan: Plan, enabledTools: string[]): { [key: stri
     startup_timeout_sec: STARTUP_TIMEOUT_SEC,
     tool_timeout_sec: TOOL_TIMEOUT_SEC,
   }
-}
-
-function checkedExtraKeys(agent: PlannedAgent): [string, JsonValue][] {
-  const extra = Object.entries(agent.harness.codex ?? {})
-  const diagnostics: Diagnostic[] = []
-  for (const [key, value] of extra) {
-    if (!CODEX_AGENT_KEYS.includes(key)) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'codex-key-unknown',
-        message: `Agent "${agent.name}" sets \`harness.codex.${key}\`, which ${ownedBy(key) ?? 'Codex does not accept in an agent file (it would drop the whole agent)'}.`,
-        fix: ownedBy(key) ? `Remove \`${key}\` from \`harness.codex\`.` : `Use one of: ${CODEX_AGENT_KEYS.join(', ')}.`,
-        ...agent.source,
-      })
-    } else if (containsNull(value)) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'codex-value-null',
-        message: `Agent "${agent.name}" sets \`harness.codex.${key}\` to a value containing null, which TOML cannot express.`,
-        fix: `Leave the key (or the null entry) out instead.`,
-        ...agent.source,
-      })
-    }
-  }
-  if (diagnostics.length > 0) throw new OacError(diagnostics)
-  return extra
-}
-
-function ownedBy(key: string): string | undefined {
-  const owners: Record<string, string> = {
-    name: 'unplugin-oac writes from the agent `name`',
-    description: 'unplugin-oac writes from the agent `description`',
-    developer_instructions: 'unplugin-oac writes from the agent `prompt` and its tool docs',
-    model: 'unplugin-oac writes from the agent `model` (or the config `models`)',
-    mcp_servers: 'unplugin-oac writes for the agent `tools` (add other servers to the file by hand: it is merged, not overwritten)',
-  }
-  return owners[key]
-}
-
-function containsNull(value: JsonValue): boolean {
-  if (value === null) return true
-  if (Array.isArray(value)) return value.some(containsNull)
-  if (typeof value === 'object') return Object.values(value).some(containsNull)
-  return false
 }

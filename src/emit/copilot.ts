@@ -1,19 +1,12 @@
+import { copilot } from '../compile/harnesses/copilot.js'
 import type { Plan, PlannedAgent } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
-import { checkedFrontmatterExtras, mcpAllowList } from './allow-list.js'
-import { servesMcp } from './claude.js'
+import { mcpAllowList } from './allow-list.js'
 import { markdownWithFrontmatter } from './codegen/escape.js'
 import { renderAgentPrompt } from './codegen/prompt-docs.js'
+import { servesMcp } from './mcp-tools.js'
 import type { OutputFile } from './types.js'
-
-/** Frontmatter keys written from the agent definition, so `harness.copilot` may not set them. */
-const OWN_FRONTMATTER_KEYS: Record<string, string> = {
-  name: 'the agent `name`',
-  description: 'the agent `description`',
-  tools: 'the agent `tools` and `builtinTools.copilot`',
-  model: 'the agent `model` (or the config `models`)',
-}
 
 /**
  * GitHub Copilot (the CLI, VS Code and the cloud agent): one `.github/agents/<agent>.agent.md` per
@@ -37,7 +30,7 @@ export function emitCopilot(plan: Plan): OutputFile[] {
     files.push({ kind: 'merge', path: '.vscode/mcp.json', format: 'json', entries: [{ keyPath: ['servers', plan.serverName], value: vscodeServerEntry(plan) }] })
   }
   for (const agent of plan.agents) {
-    files.push({ kind: 'owned', path: `.github/agents/${agent.name}.agent.md`, content: agentFile(plan, agent) })
+    files.push({ kind: 'owned', path: copilot.agentFile(agent.name), content: agentFile(plan, agent) })
   }
   return files
 }
@@ -52,8 +45,6 @@ function vscodeServerEntry(plan: Plan): { [key: string]: JsonValue } {
 }
 
 function agentFile(plan: Plan, agent: PlannedAgent): string {
-  // Copilot warns about, and skips, frontmatter keys it does not know: `harness.copilot` passes as given.
-  const extra = checkedFrontmatterExtras(agent, 'copilot', 'GitHub Copilot', OWN_FRONTMATTER_KEYS)
   const tools = mcpAllowList(plan, agent, 'copilot', 'execute', (tool) => `${plan.serverName}/${tool}`)
   const frontmatter: { [key: string]: JsonValue } = {
     name: agent.name,
@@ -61,7 +52,8 @@ function agentFile(plan: Plan, agent: PlannedAgent): string {
     // No `tools` key gives the agent every tool, which is what an agent that names none gets.
     ...(tools.length > 0 ? { tools } : {}),
     ...(agent.model.copilot !== undefined ? { model: agent.model.copilot } : {}),
-    ...extra,
+    // Copilot warns about, and skips, frontmatter keys it does not know: `harness.copilot` passes as given.
+    ...(agent.harness.copilot ?? {}),
   }
   return markdownWithFrontmatter(frontmatter, renderAgentPrompt(plan, agent, 'copilot'))
 }

@@ -1,30 +1,12 @@
+import { harness } from '../compile/harnesses/index.js'
 import type { Plan, PlannedAgent } from '../compile/plan.js'
 import type { Harness, JsonValue } from '../define/types.js'
-import { OacError } from '../diagnostics.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
-import { checkedFrontmatterExtras, mcpAllowList } from './allow-list.js'
-import { servesMcp } from './claude.js'
+import { mcpAllowList } from './allow-list.js'
 import { markdownWithFrontmatter } from './codegen/escape.js'
 import { renderAgentPrompt } from './codegen/prompt-docs.js'
+import { servesMcp } from './mcp-tools.js'
 import type { OutputFile } from './types.js'
-
-/** Frontmatter keys written from the agent definition, so `harness.gemini` / `harness.qwen` may not set them. */
-const OWN_FRONTMATTER_KEYS: Record<string, string> = {
-  name: 'the agent `name`',
-  description: 'the agent `description`',
-  tools: 'the agent `tools` and `builtinTools`',
-  model: 'the agent `model` (or the config `models`)',
-}
-
-/**
- * The rest of Gemini CLI 0.61's local-agent frontmatter. Its zod schema is `.strict()`: any other key
- * makes the agent fail to load. (`kind` is left out: `remote` turns the file into another schema.)
- */
-export const GEMINI_AGENT_KEYS: readonly string[] = ['display_name', 'temperature', 'max_turns', 'timeout_mins', 'mcp_servers']
-
-// Gemini CLI fills `${name}` in an agent's prompt from the call's inputs (`query`, `today`, ...) and
-// refuses to run the agent when one is missing; the placeholder has no escaped form.
-const PLACEHOLDER = /\$\{(\w+)\}/
 
 /**
  * The server entry of `.gemini/settings.json` (and Qwen Code's `.qwen/settings.json`): only keys of
@@ -38,18 +20,11 @@ export function settingsServerEntry(plan: Plan): { [key: string]: JsonValue } {
   return { ...mcpServerCommand(plan.serverName), ...(plan.env.length > 0 ? { env } : {}) }
 }
 
-/** One agent of a Gemini-family harness, as its Markdown file's frontmatter and body. */
+/** Gemini CLI or a fork of it: the harness and the folder of its project settings and agents. */
 export interface GeminiFamily {
   harness: Extract<Harness, 'gemini' | 'qwen'>
-  title: string
   folder: string
-  /** Keys `harness.<id>` may add, where the harness refuses unknown ones. */
-  acceptedKeys?: readonly string[]
-  /** True when the harness substitutes `${name}` placeholders in the prompt. */
-  placeholders: boolean
 }
-
-const GEMINI: GeminiFamily = { harness: 'gemini', title: 'Gemini CLI', folder: '.gemini', acceptedKeys: GEMINI_AGENT_KEYS, placeholders: true }
 
 /**
  * Gemini CLI: our server merged into `.gemini/settings.json` (JSONC; the user's comments and keys
@@ -57,7 +32,7 @@ const GEMINI: GeminiFamily = { harness: 'gemini', title: 'Gemini CLI', folder: '
  * sees them, `mcp_<server>_<tool>`.
  */
 export function emitGemini(plan: Plan): OutputFile[] {
-  return emitGeminiFamily(plan, GEMINI)
+  return emitGeminiFamily(plan, { harness: 'gemini', folder: '.gemini' })
 }
 
 export function emitGeminiFamily(plan: Plan, family: GeminiFamily): OutputFile[] {
@@ -70,12 +45,12 @@ export function emitGeminiFamily(plan: Plan, family: GeminiFamily): OutputFile[]
       entries: [{ keyPath: ['mcpServers', plan.serverName], value: settingsServerEntry(plan) }],
     })
   }
-  for (const agent of plan.agents) files.push({ kind: 'owned', path: `${family.folder}/agents/${agent.name}.md`, content: agentFile(plan, agent, family) })
+  const path = harness(family.harness).agentFile!
+  for (const agent of plan.agents) files.push({ kind: 'owned', path: path(agent.name), content: agentFile(plan, agent, family) })
   return files
 }
 
 function agentFile(plan: Plan, agent: PlannedAgent, family: GeminiFamily): string {
-  const extra = checkedFrontmatterExtras(agent, family.harness, family.title, OWN_FRONTMATTER_KEYS, family.acceptedKeys)
   const tools = mcpAllowList(plan, agent, family.harness, 'run_shell_command')
   const frontmatter: { [key: string]: JsonValue } = {
     name: agent.name,
@@ -83,20 +58,8 @@ function agentFile(plan: Plan, agent: PlannedAgent, family: GeminiFamily): strin
     // No `tools` key gives the agent every tool, which is what an agent that names none gets.
     ...(tools.length > 0 ? { tools } : {}),
     ...(agent.model[family.harness] !== undefined ? { model: agent.model[family.harness]! } : {}),
-    ...extra,
+    // Checked in compile (Gemini's schema is closed; Qwen's drops what it does not know).
+    ...(agent.harness[family.harness] ?? {}),
   }
-  const body = renderAgentPrompt(plan, agent, family.harness)
-  const placeholder = family.placeholders ? PLACEHOLDER.exec(body) : null
-  if (placeholder) {
-    throw new OacError([
-      {
-        severity: 'error',
-        code: 'prompt-placeholder',
-        message: `Agent "${agent.name}"'s prompt (or a description of one of its tools) contains \`${placeholder[0]}\`, which ${family.title} reads as a placeholder to fill in when the agent starts: it fails with "Missing required input parameters: ${placeholder[1]}".`,
-        fix: `Write it another way (e.g. \`$${placeholder[1]}\` or \`{${placeholder[1]}}\`), or leave ${family.harness} out of the harnesses.`,
-        ...agent.source,
-      },
-    ])
-  }
-  return markdownWithFrontmatter(frontmatter, body)
+  return markdownWithFrontmatter(frontmatter, renderAgentPrompt(plan, agent, family.harness))
 }

@@ -12,19 +12,13 @@ import { emitPrompts } from './prompts.js'
 import { emitQwen } from './qwen.js'
 import type { OutputFile } from './types.js'
 
-const emitters: Record<Harness, (plan: Plan) => OutputFile[]> = {
-  opencode: emitOpencode,
-  claude: emitClaude,
-  codex: emitCodex,
-  pi: emitPi,
-  omp: emitOmp,
-  gemini: emitGemini,
-  copilot: emitCopilot,
-  qwen: emitQwen,
-  kilo: emitKilo,
-}
+/** A harness's emitter: the files its description (src/compile/harnesses/<id>.ts) says it gets. Pure. */
+export type HarnessEmitter = (plan: Plan) => OutputFile[]
+
+/** Every harness's emitter; one line per harness, and a harness without one does not type-check. */
+const EMITTERS = { opencode: emitOpencode, claude: emitClaude, codex: emitCodex, pi: emitPi, omp: emitOmp, gemini: emitGemini, copilot: emitCopilot, qwen: emitQwen, kilo: emitKilo } satisfies Record<Harness, HarnessEmitter>
 
 /** Every generated file but the bundled scripts: pure, so the same plan gives the same bytes anywhere. */
 export function emitAll(plan: Plan): OutputFile[] {
-  return [...emitPrompts(plan), ...plan.harnesses.flatMap((harness) => emitters[harness](plan))]
+  return [...emitPrompts(plan), ...plan.harnesses.flatMap((id) => EMITTERS[id](plan))]
 }

@@ -1,3 +1,4 @@
+import { kilo } from '../compile/harnesses/kilo.js'
 import type { Plan } from '../compile/plan.js'
 import { emitOpencodeFamily } from './opencode.js'
 import type { OutputFile } from './types.js'
@@ -8,5 +9,5 @@ import type { OutputFile } from './types.js'
  * `tool` from Kilo's own plugin package.
  */
 export function emitKilo(plan: Plan): OutputFile[] {
-  return emitOpencodeFamily(plan, { harness: 'kilo', toolFolder: '.kilo/tools', agentFolder: '.kilo/agents', pluginPackage: '@kilocode/plugin' })
+  return emitOpencodeFamily(plan, { harness: 'kilo', toolFolder: '.kilo/tools', agentFile: kilo.agentFile, pluginPackage: '@kilocode/plugin' })
 }

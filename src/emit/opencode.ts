@@ -1,3 +1,4 @@
+import { opencode } from '../compile/harnesses/opencode.js'
 import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
 import type { Harness, JsonValue } from '../define/types.js'
 import { bridgeCode, bridgeImports, generatedHeader, generatedNote, scriptFromShim, sourceRef } from './codegen/bridge.js'
@@ -11,11 +12,11 @@ import type { OutputFile, OwnedFile } from './types.js'
 export interface OpencodeFamily {
   harness: Extract<Harness, 'opencode' | 'kilo'>
   toolFolder: string
-  agentFolder: string
+  agentFile: (agent: string) => string
   pluginPackage: string
 }
 
-const OPENCODE: OpencodeFamily = { harness: 'opencode', toolFolder: '.opencode/tool', agentFolder: '.opencode/agent', pluginPackage: '@opencode-ai/plugin' }
+const OPENCODE: OpencodeFamily = { harness: 'opencode', toolFolder: '.opencode/tool', agentFile: opencode.agentFile, pluginPackage: '@opencode-ai/plugin' }
 
 /**
  * opencode: a `.opencode/tool/<tool>.ts` shim per JSON tool (zod arguments on `tool.schema`, the
@@ -93,5 +94,5 @@ function agentFile(plan: Plan, agent: PlannedAgent, tools: readonly PlannedTool[
   // The note is a YAML comment inside the frontmatter: opencode reads frontmatter only from the first line.
   const note = generatedNote(`agent ${JSON.stringify(agent.name)} (${sourceRef(agent.source)})`)
   const content = markdownWithFrontmatter(frontmatter, renderAgentPrompt(plan, agent, family.harness)).replace(/^---\n/, `---\n# ${note}\n`)
-  return { kind: 'owned', path: `${family.agentFolder}/${agent.name}.md`, content }
+  return { kind: 'owned', path: family.agentFile(agent.name), content }
 }

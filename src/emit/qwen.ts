@@ -9,5 +9,5 @@ import type { OutputFile } from './types.js'
  * fields pass as given; like Gemini it fills `${name}` placeholders in the prompt.
  */
 export function emitQwen(plan: Plan): OutputFile[] {
-  return emitGeminiFamily(plan, { harness: 'qwen', title: 'Qwen Code', folder: '.qwen', placeholders: true })
+  return emitGeminiFamily(plan, { harness: 'qwen', folder: '.qwen' })
 }

@@ -66,6 +66,24 @@ describe('compilePlan: each invalid definition fails with a diagnostic at its de
     expect((await compile('toolBuiltin', { nativeTools: false })).plan).toBeDefined()
   })
 
+  it("harness fields a harness would reject or the definition owns, every one reported at its agent, for the selected harnesses only", async () => {
+    const result = await compile('harnessFields')
+    expect(result.plan).toBeUndefined()
+    const found = result.diagnostics.map((d) => [d.code, d.message.match(/`(harness\.[a-z_.]+)`/)?.[1]])
+    expect(found).toEqual([
+      ['harness-field-reserved', 'harness.claude.model'],
+      ['codex-key-unknown', 'harness.codex.temperature'],
+      ['codex-key-unknown', 'harness.codex.developer_instructions'],
+      ['codex-value-null', 'harness.codex.tools'],
+    ])
+    await expectAt(result.diagnostics[0]!, 'registries.ts', 'harness-field-reserved')
+    for (const d of result.diagnostics.slice(1)) await expectAt(d, 'registries.ts', 'codex-key-unknown')
+    expect(result.diagnostics[1]!.fix).toContain('model_reasoning_effort')
+    expect(result.diagnostics[2]!.message).toContain('from the agent `prompt`')
+    // A harness that is not compiled writes no file its fields could break.
+    expect((await compile('harnessFields', { harnesses: ['opencode', 'pi'] })).plan).toBeDefined()
+  })
+
   it('replacesBuiltin is allowed for opencode and pi, but omp rejects it even then', async () => {
     expect((await compile('toolReplacesBuiltin', { harnesses: ['opencode', 'pi', 'claude'] })).plan).toBeDefined()
     const [d] = await failing('toolReplacesBuiltin', 'tool-replaces-builtin-omp')

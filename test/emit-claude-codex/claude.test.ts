@@ -1,6 +1,5 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { OacError } from '../../src/diagnostics.js'
 import { emitClaude } from '../../src/emit/claude.js'
 import { renderAgentPrompt } from '../../src/emit/codegen/prompt-docs.js'
 import { mergeJsonText } from '../../src/write/index.js'
@@ -93,21 +92,6 @@ describe('emitClaude: .claude/agents/<agent>.md', () => {
     const { frontmatter, body } = splitFrontmatter(owned(emitClaude(plan), '.claude/agents/free.md').content)
     expect(frontmatter).toEqual({ name: 'free', description: 'The free agent.', model: 'inherit' })
     expect(body).toBe('You are free.\n')
-  })
-
-  it('rejects harness.claude fields that the definition owns, naming the agent and where it is defined', () => {
-    const plan = fixturePlan({ agents: [agent('bad', { harness: { claude: { model: 'sonnet' } } })] })
-    let error: unknown
-    try {
-      emitClaude(plan)
-    } catch (caught) {
-      error = caught
-    }
-    expect(error).toBeInstanceOf(OacError)
-    expect((error as OacError).diagnostics).toEqual([
-      expect.objectContaining({ severity: 'error', code: 'harness-field-reserved', file: 'agents/registry.ts', line: 12, column: 15 }),
-    ])
-    expect((error as OacError).message).toContain('harness.claude.model')
   })
 
   it('keeps hostile strings exact in the frontmatter and the body (10,000 cases)', () => {

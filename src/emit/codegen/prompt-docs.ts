@@ -1,25 +1,12 @@
+import { harness } from '../../compile/harnesses/index.js'
 import type { Plan, PlannedAgent, PlannedTool } from '../../compile/plan.js'
 import type { Harness } from '../../define/types.js'
 import { type FlagSpec, inputFlags } from '../../runtime/flags.js'
 import { markdownCode, markdownFence } from './escape.js'
 
-/** How a harness names one of our tools when the model calls it natively (each checked in the pinned CLI). */
-export function nativeToolName(plan: Plan, harness: Harness, tool: string): string {
-  const server = plan.serverName
-  switch (harness) {
-    case 'claude':
-    case 'codex':
-    case 'qwen':
-      return `mcp__${server}__${tool}`
-    // Gemini CLI prefixes MCP tools with `mcp_` and joins server and tool with one `_`.
-    case 'gemini':
-      return `mcp_${server}_${tool}`
-    // Copilot shows the model `<server>-<tool>` (agent files list it as `<server>/<tool>`).
-    case 'copilot':
-      return `${server}-${tool}`
-    default:
-      return tool
-  }
+/** How a harness names one of our tools when the model calls it natively. */
+export function nativeToolName(plan: Plan, id: Harness, tool: string): string {
+  return harness(id).modelToolName(plan.serverName, tool)
 }
 
 /** True when the harness gets a native form of the tool (and so the JSON docs name a callable tool). */

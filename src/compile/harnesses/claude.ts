@@ -1,0 +1,36 @@
+import type { HarnessDescription } from './types.js'
+
+/** Frontmatter keys that come from the agent definition itself, so `harness.claude` may not set them. */
+const OWN_FRONTMATTER_KEYS: Record<string, string> = {
+  name: 'the agent `name`',
+  description: 'the agent `description`',
+  tools: 'the agent `tools` and `builtinTools.claude`',
+  model: 'the agent `model` (or the config `models`)',
+}
+
+/** Claude Code: our tools over MCP (`.mcp.json`), one subagent file per agent. Claude reads full JSON Schema. */
+export const claude = {
+  id: 'claude',
+  title: 'Claude Code',
+  toolRoute: 'mcp',
+  modelToolName: (server, tool) => `mcp__${server}__${tool}`,
+  builtinTools: [],
+  builtinReplacement: 'allowed',
+  schemaLimits: {},
+  agentFile: (agent) => `.claude/agents/${agent}.md`,
+  checkFields: (fields, agentName) =>
+    Object.keys(fields)
+      .filter((key) => Object.hasOwn(OWN_FRONTMATTER_KEYS, key))
+      .map((key) => ({
+        code: 'harness-field-reserved',
+        message: `Agent "${agentName}" sets \`harness.claude.${key}\`, which unplugin-oac writes itself from ${OWN_FRONTMATTER_KEYS[key]}.`,
+        fix: `Remove \`${key}\` from \`harness.claude\` and set ${OWN_FRONTMATTER_KEYS[key]} instead.`,
+      })),
+  proof: {
+    cli: { package: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
+    test: 'test/harness/claude-codex.test.ts',
+    // `claude mcp list` starts each server (initialize + tools/list); its exit code is 0 even on failure.
+    // Server names hold only letters, digits, "_" and "-", none of them special in a pattern.
+    list: { kind: 'command', args: () => ['mcp', 'list'], expect: ({ server }) => new RegExp(`^${server}: .* - ✔ Connected$`, 'm') },
+  },
+} satisfies HarnessDescription

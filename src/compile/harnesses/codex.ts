@@ -1,0 +1,103 @@
+import type { JsonValue } from '../../define/types.js'
+import type { JsonSchema } from '../plan.js'
+import type { HarnessDescription, HarnessFieldProblem } from './types.js'
+
+/**
+ * Keys `harness.codex` may add to an agent role file. Codex rejects unknown keys in these files
+ * (serde `deny_unknown_fields`: the whole role is dropped with a config warning), so only keys
+ * Codex 0.171 accepts there pass; each was checked against the real codex app-server.
+ * `name`, `description`, `developer_instructions`, `model` and `mcp_servers` are written from the
+ * definition; a user's own extra MCP servers can go straight into the file, which we merge into.
+ */
+export const CODEX_AGENT_KEYS: readonly string[] = [
+  'nickname_candidates',
+  'model_provider',
+  'model_reasoning_effort',
+  'model_reasoning_summary',
+  'model_verbosity',
+  'model_context_window',
+  'model_auto_compact_token_limit',
+  'review_model',
+  'service_tier',
+  'approval_policy',
+  'sandbox_mode',
+  'sandbox_workspace_write',
+  'shell_environment_policy',
+  'web_search',
+  'tools',
+  'features',
+  'skills',
+  'compact_prompt',
+]
+
+/** Role-file keys unplugin-oac writes from the definition, and where each comes from. */
+const OWNED_KEYS: Record<string, string> = {
+  name: 'unplugin-oac writes from the agent `name`',
+  description: 'unplugin-oac writes from the agent `description`',
+  developer_instructions: 'unplugin-oac writes from the agent `prompt` and its tool docs',
+  model: 'unplugin-oac writes from the agent `model` (or the config `models`)',
+  mcp_servers: 'unplugin-oac writes for the agent `tools` (add other servers to the file by hand: it is merged, not overwritten)',
+}
+
+function containsNull(value: JsonValue): boolean {
+  if (value === null) return true
+  if (Array.isArray(value)) return value.some(containsNull)
+  if (typeof value === 'object') return Object.values(value).some(containsNull)
+  return false
+}
+
+function checkFields(fields: Record<string, JsonValue>, agentName: string): HarnessFieldProblem[] {
+  const problems: HarnessFieldProblem[] = []
+  for (const [key, value] of Object.entries(fields)) {
+    const owner = Object.hasOwn(OWNED_KEYS, key) ? OWNED_KEYS[key] : undefined
+    if (!CODEX_AGENT_KEYS.includes(key)) {
+      problems.push({
+        code: 'codex-key-unknown',
+        message: `Agent "${agentName}" sets \`harness.codex.${key}\`, which ${owner ?? 'Codex does not accept in an agent file (it would drop the whole agent)'}.`,
+        fix: owner ? `Remove \`${key}\` from \`harness.codex\`.` : `Use one of: ${CODEX_AGENT_KEYS.join(', ')}.`,
+      })
+    } else if (containsNull(value)) {
+      problems.push({
+        code: 'codex-value-null',
+        message: `Agent "${agentName}" sets \`harness.codex.${key}\` to a value containing null, which TOML cannot express.`,
+        fix: 'Leave the key (or the null entry) out instead.',
+      })
+    }
+  }
+  return problems
+}
+
+const STILL_VALIDATES = 'the tool script still validates the real schema'
+const untyped = (node: JsonSchema) => node.type === undefined
+
+/**
+ * Codex: our tools over MCP (`[mcp_servers.<server>]` TOML blocks), one role file per agent. Codex
+ * keeps only type, description, enum, items, properties, required, additionalProperties and anyOf
+ * of a tool's schema (const becomes a one-value enum); a node left without a type is shown to the
+ * model as a string (codex-rs `sanitize_json_schema`).
+ */
+export const codex = {
+  id: 'codex',
+  title: 'Codex',
+  toolRoute: 'mcp',
+  modelToolName: (server, tool) => `mcp__${server}__${tool}`,
+  // Codex caps the name it gives the model at 64 (longer names get a hash suffix).
+  toolNameCap: { limit: 64, name: (server, tool) => `mcp__${server}__${tool}` },
+  builtinTools: [],
+  builtinReplacement: 'allowed',
+  schemaLimits: {
+    recursion: { severity: 'error', effect: 'Codex does not follow $ref and shows the model a plain string in its place' },
+    'exclusive-union': { severity: 'error', effect: 'Codex drops oneOf and shows the model a plain string there', when: untyped },
+    intersection: { severity: 'error', effect: 'Codex drops allOf and shows the model a plain string there' },
+    'pattern-properties': { severity: 'warning', effect: `Codex drops patternProperties: the model sees an object without those keys described (${STILL_VALIDATES})` },
+    tuple: { severity: 'error', effect: 'Codex drops prefixItems and shows the model an array of its `items` (strings when the tuple has no rest element)' },
+  },
+  agentFile: (agent) => `.codex/agents/${agent}.toml`,
+  checkFields,
+  proof: {
+    cli: { package: '@openai/codex', version: '0.171.0', bin: 'codex' },
+    test: 'test/harness/claude-codex.test.ts',
+    // `codex mcp list --json` parses the config (the project's only when trusted) but starts no server.
+    list: { kind: 'command', args: () => ['mcp', 'list', '--json'], expect: ({ server }) => new RegExp(`"name":\\s*"${server}"`) },
+  },
+} satisfies HarnessDescription

@@ -1,0 +1,34 @@
+import type { HarnessDescription } from './types.js'
+
+const STILL_VALIDATES = 'the tool script still validates the real schema'
+
+/**
+ * oh-my-pi: a `.omp/tools/<tool>/index.ts` factory per tool with `pi.zod` parameters (string, number,
+ * boolean, literal, enum, union, array, object, record, unknown, any). No agent files.
+ */
+export const omp = {
+  id: 'omp',
+  title: 'oh-my-pi',
+  toolRoute: 'shim',
+  modelToolName: (_server, tool) => tool,
+  // omp 18.2.3 rejects a custom tool with one of these names ("conflicts with existing tool").
+  builtinTools: [
+    'ast_edit', 'bash', 'debug', 'edit', 'eval', 'glob', 'goal', 'grep', 'hub', 'init_experiment', 'log_experiment',
+    'lsp', 'read', 'run_experiment', 'task', 'todo', 'update_notes', 'web_search', 'write',
+  ],
+  builtinReplacement: 'rejected',
+  schemaLimits: {
+    recursion: { severity: 'warning', effect: `the omp tool types the recursive field as unknown (pi.zod.unknown(); ${STILL_VALIDATES})` },
+    intersection: { severity: 'warning', effect: `the omp tool types the field as unknown (pi.zod has no intersection; ${STILL_VALIDATES})` },
+    'pattern-properties': { severity: 'warning', effect: `the omp tool takes a record of any keys there (pi.zod.record has no key pattern; ${STILL_VALIDATES})` },
+    tuple: { severity: 'warning', effect: `the omp tool takes an array of unknown values (pi.zod has no tuple; ${STILL_VALIDATES})` },
+  },
+  agentFile: null,
+  checkFields: () => [],
+  proof: {
+    cli: { package: '@oh-my-pi/pi-coding-agent', version: '18.2.3', bin: 'omp' },
+    test: 'test/harness/opencode-pi-omp.test.ts',
+    // omp runs only under bun and has no list command; its SDK lists custom tools (with `tools.xdev: false`).
+    list: { kind: 'sdk', module: '@oh-my-pi/pi-coding-agent', call: 'createAgentSession({ cwd }).session.getAllToolNames()', expect: ({ tool }) => tool },
+  },
+} satisfies HarnessDescription

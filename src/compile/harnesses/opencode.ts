@@ -1,0 +1,29 @@
+import type { HarnessDescription } from './types.js'
+
+/** opencode: a native `.opencode/tool/<tool>.ts` shim per tool (zod 4.1 arguments), one agent file per agent. */
+export const opencode = {
+  id: 'opencode',
+  title: 'opencode',
+  toolRoute: 'shim',
+  modelToolName: (_server, tool) => tool,
+  // opencode 1.x tool ids; a custom tool with one of these names takes the built-in's place.
+  builtinTools: [
+    'apply_patch', 'bash', 'batch', 'codesearch', 'edit', 'glob', 'grep', 'invalid', 'list', 'lsp', 'multiedit',
+    'patch', 'plan_enter', 'plan_exit', 'question', 'read', 'skill', 'task', 'todoread', 'todowrite', 'webfetch',
+    'websearch', 'write',
+  ],
+  builtinReplacement: 'allowed',
+  schemaLimits: {
+    // The shim's zod has no way to refer back to a schema.
+    recursion: { severity: 'warning', effect: 'the opencode shim types the recursive field as unknown (z.unknown(); the tool script still validates the real schema)' },
+  },
+  agentFile: (agent) => `.opencode/agent/${agent}.md`,
+  // Every field is written as given over the generated ones; a `permission` map refines ours key by key.
+  checkFields: () => [],
+  proof: {
+    cli: { package: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
+    test: 'test/harness/opencode-pi-omp.test.ts',
+    // Prints the agent's resolved tools map as JSON: its own tools true.
+    list: { kind: 'command', args: ({ agent }) => ['debug', 'agent', agent], expect: ({ tool }) => new RegExp(`"${tool}":\\s*true`) },
+  },
+} satisfies HarnessDescription

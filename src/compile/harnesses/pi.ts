@@ -1,0 +1,27 @@
+import type { HarnessDescription } from './types.js'
+
+const GOOGLE_REJECTS = 'and Google (Gemini) models reject it'
+
+/** pi: one extension registering every tool with TypeBox parameters, passed to the model as plain JSON Schema. No agent files. */
+export const pi = {
+  id: 'pi',
+  title: 'pi',
+  toolRoute: 'shim',
+  modelToolName: (_server, tool) => tool,
+  // An extension tool with one of these names silently replaces the built-in.
+  builtinTools: ['bash', 'edit', 'find', 'grep', 'ls', 'powershell', 'read', 'write'],
+  builtinReplacement: 'allowed',
+  schemaLimits: {
+    'exclusive-union': { severity: 'warning', effect: `pi passes oneOf to the model as is, ${GOOGLE_REJECTS}` },
+    union: { severity: 'warning', effect: `pi passes anyOf to the model as is, ${GOOGLE_REJECTS}` },
+    const: { severity: 'warning', effect: `pi passes const to the model as is, ${GOOGLE_REJECTS}` },
+  },
+  agentFile: null,
+  checkFields: () => [],
+  proof: {
+    cli: { package: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi' },
+    test: 'test/harness/opencode-pi-omp.test.ts',
+    // pi has no command that lists tools; its SDK loads the project's extensions.
+    list: { kind: 'sdk', module: '@mariozechner/pi-coding-agent', call: 'createAgentSession({ cwd }).session.getAllTools()', expect: ({ tool }) => tool },
+  },
+} satisfies HarnessDescription
