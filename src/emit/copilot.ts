@@ -5,7 +5,7 @@ import { mcpServerCommand } from '../runtime/mcp-launcher.js'
 import { mcpAllowList } from './allow-list.js'
 import { markdownWithFrontmatter } from './codegen/escape.js'
 import { renderAgentPrompt } from './codegen/prompt-docs.js'
-import { servesMcp } from './mcp-tools.js'
+import { mcpJsonFile, servesMcp } from './mcp-tools.js'
 import type { OutputFile } from './types.js'
 
 /**
@@ -18,15 +18,7 @@ import type { OutputFile } from './types.js'
 export function emitCopilot(plan: Plan): OutputFile[] {
   const files: OutputFile[] = []
   if (servesMcp(plan, 'copilot')) {
-    if (!plan.harnesses.includes('claude')) {
-      const env = Object.fromEntries(plan.env.map((name) => [name, `\${${name}}`]))
-      files.push({
-        kind: 'merge',
-        path: '.mcp.json',
-        format: 'json',
-        entries: [{ keyPath: ['mcpServers', plan.serverName], value: { ...mcpServerCommand(plan.serverName), ...(plan.env.length > 0 ? { env } : {}) } }],
-      })
-    }
+    if (!plan.harnesses.includes('claude')) files.push(mcpJsonFile(plan))
     files.push({ kind: 'merge', path: '.vscode/mcp.json', format: 'json', entries: [{ keyPath: ['servers', plan.serverName], value: vscodeServerEntry(plan) }] })
   }
   for (const agent of plan.agents) {

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs'
 import { chmod, lstat, mkdir, readdir, readFile, realpath, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { visit } from 'jsonc-parser'
 import { type Diagnostic, hasErrors, OacError } from '../diagnostics.js'
 import type { MergeEntry, MergeFile, OutputFile, OwnedFile } from '../emit/types.js'
 import { isTempName, replaceFileSync, sweepStaleTemps, syncFolder, writeFileAtomic } from './atomic.js'
@@ -350,6 +351,13 @@ function mergeText(format: MergeFile['format'], text: string | undefined, file: 
   return format === 'json' ? mergeJsonText(text, file, previous) : mergeTomlText(text, file, previous)
 }
 
+/** True when JSON text holds a `//` or block comment (outside strings). */
+function hasJsonComment(text: string): boolean {
+  let found = false
+  visit(text, { onComment: () => (found = true) })
+  return found
+}
+
 /**
  * Merges one file (or, with no entries, removes our old entries from it). Our entries edited by
  * hand are reported: an error when we would overwrite them (a warning with force), and left in
@@ -383,6 +391,16 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
   const raw = existing?.toString('utf8')
   const bom = raw?.startsWith('\uFEFF') ? '\uFEFF' : ''
   const text = raw === undefined ? undefined : raw.slice(bom.length)
+
+  if (file.strictJsonReader && text !== undefined && hasJsonComment(text)) {
+    plan.diagnostics.push({
+      severity: 'warning',
+      code: 'merge-file-commented',
+      file: shown,
+      message: `${file.path} has a comment, and ${file.strictJsonReader} skips the whole file when it has one: it will not see the ${file.entries.map((entry) => entry.keyPath.join('.')).join(', ')} entry (nor any other).`,
+      fix: `Remove the comments from ${file.path} (its entries are merged and kept either way).`,
+    })
+  }
 
   const removable: MergeEntry[] = []
   const editedOurs: string[][] = []

@@ -21,6 +21,6 @@ export const copilot = {
     cli: { package: '@github/copilot', version: '1.0.102', bin: 'copilot' },
     test: 'test/harness/copilot-kilo.test.ts',
     // Lists the workspace's servers (the folder trusted in config.json) without starting them.
-    list: { kind: 'command', args: () => ['mcp', 'list', '--json'], expect: ({ server }) => new RegExp(`"${server}":\\s*\\{`) },
+    list: { kind: 'command', args: (_names) => ['mcp', 'list', '--json'], expect: ({ server }) => new RegExp(`"${server}":\\s*\\{`) },
   },
 } satisfies HarnessDescription

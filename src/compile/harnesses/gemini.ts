@@ -30,6 +30,6 @@ export const gemini = {
     cli: { package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
     test: 'test/harness/gemini-qwen.test.ts',
     // Starts each server and pings it; subcommands need no key (with the folder trusted).
-    list: { kind: 'command', args: () => ['mcp', 'list'], expect: ({ server }) => new RegExp(`✓ ${server}: .* - Connected$`, 'm') },
+    list: { kind: 'command', args: (_names) => ['mcp', 'list'], expect: ({ server }) => new RegExp(`✓ ${server}: .* - Connected$`, 'm') },
   },
 } satisfies HarnessDescription

@@ -20,6 +20,6 @@ export const qwen = {
     cli: { package: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
     test: 'test/harness/gemini-qwen.test.ts',
     // Project servers show "Pending approval" until `qwen mcp approve <name>`; then it connects to each.
-    list: { kind: 'command', args: () => ['mcp', 'list'], expect: ({ server }) => new RegExp(`✓\\S* ${server}: .* - Connected$`, 'm') },
+    list: { kind: 'command', args: (_names) => ['mcp', 'list'], expect: ({ server }) => new RegExp(`✓\\S* ${server}: .* - Connected$`, 'm') },
   },
 } satisfies HarnessDescription
