@@ -1,9 +1,6 @@
 import { execFile } from 'node:child_process'
-import { once } from 'node:events'
 import { existsSync } from 'node:fs'
 import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,6 +11,7 @@ import type { Plan } from '../../src/compile/plan.js'
 import { writeOutputs } from '../../src/write/index.js'
 import { copyProject, repoRoot } from '../util/project.js'
 import { harnessCacheDir, installHarnessPackage, isolatedHome } from './cache.js'
+import { shownTools, startChatModel, toolResults } from './chat-model.js'
 import { offlineRun, scriptOutput } from './offline.js'
 
 /**
@@ -97,7 +95,10 @@ describe(`GitHub Copilot CLI ${COPILOT_VERSION}`, () => {
   it('in its offline BYOK mode, --agent planner shows the model only its own MCP tools as <server>-<tool>, and the call returns the script output', async () => {
     await mkdir(join(home, '.copilot'), { recursive: true })
     await writeFile(join(home, '.copilot', 'config.json'), JSON.stringify({ trusted_folders: [project] }))
-    const model = await chatModel({ name: `${SERVER}-forecast`, input: { city: 'Oslo', days: 1 } })
+    const forecast = { name: `${SERVER}-forecast`, input: { city: 'Oslo', days: 1 } }
+    const model = await startChatModel((request) =>
+      shownTools(request).includes(forecast.name) && toolResults(request).length === 0 ? { calls: [forecast] } : { text: 'Done.' },
+    )
     try {
       // Not in its own network namespace: Copilot must reach the loopback endpoint of this process.
       const result = await run(bin, ['-p', 'Plan the week in Oslo.', '--agent', 'planner', '--allow-all-tools'], {
@@ -114,11 +115,11 @@ describe(`GitHub Copilot CLI ${COPILOT_VERSION}`, () => {
       })
       expect(result.stdout).toContain('Done.')
       const first = model.requests[0]!
-      const shown = (first.tools ?? []).map((tool) => tool.function.name)
+      const shown = shownTools(first)
       // The planner's MCP tools (forecast, convert_units), none of the triager's; Copilot's own built-ins beside them.
       expect(shown.filter((name) => name.startsWith(`${SERVER}-`)).sort()).toEqual([`${SERVER}-convert_units`, `${SERVER}-forecast`])
       expect(JSON.stringify(first.messages)).toContain(`Call the tool \`${SERVER}-forecast\``)
-      const toolResult = model.requests.flatMap((request) => request.messages).find((message) => message.role === 'tool')
+      const toolResult = model.requests.flatMap(toolResults).find((result) => result.name === forecast.name)
       const expected = await scriptOutput(project, join(project, 'scripts', 'forecast.mjs'), { city: 'Oslo', days: 1 }, env)
       // Copilot hands a JSON result back re-serialized (compact): the same value.
       expect(typeof toolResult?.content).toBe('string')
@@ -128,42 +129,6 @@ describe(`GitHub Copilot CLI ${COPILOT_VERSION}`, () => {
     }
   })
 })
-
-interface ChatRequest {
-  tools?: Array<{ function: { name: string } }>
-  messages: Array<{ role: string; content: unknown; tool_call_id?: string }>
-}
-
-/**
- * A loopback OpenAI chat-completions endpoint (streamed, as Copilot asks) whose model calls
- * `call` once the harness shows it a tool of that name, then answers "Done." once a tool result came back.
- */
-async function chatModel(call: { name: string; input: Record<string, unknown> }): Promise<{ url: string; requests: ChatRequest[]; close(): Promise<void> }> {
-  const requests: ChatRequest[] = []
-  const server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
-    req.on('end', () => {
-      const request = JSON.parse(body || '{}') as ChatRequest
-      requests.push(request)
-      const shown = (request.tools ?? []).some((tool) => tool.function.name === call.name)
-      const answered = request.messages.some((message) => message.role === 'tool')
-      const delta =
-        shown && !answered
-          ? { role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: call.name, arguments: JSON.stringify(call.input) } }] }
-          : { role: 'assistant', content: 'Done.' }
-      const chunk = (choice: object) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'scripted', choices: [choice], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } })}\n\n`
-      res.writeHead(200, { 'content-type': 'text/event-stream' })
-      res.write(chunk({ index: 0, delta, finish_reason: null }))
-      res.write(chunk({ index: 0, delta: {}, finish_reason: 'tool_calls' in delta ? 'tool_calls' : 'stop' }))
-      res.end('data: [DONE]\n\n')
-    })
-  })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  return { url: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise((done) => server.close(() => done())) }
-}
 
 /**
  * Kilo installs @kilocode/plugin into every config folder before loading tools (offline that

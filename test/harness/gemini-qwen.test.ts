@@ -10,7 +10,9 @@ import type { Plan } from '../../src/compile/plan.js'
 import { writeOutputs } from '../../src/write/index.js'
 import { copyProject, repoRoot } from '../util/project.js'
 import { installHarnessPackage, isolatedHome } from './cache.js'
+import { shownTools, startChatModel, toolResults } from './chat-model.js'
 import { offlineRun, scriptOutput } from './offline.js'
+import { run } from '../util/process.js'
 
 /**
  * The real Gemini CLI and Qwen Code load what we generate for the playground, offline and with no
@@ -152,7 +154,7 @@ describe(`Qwen Code ${QWEN_VERSION}`, () => {
 
   const names = { server: SERVER, tool: 'forecast', agent: 'planner' }
 
-  it('qwen mcp list shows the project server pending approval, then connected once approved (also from a subfolder)', async () => {
+  it('qwen mcp list shows the project server pending approval, then connected once approved; a headless run gives a sub-agent just its own tools', async () => {
     const { env } = await freshHome()
     const qwenEnv = { ...env, PATH: `${resolve(node, '..')}:${env.PATH}` }
     const pending = await offlineRun(node, [cli, ...qwen.proof.list.args(names)], { cwd: project, env: qwenEnv })
@@ -162,5 +164,33 @@ describe(`Qwen Code ${QWEN_VERSION}`, () => {
     expect(approved.stdout + approved.stderr).toContain(`Approved MCP server "${SERVER}"`)
     const listed = await offlineRun(node, [cli, ...qwen.proof.list.args(names)], { cwd: project, env: qwenEnv })
     expect(listed.stdout, listed.stderr).toMatch(qwen.proof.list.expect(names))
+
+    // A headless run against a loopback model: the main agent starts the planner, which is shown its
+    // own MCP tools as mcp__<server>__<tool> (not the triager's), calls one and gets the script output.
+    const forecast = { name: `mcp__${SERVER}__forecast`, input: { city: 'Oslo', days: 1 } }
+    const foreign = { name: `mcp__${SERVER}__search_issues`, input: { query: 'crash' } }
+    const model = await startChatModel((request) => {
+      const shown = shownTools(request)
+      if (toolResults(request).length > 0) return { text: 'Done.' }
+      if (shown.includes(forecast.name)) return { calls: [forecast, foreign] }
+      if (shown.includes('agent')) return { calls: [{ name: 'agent', input: { subagent_type: 'planner', description: 'Plan the week', prompt: 'Weather in Oslo tomorrow?' } }] }
+      return { text: 'Done.' }
+    })
+    try {
+      const runEnv = { ...qwenEnv, OPENAI_API_KEY: 'offline', OPENAI_BASE_URL: model.url, OPENAI_MODEL: 'scripted', QWEN_CODE_SUPPRESS_YOLO_WARNING: '1' }
+      const result = await run(node, [cli, '-p', 'Plan the week.', '--yolo'], { cwd: project, env: runEnv })
+      expect(result.code, result.stderr).toBe(0)
+      const planner = model.requests.find((request) => shownTools(request).includes(forecast.name))
+      expect(planner, JSON.stringify(model.requests.map(shownTools))).toBeDefined()
+      const ours = shownTools(planner!).filter((name) => name.startsWith(`mcp__${SERVER}__`)).sort()
+      expect(ours).toEqual([`mcp__${SERVER}__convert_units`, `mcp__${SERVER}__forecast`])
+      expect(JSON.stringify(planner!.messages)).toContain(`Call the tool \`${forecast.name}\``)
+      const results = model.requests.flatMap(toolResults)
+      const expected = await scriptOutput(project, join(project, 'scripts', 'forecast.mjs'), forecast.input, env)
+      expect(JSON.stringify(results.find((r) => r.name === forecast.name)?.content)).toContain(JSON.stringify(expected.trim()).slice(1, -1))
+      expect(JSON.stringify(results.find((r) => r.name === foreign.name)?.content)).toContain(`Tool \\"${foreign.name}\\" not found`)
+    } finally {
+      await model.close()
+    }
   })
 })
