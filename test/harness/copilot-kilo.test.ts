@@ -118,6 +118,8 @@ describe(`GitHub Copilot CLI ${COPILOT_VERSION}`, () => {
       const shown = shownTools(first)
       // The planner's MCP tools (forecast, convert_units), none of the triager's; Copilot's own built-ins beside them.
       expect(shown.filter((name) => name.startsWith(`${SERVER}-`)).sort()).toEqual([`${SERVER}-convert_units`, `${SERVER}-forecast`])
+      // `execute` in its list (its prompt documents the scripts too) gives it Copilot's shell.
+      expect(shown).toContain('bash')
       expect(JSON.stringify(first.messages)).toContain(`Call the tool \`${SERVER}-forecast\``)
       const toolResult = model.requests.flatMap(toolResults).find((result) => result.name === forecast.name)
       const expected = await scriptOutput(project, join(project, 'scripts', 'forecast.mjs'), { city: 'Oslo', days: 1 }, env)
