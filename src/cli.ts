@@ -24,7 +24,7 @@ Options:
   --harness <list>         comma-separated harnesses: ${HARNESSES.join(',')} (default: the config's, else all)
   --server-name <name>     the MCP server's name in .mcp.json and Codex TOML (default: oac-tools)
   --bridge <kind>          how native shims run a tool: process (default) or inline
-  --codex-config           also add the MCP block to .codex/config.toml, for Codex's main agent
+  --no-codex-config        do not merge the MCP block into .codex/config.toml (add the server to your own Codex config)
   --force                  overwrite user files that sit where generated files go
   --check                  write nothing; exit 1 when the target differs from what would be generated
   --dry-run                write nothing; print what would change
@@ -43,7 +43,7 @@ interface Parsed {
   harnesses?: Harness[]
   serverName?: string
   bridge?: 'process' | 'inline'
-  codexConfig: boolean
+  codexConfig?: boolean
   force: boolean
   mode: 'write' | 'check' | 'dry-run'
   reporter: 'text' | 'json'
@@ -103,7 +103,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
     harnesses,
     serverName: values['server-name'],
     bridge,
-    codexConfig: values['codex-config'] ?? false,
+    codexConfig: values['codex-config'],
     force: values.force ?? false,
     mode: values.check ? 'check' : values['dry-run'] ? 'dry-run' : 'write',
     reporter,

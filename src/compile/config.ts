@@ -16,7 +16,7 @@ export interface PlanOptions {
   serverName?: string
   /** How native shims reach a tool (default `process`). */
   bridge?: 'process' | 'inline'
-  /** Also put the MCP block in the project's `.codex/config.toml`, for Codex's main agent (default false). */
+  /** Merge the MCP block into the project's `.codex/config.toml`, the route to our tools for every Codex agent (default true). */
   codexConfig?: boolean
 }
 
@@ -110,6 +110,6 @@ export function resolveConfig(registry: RegistryDefinition, options: PlanOptions
     serverName,
     bridge,
     env,
-    codexConfig: options.codexConfig ?? false,
+    codexConfig: options.codexConfig ?? true,
   }
 }

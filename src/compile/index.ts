@@ -2,7 +2,7 @@ import type { AgentDefinition, Harness, RegistryDefinition } from '../define/typ
 import { type Diagnostic, hasErrors } from '../diagnostics.js'
 import type { LoadedRegistry } from '../load/index.js'
 import { planAgent } from './agents.js'
-import { type PlanOptions, resolveConfig } from './config.js'
+import { type PlanOptions, type ResolvedConfig, resolveConfig } from './config.js'
 import { Findings } from './findings.js'
 import { isAgent } from './guards.js'
 import { harness } from './harnesses/index.js'
@@ -60,6 +60,54 @@ function checkPromptPlaceholders(agent: AgentDefinition, planned: PlannedAgent, 
 }
 
 /**
+ * Two native tools a harness would show the model under one name (Codex makes `-` and `_` alike):
+ * the harness would rename one with a hash suffix, and the prompts would name a tool that is not there.
+ */
+function checkModelNames(config: ResolvedConfig, tools: readonly PlannedTool[], findings: Findings): void {
+  if (!config.nativeTools) return
+  for (const id of config.harnesses) {
+    const { title, modelToolName } = harness(id)
+    const seen = new Map<string, PlannedTool>()
+    for (const tool of tools.filter((candidate) => candidate.json)) {
+      const shown = modelToolName(config.serverName, tool.name)
+      const first = seen.get(shown)
+      if (!first) {
+        seen.set(shown, tool)
+        continue
+      }
+      findings.error(
+        'tool-name-collision',
+        `Tools "${first.name}" and "${tool.name}" both reach the model as ${shown} in ${title}, which would rename one of them.`,
+        `Rename one of the two tools so that their names differ in more than "-" and "_".`,
+        tool.source,
+      )
+    }
+  }
+}
+
+/**
+ * One warning per selected harness that writes agent files but shows every agent every native tool
+ * (Codex): an agent given fewer tools than the registry serves is scoped by its prompt alone.
+ */
+function warnUnscopedTools(registry: RegistryDefinition, config: ResolvedConfig, tools: readonly PlannedTool[], agents: readonly PlannedAgent[], findings: Findings): void {
+  if (!config.nativeTools) return
+  const served = tools.filter((tool) => tool.json).map((tool) => tool.name)
+  for (const id of config.harnesses) {
+    const { title, agentFile, scopesToolsPerAgent } = harness(id)
+    if (scopesToolsPerAgent || agentFile === null) continue
+    const narrower = agents.filter((agent) => served.some((tool) => !agent.tools.includes(tool)))
+    if (narrower.length === 0) continue
+    const names = narrower.map((agent) => `"${agent.name}"`).join(', ')
+    findings.warning(
+      'tools-not-scoped',
+      `${title} does not scope tools per agent: every ${title} agent is shown all ${served.length} tools of the MCP server, also ${names}, which ${narrower.length === 1 ? 'was' : 'were'} given fewer (the instructions name only an agent's own).`,
+      `Accept it, or keep a tool from every ${title} agent with json: false on the tool (bash route only), or leave ${id} out of the config's harnesses.`,
+      registry.source,
+    )
+  }
+}
+
+/**
  * Turns loaded definitions into a Plan: every name checked, every input schema made one canonical
  * JSON Schema, every problem a diagnostic at its definition. Pure: no I/O (prompt texts come from
  * `loaded.prompts`), no absolute paths in the plan. The plan is absent when there are errors.
@@ -84,6 +132,8 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
     if (planned) checkPromptPlaceholders(agent, planned, tools, config.harnesses, findings)
   }
 
+  checkModelNames(config, tools, findings)
+  warnUnscopedTools(registry, config, tools, plannedAgents, findings)
   const diagnostics = findings.diagnostics
   if (hasErrors(diagnostics)) return { diagnostics }
   const { profile: _profile, ...settings } = config

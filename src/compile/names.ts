@@ -7,7 +7,8 @@ import { harness } from './harnesses/index.js'
  *
  * Tools: /^[a-z][a-z0-9_-]*$/, at most 64 - "mcp____".length - serverName.length characters.
  *  - MCP tool names (Claude, Codex, pi) must match ^[A-Za-z0-9_-]{1,64}$, and Codex caps the name the
- *    model sees, `mcp__<server>__<tool>`, at 64 (longer names get a hash suffix): 48 with `oac-tools`.
+ *    model sees, `mcp__<server>__<tool>` with `-` as `_`, at 64 (longer names get a hash suffix): 48 with
+ *    `oac-tools`. Names that differ only in `-` and `_` are one name to Codex (`tool-name-collision`).
  *  - lowercase: omp lowercases MCP tool names, and the tool is also a file name (`scripts/<tool>.mjs`,
  *    `.opencode/tool/<tool>.ts`, `.omp/tools/<tool>/`) that must not clash on case-insensitive disks.
  *  - a letter first: Gemini-family providers require it of function names, and a leading `-` or `_`

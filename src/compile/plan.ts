@@ -29,7 +29,7 @@ export interface Plan {
   bridge: 'process' | 'inline'
   /** Names of environment variables forwarded to tool processes. */
   env: string[]
-  /** Also put the MCP server block in the project's `.codex/config.toml`, for Codex's main agent (default false). */
+  /** Merge the MCP server block into the project's `.codex/config.toml`, the one route to our tools for every Codex agent (default true). */
   codexConfig?: boolean
   tools: PlannedTool[]
   agents: PlannedAgent[]

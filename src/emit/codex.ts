@@ -3,7 +3,6 @@ import type { Plan, PlannedAgent } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
 import { hasNativeForm, renderAgentPrompt } from './codegen/prompt-docs.js'
-import { agentMcpTools } from './mcp-tools.js'
 import type { MergeEntry, OutputFile } from './types.js'
 
 /** Codex waits this long for the server to answer `initialize` and `tools/list` (its default, 10 s, is tight for a cold `node`). */
@@ -13,9 +12,15 @@ const TOOL_TIMEOUT_SEC = 75
 
 /**
  * Codex: `.codex/agents/<agent>.toml` per agent, merged key by key so a user's own keys, tables and
- * comments in the file survive. An agent with MCP tools gets an `[mcp_servers.<server>]` block
- * allowing just its tools. With `plan.codexConfig`, the project's `.codex/config.toml` gets the
- * block too (every JSON tool), for Codex's main agent.
+ * comments in the file survive, and (unless `plan.codexConfig` is false) the `[mcp_servers.<server>]`
+ * block, serving every JSON tool, merged into the project's `.codex/config.toml`.
+ *
+ * That block is the one route to our tools for every Codex agent. Codex 0.171 applies a role file as
+ * a config layer for the spawned agent's model and instructions, but gives the agent the MCP tools
+ * of the session: an `[mcp_servers]` block in a role file is never started, and its `enabled_tools`
+ * does not narrow the session's server (codex-rs `agent/role.rs`, `codex-mcp/src/client_pool.rs`;
+ * proven with the real CLI). So Codex does not scope tools per agent; each role's instructions
+ * document only its own tools, and compile warns (`tools-not-scoped`).
  */
 export function emitCodex(plan: Plan): OutputFile[] {
   const files: OutputFile[] = plan.agents.map((agent) => ({
@@ -25,7 +30,7 @@ export function emitCodex(plan: Plan): OutputFile[] {
     entries: agentEntries(plan, agent),
   }))
   const served = plan.tools.filter((tool) => hasNativeForm(plan, tool, 'codex')).map((tool) => tool.name)
-  if (plan.codexConfig && served.length > 0) {
+  if (plan.codexConfig !== false && served.length > 0) {
     files.push({
       kind: 'merge',
       path: '.codex/config.toml',
@@ -46,8 +51,6 @@ function agentEntries(plan: Plan, agent: PlannedAgent): MergeEntry[] {
   ]
   if (agent.model.codex !== undefined) entries.push({ keyPath: ['model'], value: agent.model.codex })
   for (const [key, value] of extra) entries.push({ keyPath: [key], value })
-  const tools = agentMcpTools(plan, agent, 'codex').map((tool) => tool.name)
-  if (tools.length > 0) entries.push({ keyPath: ['mcp_servers', plan.serverName], value: mcpServerBlock(plan, tools) })
   return entries
 }
 

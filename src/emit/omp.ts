@@ -1,5 +1,5 @@
 import type { Plan, PlannedTool } from '../compile/plan.js'
-import { bridgeCode, bridgeImports, generatedHeader, scriptFromShim, sourceRef } from './codegen/bridge.js'
+import { bridgeCode, bridgeImports, generatedHeader, scriptFromShim } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
@@ -19,7 +19,7 @@ function toolFile(plan: Plan, tool: PlannedTool): OwnedFile {
   const path = `.omp/tools/${tool.name}/index.ts`
   const parameters = zodSchemaCode(tool.schema, { z: 'z', dialect: 'omptype' }).code
   const content = [
-    generatedHeader(`tool ${JSON.stringify(tool.name)} (${sourceRef(tool.source)})`),
+    generatedHeader(`tool ${JSON.stringify(tool.name)} (${tool.source.file})`),
     ...bridgeImports(plan),
     `import type { CustomToolFactory } from "@oh-my-pi/pi-coding-agent"`,
     '',

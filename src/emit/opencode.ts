@@ -1,7 +1,7 @@
 import { opencode } from '../compile/harnesses/opencode.js'
 import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
 import type { Harness, JsonValue } from '../define/types.js'
-import { bridgeCode, bridgeImports, generatedHeader, generatedNote, scriptFromShim, sourceRef } from './codegen/bridge.js'
+import { bridgeCode, bridgeImports, generatedHeader, generatedNote, scriptFromShim } from './codegen/bridge.js'
 import { jsString, markdownWithFrontmatter } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
 import { hasNativeForm, renderAgentPrompt } from './codegen/prompt-docs.js'
@@ -35,7 +35,7 @@ function toolFile(plan: Plan, tool: PlannedTool, family: OpencodeFamily): OwnedF
   const path = `${family.toolFolder}/${tool.name}.ts`
   const args = zodShapeCode(tool.schema, { z: 'z', dialect: 'zod4' }).code
   const content = [
-    generatedHeader(`tool ${JSON.stringify(tool.name)} (${sourceRef(tool.source)})`),
+    generatedHeader(`tool ${JSON.stringify(tool.name)} (${tool.source.file})`),
     ...bridgeImports(plan),
     `import { tool } from ${jsString(family.pluginPackage)}`,
     '',
@@ -92,7 +92,7 @@ function agentFile(plan: Plan, agent: PlannedAgent, tools: readonly PlannedTool[
     ...(isRecord(permission) && Object.keys(permission).length === 0 ? {} : { permission }),
   }
   // The note is a YAML comment inside the frontmatter: opencode reads frontmatter only from the first line.
-  const note = generatedNote(`agent ${JSON.stringify(agent.name)} (${sourceRef(agent.source)})`)
+  const note = generatedNote(`agent ${JSON.stringify(agent.name)} (${agent.source.file})`)
   const content = markdownWithFrontmatter(frontmatter, renderAgentPrompt(plan, agent, family.harness)).replace(/^---\n/, `---\n# ${note}\n`)
   return { kind: 'owned', path: family.agentFile(agent.name), content }
 }

@@ -1,5 +1,5 @@
 import type { Plan, PlannedTool } from '../compile/plan.js'
-import { bridgeCode, bridgeImports, generatedHeader, scriptFromShim, sourceRef } from './codegen/bridge.js'
+import { bridgeCode, bridgeImports, generatedHeader, scriptFromShim } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
@@ -19,7 +19,7 @@ function extensionPath(plan: Plan): string {
 export function emitPi(plan: Plan): OutputFile[] {
   const tools = plan.tools.filter((tool) => hasNativeForm(plan, tool, 'pi'))
   if (tools.length === 0) return []
-  const sources = tools.map((tool) => `${JSON.stringify(tool.name)} (${sourceRef(tool.source)})`).join(', ')
+  const sources = tools.map((tool) => `${JSON.stringify(tool.name)} (${tool.source.file})`).join(', ')
   const content = [
     generatedHeader(`${tools.length === 1 ? 'tool' : 'tools'} ${sources}`),
     ...bridgeImports(plan),

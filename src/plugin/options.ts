@@ -31,7 +31,7 @@ export interface OacPluginOptions {
   serverName?: string
   /** How native shims reach a tool: a process per call (default) or an import of the bundled module. */
   bridge?: 'process' | 'inline'
-  /** Also put the MCP block in the project's `.codex/config.toml`, for Codex's main agent (default false). */
+  /** Merge the MCP block into the project's `.codex/config.toml`, the route to our tools for every Codex agent (default true). */
   codexConfig?: boolean
   /** Overwrite user files that sit where the agent tree puts files it owns. */
   force?: boolean

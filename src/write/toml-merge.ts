@@ -122,7 +122,7 @@ function renderEntry(entry: MergeEntry, eol: string): string {
     Object.defineProperty(wrapper, key, { value: i === entry.keyPath.length - 1 ? entry.value : inner, enumerable: true })
     return wrapper
   }, {})
-  return tomlDocument(nested).replace(/\n/g, eol)
+  return tomlDocument(nested, { multiLineStrings: eol === '\n' }).replace(/\n/g, eol)
 }
 
 /** A parent of our key that is not a table (an array of tables, a value, an inline table) cannot take our entry. */

@@ -48,7 +48,8 @@ describe('compilePlan: each invalid definition fails with a diagnostic at its de
     expect((await compile('toolNameLong')).plan).toBeDefined()
     const [d] = await failing('toolNameLong', 'tool-name-invalid', { serverName: 'a-rather-long-server-name' })
     await expectAt(d!, 'tools.ts', 'tool-name-long')
-    expect(d!.message).toContain('mcp__a-rather-long-server-name__summarise_the_release_notes_for_a_version')
+    // Codex joins the names with "-" made "_", and that name is the one capped.
+    expect(d!.message).toContain('Codex shows it as mcp__a_rather_long_server_name__summarise_the_release_notes_for_a_version')
   })
 
   it('two different tools with one name, naming both locations', async () => {
@@ -64,6 +65,14 @@ describe('compilePlan: each invalid definition fails with a diagnostic at its de
     // Claude and Codex reach our tools through MCP, and the bash route has no namespace to share.
     expect((await compile('toolBuiltin', { harnesses: ['claude', 'codex'] })).plan).toBeDefined()
     expect((await compile('toolBuiltin', { nativeTools: false })).plan).toBeDefined()
+  })
+
+  it('two tools Codex would show the model under one name ("-" and "_" alike), reported at the second', async () => {
+    const [d] = await failing('toolNameCollision', 'tool-name-collision')
+    await expectAt(d!, 'tools.ts', 'tool-name-collision')
+    expect(d!.message).toBe('Tools "ping-host" and "ping_host" both reach the model as ping_host in Codex, which would rename one of them.')
+    // Every other harness keeps the names apart.
+    expect((await compile('toolNameCollision', { harnesses: ['opencode', 'claude', 'pi', 'omp'] })).plan).toBeDefined()
   })
 
   it("harness fields a harness would reject or the definition owns, every one reported at its agent, for the selected harnesses only", async () => {

@@ -23,7 +23,27 @@ async function definedAt(file: string, declaration: string) {
   return { file, line: index + 1, column: lines[index]!.search(/define(Tool|Agent)\(/) + 1 }
 }
 
+/** The line of `defineRegistry(` in the fixture's registry. */
+async function markedRegistryLine(): Promise<number> {
+  const lines = (await readFile(join(fixture, 'agents/registry.ts'), 'utf8')).split('\n')
+  return lines.findIndex((line) => line.includes('defineRegistry(')) + 1
+}
+
 describe('compilePlan: a valid registry', () => {
+  it('warns, once, that Codex shows every agent every served tool, naming the agents given fewer', async () => {
+    const loaded = await loadRegistry('agents/registry.ts:registry', fixture)
+    const codex = compilePlan(loaded, { root: fixture, harnesses: ['codex', 'claude'], nativeTools: true })
+    expect(codex.plan).toBeDefined()
+    expect(codex.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'warning', code: 'tools-not-scoped', file: 'agents/registry.ts', line: await markedRegistryLine() }),
+    ])
+    // planner has lookup (and geocode, a script-only tool) but not ping; scout has both served tools.
+    expect(codex.diagnostics[0]!.message).toContain('all 2 tools of the MCP server, also "planner", which was given fewer')
+    // Claude Code and opencode scope each agent's tools; the bash route has no server to scope.
+    expect(compilePlan(loaded, { root: fixture, harnesses: ['claude', 'opencode'], nativeTools: true }).diagnostics).toEqual([])
+    expect(compilePlan(loaded, { root: fixture, harnesses: ['codex'], nativeTools: false }).diagnostics).toEqual([])
+  })
+
   it('picks the named config: harnesses in canonical order, native tools, env without repeats', async () => {
     const prod = await plan(fixture, { config: 'prod' })
     expect(prod.config).toBe('prod')

@@ -17,15 +17,18 @@ function agentToml(plan: Plan, name: string): Record<string, unknown> {
 const launcher = (serverName = 'oac-tools') => ({ command: 'node', args: ['-e', mcpLauncherSource(serverName)] })
 
 describe('emitCodex', () => {
-  it('writes one merged TOML file per agent', () => {
+  const serverBlock = { ...launcher(), env_vars: ['FORECAST_TOKEN', 'REGION'], enabled_tools: ['forecast', 'search_issues'], startup_timeout_sec: 30, tool_timeout_sec: 75 }
+
+  it('writes one merged TOML file per agent and merges the server into the project .codex/config.toml', () => {
     expect(emitCodex(fixturePlan()).map((f) => `${f.kind} ${f.kind === 'merge' ? f.format : ''} ${f.path}`)).toEqual([
       'merge toml .codex/agents/planner.toml',
       'merge toml .codex/agents/triager.toml',
       'merge toml .codex/agents/reviewer.toml',
+      'merge toml .codex/config.toml',
     ])
   })
 
-  it('the role keys, the mapped model, harness.codex keys and an MCP block allowing the agent tools', () => {
+  it('the role keys, the mapped model and harness.codex keys; no MCP block, which Codex ignores in a role file', () => {
     const plan = fixturePlan()
     expect(agentToml(plan, 'planner')).toEqual({
       name: 'planner',
@@ -34,53 +37,39 @@ describe('emitCodex', () => {
       model: 'gpt-5.1-codex',
       model_reasoning_effort: 'high',
       sandbox_mode: 'read-only',
-      mcp_servers: {
-        'oac-tools': {
-          ...launcher(),
-          env_vars: ['FORECAST_TOKEN', 'REGION'],
-          enabled_tools: ['forecast', 'search_issues'],
-          startup_timeout_sec: 30,
-          tool_timeout_sec: 75,
-        },
-      },
     })
-    expect(renderAgentPrompt(plan, plan.agents[0]!, 'codex')).toContain('Call the tool `mcp__oac-tools__forecast`')
+    expect(Object.keys(agentToml(plan, 'triager'))).toEqual(['name', 'description', 'developer_instructions'])
   })
 
-  it('enables only the tools the agent calls natively; no model key when the agent has none for Codex', () => {
-    const triager = agentToml(fixturePlan(), 'triager')
-    expect(triager.model).toBeUndefined()
-    expect((triager.mcp_servers as Record<string, { enabled_tools: string[] }>)['oac-tools']!.enabled_tools).toEqual(['search_issues'])
+  it('names each tool as Codex shows it: a function in the namespace of the server, "-" made "_"', () => {
+    const plan = fixturePlan()
+    expect(renderAgentPrompt(plan, plan.agents[0]!, 'codex')).toContain('Call the tool `forecast` (in the namespace `mcp__oac_tools`)')
+    expect(renderAgentPrompt(plan, plan.agents[0]!, 'codex')).not.toContain('mcp__oac-tools')
   })
 
-  it('no MCP block for an agent that runs every tool as a script, or without native tools', () => {
-    expect(Object.keys(agentToml(fixturePlan(), 'reviewer'))).toEqual(['name', 'description', 'developer_instructions'])
-    expect(agentToml(fixturePlan({ nativeTools: false }), 'planner').mcp_servers).toBeUndefined()
+  it('writes the prompt as a multi-line TOML string, one line of the file per line of the prompt', () => {
+    const plan = fixturePlan()
+    const file = merged(emitCodex(plan), '.codex/agents/planner.toml')
+    const text = mergeTomlText(undefined, file, [])
+    const prompt = renderAgentPrompt(plan, plan.agents[0]!, 'codex')
+    expect(text).toContain(`developer_instructions = """\n${prompt.split('\n')[0]}\n`)
+    expect(text.split('\n').length).toBeGreaterThan(prompt.split('\n').length)
   })
 
-  it('names the block after the server name and leaves env_vars out when no variable is declared', () => {
-    const toml = agentToml(fixturePlan({ serverName: 'app-b', env: [] }), 'planner')
-    const servers = toml.mcp_servers as Record<string, Record<string, unknown>>
-    expect(Object.keys(servers)).toEqual(['app-b'])
-    expect(servers['app-b']!.env_vars).toBeUndefined()
-  })
-
-  it('with codexConfig, also puts the block (every JSON tool) in .codex/config.toml; not by default', () => {
-    expect(emitCodex(fixturePlan()).map((f) => f.path)).not.toContain('.codex/config.toml')
-    const file = merged(emitCodex(fixturePlan({ codexConfig: true })), '.codex/config.toml')
+  it('the config.toml block serves every JSON tool, named after the server, env_vars only when variables are declared', () => {
+    const file = merged(emitCodex(fixturePlan()), '.codex/config.toml')
     expect(file.entries.map((e) => e.keyPath)).toEqual([['mcp_servers', 'oac-tools']])
-    expect(parseToml(mergeTomlText(undefined, file, []))).toEqual({
-      mcp_servers: {
-        'oac-tools': {
-          ...launcher(),
-          env_vars: ['FORECAST_TOKEN', 'REGION'],
-          enabled_tools: ['forecast', 'search_issues'],
-          startup_timeout_sec: 30,
-          tool_timeout_sec: 75,
-        },
-      },
-    })
-    expect(emitCodex(fixturePlan({ codexConfig: true, nativeTools: false })).map((f) => f.path)).not.toContain('.codex/config.toml')
+    expect(parseToml(mergeTomlText(undefined, file, []))).toEqual({ mcp_servers: { 'oac-tools': serverBlock } })
+    const other = parseToml(mergeTomlText(undefined, merged(emitCodex(fixturePlan({ serverName: 'app-b', env: [] })), '.codex/config.toml'), [])) as {
+      mcp_servers: Record<string, Record<string, unknown>>
+    }
+    expect(Object.keys(other.mcp_servers)).toEqual(['app-b'])
+    expect(other.mcp_servers['app-b']!.env_vars).toBeUndefined()
+  })
+
+  it('no config.toml block with codexConfig: false, or without native tools', () => {
+    expect(emitCodex(fixturePlan({ codexConfig: false })).map((f) => f.path)).not.toContain('.codex/config.toml')
+    expect(emitCodex(fixturePlan({ nativeTools: false })).map((f) => f.path)).not.toContain('.codex/config.toml')
   })
 
   it('merges into a user file: their keys, tables and comments stay', () => {
@@ -89,7 +78,7 @@ describe('emitCodex', () => {
     expect(text.startsWith('# my notes\nnickname_candidates = ["Ada"]  # keep\n')).toBe(true)
     expect(text).toContain('[mcp_servers.mine]\ncommand = "mine"\n')
     const parsed = parseToml(text) as { mcp_servers: Record<string, unknown>; name: string }
-    expect(Object.keys(parsed.mcp_servers).sort()).toEqual(['mine', 'oac-tools'])
+    expect(Object.keys(parsed.mcp_servers)).toEqual(['mine'])
     expect(parsed.name).toBe('planner')
   })
 
@@ -114,7 +103,7 @@ describe('emitCodex', () => {
         expect(toml.description).toBe(description)
         expect(toml.developer_instructions).toBe(renderAgentPrompt(plan, plan.agents[0]!, 'codex'))
         expect(toml.compact_prompt).toBe(nickname)
-        expect(Object.keys(toml.mcp_servers as object)).toEqual(['oac-tools'])
+        expect(toml.mcp_servers).toBeUndefined()
       }),
       { numRuns: 10_000 },
     )

@@ -74,7 +74,11 @@ describe('renderAgentPrompt', () => {
   it('names the native tool per harness in the JSON form', () => {
     const json = agent('json')
     expect(renderAgentPrompt(plan(), json, 'claude')).toContain('Call the tool `mcp__oac-tools__forecast`')
-    expect(renderAgentPrompt(plan({ serverName: 'app-a' }), json, 'codex')).toContain('Call the tool `mcp__app-a__forecast`')
+    // Codex shows a function per tool in a namespace per server, with "-" made "_" in both.
+    expect(renderAgentPrompt(plan({ serverName: 'app-a' }), json, 'codex')).toContain('Call the tool `forecast` (in the namespace `mcp__app_a`)')
+    const pingHost = { ...forecast, name: 'ping-host', script: 'scripts/ping-host.mjs' }
+    const pinger = { ...json, tools: ['ping-host'], toolFormats: { 'ping-host': 'json' as const } }
+    expect(renderAgentPrompt(plan({ serverName: 'app-a', tools: [pingHost] }), pinger, 'codex')).toContain('Call the tool `ping_host` (in the namespace `mcp__app_a`)')
     expect(renderAgentPrompt(plan(), json, 'opencode')).toContain('Call the tool `forecast`')
   })
 

@@ -151,6 +151,21 @@ describe(`escape.ts round trips (${RUNS} hostile cases per format)`, () => {
     )
   })
 
+  it('tomlDocument: a top-level text with line breaks is a multi-line string that parses back exactly, next to other keys', { timeout: TIMEOUT }, () => {
+    const text = hostileString.filter((s) => !hasLoneSurrogate(s)).map((s) => `${s}\n${s}`)
+    fc.assert(
+      fc.property(text, tomlTable.filter((t) => !containsLoneSurrogate(t)), (prompt, others) => {
+        const table = { ...others, developer_instructions: prompt }
+        const document = tomlDocument(table)
+        expect(document).toContain('developer_instructions = """\n')
+        expect(plain(parseToml(throughFile(document)))).toEqual(plain(table))
+      }),
+      { numRuns: RUNS },
+    )
+    // Prose stays as written: one line of the file per line of the text.
+    expect(tomlDocument({ name: 'a', developer_instructions: 'Say "hi".\nThen \'bye\'.\n' })).toBe('name = "a"\ndeveloper_instructions = """\nSay "hi".\nThen \'bye\'.\n"""\n')
+  })
+
   it('tomlDocument: smol-toml gives the exact data back, or it refuses what TOML cannot hold', { timeout: TIMEOUT }, () => {
     fc.assert(
       fc.property(tomlTable, (table) => {

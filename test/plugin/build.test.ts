@@ -24,6 +24,7 @@ const EXPECTED_PATHS = [
   '.claude/agents/forecaster.md',
   '.codex/agents/calculator.toml',
   '.codex/agents/forecaster.toml',
+  '.codex/config.toml',
   '.gemini/agents/calculator.md',
   '.gemini/agents/forecaster.md',
   '.gemini/settings.json',

@@ -55,7 +55,10 @@ describe('mergeTomlText on hand-written files', () => {
     'model = "o3"',
     'model_reasoning_effort = "high"   # keep this comment',
     'sandbox_mode = "read-only"',
-    'developer_instructions = "Plan the work.\\nUse the tools."',
+    // A text with line breaks is written as a multi-line string.
+    'developer_instructions = """',
+    'Plan the work.',
+    'Use the tools."""',
     'description = "Plans \\"work\\""',
     '',
     '# Servers the team added by hand',

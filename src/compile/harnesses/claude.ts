@@ -14,6 +14,7 @@ export const claude = {
   title: 'Claude Code',
   toolRoute: 'mcp',
   modelToolName: (server, tool) => `mcp__${server}__${tool}`,
+  scopesToolsPerAgent: true,
   builtinTools: [],
   builtinReplacement: 'allowed',
   schemaLimits: {},

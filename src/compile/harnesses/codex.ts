@@ -6,8 +6,8 @@ import type { HarnessDescription, HarnessFieldProblem } from './types.js'
  * Keys `harness.codex` may add to an agent role file. Codex rejects unknown keys in these files
  * (serde `deny_unknown_fields`: the whole role is dropped with a config warning), so only keys
  * Codex 0.171 accepts there pass; each was checked against the real codex app-server.
- * `name`, `description`, `developer_instructions`, `model` and `mcp_servers` are written from the
- * definition; a user's own extra MCP servers can go straight into the file, which we merge into.
+ * `name`, `description`, `developer_instructions` and `model` are written from the definition;
+ * `mcp_servers` has no effect there (Codex 0.171 gives a spawned agent the session's MCP tools).
  */
 export const CODEX_AGENT_KEYS: readonly string[] = [
   'nickname_candidates',
@@ -36,7 +36,7 @@ const OWNED_KEYS: Record<string, string> = {
   description: 'unplugin-oac writes from the agent `description`',
   developer_instructions: 'unplugin-oac writes from the agent `prompt` and its tool docs',
   model: 'unplugin-oac writes from the agent `model` (or the config `models`)',
-  mcp_servers: 'unplugin-oac writes for the agent `tools` (add other servers to the file by hand: it is merged, not overwritten)',
+  mcp_servers: 'Codex ignores in an agent file (a spawned agent gets the servers of `.codex/config.toml`, where unplugin-oac merges its own)',
 }
 
 function containsNull(value: JsonValue): boolean {
@@ -54,7 +54,9 @@ function checkFields(fields: Record<string, JsonValue>, agentName: string): Harn
       problems.push({
         code: 'codex-key-unknown',
         message: `Agent "${agentName}" sets \`harness.codex.${key}\`, which ${owner ?? 'Codex does not accept in an agent file (it would drop the whole agent)'}.`,
-        fix: owner ? `Remove \`${key}\` from \`harness.codex\`.` : `Use one of: ${CODEX_AGENT_KEYS.join(', ')}.`,
+        fix: owner
+          ? `Remove \`${key}\` from \`harness.codex\`${key === 'mcp_servers' ? '; add other servers to .codex/config.toml' : ''}.`
+          : `Use one of: ${CODEX_AGENT_KEYS.join(', ')}.`,
       })
     } else if (containsNull(value)) {
       problems.push({
@@ -65,6 +67,11 @@ function checkFields(fields: Record<string, JsonValue>, agentName: string): Harn
     }
   }
   return problems
+}
+
+/** A name as Codex gives it to the model: every character but letters, digits and `_` becomes `_`. */
+function responsesApiName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_]/g, '_')
 }
 
 const STILL_VALIDATES = 'the tool script still validates the real schema'
@@ -80,9 +87,14 @@ export const codex = {
   id: 'codex',
   title: 'Codex',
   toolRoute: 'mcp',
-  modelToolName: (server, tool) => `mcp__${server}__${tool}`,
-  // Codex caps the name it gives the model at 64 (longer names get a hash suffix).
-  toolNameCap: { limit: 64, name: (server, tool) => `mcp__${server}__${tool}` },
+  // Codex shows an MCP tool as a function in a namespace per server, each with every character
+  // but [A-Za-z0-9_] made `_` (codex-rs `sanitize_responses_api_tool_name`): `word_count` in `mcp__oac_tools`.
+  modelToolName: (_server, tool) => responsesApiName(tool),
+  toolNamespace: (server) => `mcp__${responsesApiName(server)}`,
+  // Codex caps the joined name at 64 (longer names get a hash suffix).
+  toolNameCap: { limit: 64, name: (server, tool) => `mcp__${responsesApiName(server)}__${responsesApiName(tool)}` },
+  // A spawned agent gets the MCP tools of the session, whatever its role file says (see emit/codex.ts).
+  scopesToolsPerAgent: false,
   builtinTools: [],
   builtinReplacement: 'allowed',
   schemaLimits: {

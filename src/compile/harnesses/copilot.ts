@@ -12,6 +12,8 @@ export const copilot = {
   // The model sees `<server>-<tool>`; agent files list the tool as `<server>/<tool>`.
   modelToolName: (server, tool) => `${server}-${tool}`,
   toolNameCap: { limit: 64, name: (server, tool) => `${server}-${tool}` },
+  // `--agent` shows the model only the tools its file lists (test/harness/copilot-kilo.test.ts).
+  scopesToolsPerAgent: true,
   builtinTools: [],
   builtinReplacement: 'allowed',
   schemaLimits: {},

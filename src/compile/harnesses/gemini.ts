@@ -20,6 +20,8 @@ export const gemini = {
   toolNameCap: { limit: 63, name: (server, tool) => `mcp_${server}_${tool}` },
   // Gemini reads a tool name back by the first `_` after `mcp_` (policies, agent `tools` lists).
   serverNameProblem: (server) => (server.includes('_') ? `contains "_", which Gemini CLI cannot tell from the "_" between server and tool in mcp_${server}_<tool>` : undefined),
+  // An agent's `tools` list is enforced: a call to another tool is refused (test/harness/gemini-qwen.test.ts).
+  scopesToolsPerAgent: true,
   builtinTools: [],
   builtinReplacement: 'allowed',
   schemaLimits: {},

@@ -9,6 +9,7 @@ export const pi = {
   toolRoute: 'shim',
   modelToolName: (_server, tool) => tool,
   // An extension tool with one of these names silently replaces the built-in.
+  scopesToolsPerAgent: false,
   builtinTools: ['bash', 'edit', 'find', 'grep', 'ls', 'powershell', 'read', 'write'],
   builtinReplacement: 'allowed',
   schemaLimits: {

@@ -10,6 +10,8 @@ export const qwen = {
   title: 'Qwen Code',
   toolRoute: 'mcp',
   modelToolName: (server, tool) => `mcp__${server}__${tool}`,
+  // A sub-agent is shown only the tools its `tools` lists (test/harness/gemini-qwen.test.ts).
+  scopesToolsPerAgent: true,
   builtinTools: [],
   builtinReplacement: 'allowed',
   schemaLimits: {},

@@ -80,6 +80,13 @@ export interface HarnessDescription {
   toolRoute: ToolRoute
   /** The exact name the model sees for one of our tools (prompts name it so). */
   modelToolName(serverName: string, tool: string): string
+  /** The namespace the model sees that name in, where the harness groups tools by server (Codex). */
+  toolNamespace?(serverName: string): string
+  /**
+   * Whether each agent is shown only its own tools. False where the harness shows every agent every
+   * tool of the route (compile then warns, and the prompts are the only scoping).
+   */
+  scopesToolsPerAgent: boolean
   /**
    * A cap on the length of the name the model sees, where the harness has one. Tool names are kept
    * within every harness's cap whichever harnesses are selected, so one registry fits them all.

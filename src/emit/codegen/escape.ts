@@ -39,11 +39,61 @@ export function jsonDocument(value: JsonValue): string {
   return `${JSON.stringify(value, null, 2)}\n`
 }
 
-/** TOML text for a table of key/value pairs (sub-tables as `[a.b]` sections), via smol-toml.
- * Throws on what TOML cannot hold (null, lone surrogates) instead of dropping or replacing it. */
-export function tomlDocument(value: { [key: string]: JsonValue }): string {
+/**
+ * TOML text for a table of key/value pairs (sub-tables as `[a.b]` sections), via smol-toml; a
+ * top-level string with line breaks (a prompt) as a multi-line string, so it reads as it will be
+ * shown. Throws on what TOML cannot hold (null, lone surrogates) instead of dropping or replacing it.
+ * With `multiLineStrings: false` every string stays on one line: for a file whose lines end in CRLF,
+ * where the line breaks of a multi-line string would read back as CRLF.
+ */
+export function tomlDocument(value: { [key: string]: JsonValue }, { multiLineStrings = true } = {}): string {
   checkTomlValue(value, '')
-  return stringifyToml(value)
+  const keys = Object.keys(value)
+  if (!multiLineStrings || !keys.some((key) => isMultiLine(value[key]))) return stringifyToml(value)
+  // Scalars come first in TOML, each rendered on its own line in order; tables follow as one document.
+  const tables: { [key: string]: JsonValue } = {}
+  let scalars = ''
+  for (const key of keys) {
+    const item = value[key] as JsonValue
+    if (isTableLike(item)) Object.defineProperty(tables, key, { value: item, enumerable: true })
+    else if (isMultiLine(item)) scalars += `${stringifyToml(singleKey(key, 0)).replace(/ = 0\n$/, '')} = ${tomlMultiLineString(item)}\n`
+    else scalars += stringifyToml(singleKey(key, item))
+  }
+  const rest = Object.keys(tables).length > 0 ? stringifyToml(tables) : ''
+  return rest === '' ? scalars : `${scalars}\n${rest}`
+}
+
+function isMultiLine(value: JsonValue | undefined): value is string {
+  return typeof value === 'string' && value.includes('\n')
+}
+
+/** What smol-toml writes as `[table]` / `[[array of tables]]` sections rather than `key = value`. */
+function isTableLike(value: JsonValue): boolean {
+  const isTable = (item: JsonValue) => typeof item === 'object' && item !== null && !Array.isArray(item)
+  return isTable(value) || (Array.isArray(value) && value.length > 0 && value.every(isTable))
+}
+
+/** `{ [key]: value }` with `key` an own data property even when it is `__proto__`. */
+function singleKey(key: string, value: JsonValue): { [key: string]: JsonValue } {
+  const table: { [key: string]: JsonValue } = {}
+  Object.defineProperty(table, key, { value, enumerable: true })
+  return table
+}
+
+/**
+ * A TOML multi-line basic string holding exactly `text`: backslashes and control characters
+ * escaped, line feeds kept (a carriage return is escaped, since a reader may normalise CRLF), and
+ * every `"` escaped that touches another `"` or the closing delimiter, so no `"""` can form.
+ */
+function tomlMultiLineString(text: string): string {
+  const body = text.replace(/[\\\u0000-\u0008\u000b-\u001f\u007f]|"(?="|$)/g, (char) => {
+    if (char === '\\') return '\\\\'
+    if (char === '"') return '\\"'
+    if (char === '\r') return '\\r'
+    return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
+  })
+  // The line break right after the opening delimiter is not part of the string.
+  return `"""\n${body}"""`
 }
 
 function checkTomlValue(value: JsonValue, at: string): void {

@@ -1,4 +1,4 @@
-import { harness } from '../../compile/harnesses/index.js'
+import { harness as describe } from '../../compile/harnesses/index.js'
 import type { Plan, PlannedAgent, PlannedTool } from '../../compile/plan.js'
 import type { Harness } from '../../define/types.js'
 import { type FlagSpec, inputFlags } from '../../runtime/flags.js'
@@ -6,7 +6,7 @@ import { markdownCode, markdownFence } from './escape.js'
 
 /** How a harness names one of our tools when the model calls it natively. */
 export function nativeToolName(plan: Plan, id: Harness, tool: string): string {
-  return harness(id).modelToolName(plan.serverName, tool)
+  return describe(id).modelToolName(plan.serverName, tool)
 }
 
 /** True when the harness gets a native form of the tool (and so the JSON docs name a callable tool). */
@@ -61,7 +61,9 @@ function bashDocs(tool: PlannedTool): string {
 function jsonDocs(plan: Plan, tool: PlannedTool, harness: Harness | undefined): string {
   const schema = markdownFence(JSON.stringify(tool.schema, null, 2), 'json')
   if (hasNativeForm(plan, tool, harness) && harness) {
-    return `Call the tool ${markdownCode(nativeToolName(plan, harness, tool.name))} with input matching this JSON Schema:\n\n${schema}`
+    const namespace = describe(harness).toolNamespace?.(plan.serverName)
+    const where = namespace === undefined ? '' : ` (in the namespace ${markdownCode(namespace)})`
+    return `Call the tool ${markdownCode(nativeToolName(plan, harness, tool.name))}${where} with input matching this JSON Schema:\n\n${schema}`
   }
   return `Input, as JSON (for ${markdownCode(`node ${tool.script} --json`)}), matching this JSON Schema:\n\n${schema}`
 }
