@@ -157,7 +157,7 @@ function typedInYaml11(text: string): boolean {
   if (text === '<<') return true
   if (!YAML11_CANDIDATE.test(text)) return false
   try {
-    return typeof parseYaml(text, { version: '1.1' }) !== 'string'
+    return typeof parseYaml(text, { version: '1.1', logLevel: 'silent' }) !== 'string'
   } catch {
     // Not a plain scalar at all (`- "`): the library quotes it anyway, and quoting is always safe.
     return true
