@@ -6,8 +6,9 @@ import esbuild from 'rollup-plugin-esbuild'
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
   dependencies: Record<string, string>
   devDependencies: Record<string, string>
+  peerDependencies: Record<string, string>
 }
-const packages = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)]
+const packages = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies), ...Object.keys(pkg.peerDependencies)]
 const external = (id: string) =>
   id.startsWith('node:') || builtinModules.includes(id) || packages.some((p) => id === p || id.startsWith(`${p}/`))
 
@@ -24,9 +25,12 @@ export default defineConfig({
     esbuild: 'src/esbuild.ts',
     webpack: 'src/webpack.ts',
     rspack: 'src/rspack.ts',
-    'runtime/tool-cli': 'src/runtime/tool-cli.ts',
+    'runtime/script': 'src/runtime/script.ts',
+    'runtime/start': 'src/runtime/start.ts',
     'runtime/mcp-server': 'src/runtime/mcp-server.ts',
-    'runtime/invoke': 'src/runtime/invoke.ts',
+    'runtime/check-zod': 'src/runtime/check-zod.ts',
+    'runtime/check-typebox': 'src/runtime/check-typebox.ts',
+    'runtime/check-sinclair-typebox': 'src/runtime/check-sinclair-typebox.ts',
   },
   output: {
     dir: 'dist',

@@ -1,6 +1,6 @@
 // The measurements of `npm run bench`. Each returns `{ values: { key: figure }, details: [lines] }`;
 // every ratio is taken from contenders run side by side in the same process, in rotating order.
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -65,46 +65,57 @@ export async function pluginOverhead({ rounds, log }) {
 }
 
 /**
- * The floor of any compile: one esbuild build of the tool modules themselves, with the bundle stage's
- * settings (src/bundle/index.ts, ScriptBundler.contextFor) but none of our entries, runtime or plugins.
+ * The floor's esbuild part: one esbuild build of the tool modules themselves, packages left out as the
+ * bundle stage leaves them to the vendor files, with none of our entries, runtime, plugins or maps.
  */
-function bareEsbuildOptions(project) {
-  return {
+async function bareEsbuild(project) {
+  const esbuild = await import('esbuild')
+  const result = await esbuild.build({
     entryPoints: Object.fromEntries(project.tools.map((tool) => [tool.name, join(project.dir, tool.file)])),
     absWorkingDir: project.dir,
     outdir: join(project.dir, '.oac-bundle', 'scripts'),
     write: false,
-    metafile: true,
     bundle: true,
+    packages: 'external',
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
     outExtension: { '.js': '.mjs' },
-    minifyWhitespace: true,
-    minifySyntax: true,
-    banner: { js: "import { createRequire as __oacCreateRequire } from 'node:module'; const require = __oacCreateRequire(import.meta.url);" },
-    alias: { 'unplugin-oac': join(distDir, 'index.js') },
     logLevel: 'silent',
-  }
-}
-
-async function bareEsbuild(project) {
-  const esbuild = await import('esbuild')
-  const result = await esbuild.build(bareEsbuildOptions(project))
+  })
   return result.outputFiles.length
 }
 
-/** The floor of a watch rebuild: esbuild's own incremental rebuild of that bare build. */
-async function bareEsbuildContext(project) {
+/**
+ * The floor's registry part: one evaluation of the registry, which is how any compile learns the
+ * tools. A TypeScript registry has to be transformed to run, so the bare esbuild bundle of it (packages
+ * left to node_modules) is part of it; the bundle is written into the project, so its imports resolve.
+ */
+async function bareRegistryEvaluation(project, round) {
   const esbuild = await import('esbuild')
-  const context = await esbuild.context(bareEsbuildOptions(project))
-  await context.rebuild()
-  return context
+  const file = join(project.dir, `.bench-registry-${process.pid}-${round}.mjs`)
+  await esbuild.build({
+    entryPoints: [join(project.dir, project.registry.split(':')[0])],
+    absWorkingDir: project.dir,
+    outfile: file,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    alias: { 'unplugin-oac': join(distDir, 'index.js') },
+    logLevel: 'silent',
+  })
+  try {
+    const namespace = await import(pathToFileURL(file).href)
+    const registry = namespace[project.registry.split(':')[1] ?? 'default']
+    if (registry?.tools?.length !== project.tools.length) throw new Error(`the bare registry evaluation found ${registry?.tools?.length} tools, expected ${project.tools.length}`)
+  } finally {
+    rmSync(file, { force: true })
+  }
 }
 
-/** The floor of the write stage: the tree's generated files written with plain writeFileSync, no checks. */
+/** The floor's write part: the tree's generated files written with plain writeFileSync, no checks. */
 function bareWrite(files, target) {
   const folders = new Set(files.map((file) => dirname(join(target, file.path))))
   for (const folder of folders) mkdirSync(folder, { recursive: true })
@@ -119,13 +130,12 @@ async function coldCompile(compile, project, parent, round) {
 }
 
 /**
- * scale_vs_esbuild, scale_growth, incremental_vs_cold and incremental_files_written, from the same rounds:
- * each round runs a cold compile of 1,000 tools (a new Compiler, empty target), the bare esbuild build of
- * the same tool modules, a cold compile of 100 tools, and, on a Compiler kept alive since before the
- * first round (watch mode), generate + write after editing one tool's `run` body. Two floors are timed
- * alongside, for the record: the tree's files written with plain writeFileSync (what any compile that
- * writes the tree pays), and esbuild's own incremental rebuild of the bare build (what a rebuild that
- * re-links every tool script pays).
+ * scale_vs_floor, scale_growth, incremental_vs_cold, incremental_files_written, files_changed_adding_a_tool
+ * and tree_bytes_1000_tools, from the same rounds: each round runs a cold compile of 1,000 tools (a new
+ * Compiler, empty target), a cold compile of 100 tools, the three parts of the floor each alone (the bare
+ * esbuild build of the same tool modules, one evaluation of the registry, the tree's bytes written with
+ * writeFileSync), and, on a Compiler kept alive since before the first round (watch mode), generate +
+ * write after editing one tool's `run` body. After the rounds, that Compiler sees one tool added.
  */
 export async function scale({ small, large, rounds, log }) {
   const api = await importDist('api.js')
@@ -143,9 +153,9 @@ export async function scale({ small, large, rounds, log }) {
   let previous = await compiler.generate(options)
   await writeAll(previous.files, previous.plan.serverName)
   const treeFiles = previous.files.filter((file) => file.kind === 'owned')
+  const treeBytes = treeFiles.reduce((sum, file) => sum + Buffer.byteLength(file.content), 0)
   const bareWrites = await tempDir('bare-write')
   const coldTargets = await tempDir('cold')
-  const bareContext = await bareEsbuildContext(large)
 
   const edits = []
   const edited = new Map()
@@ -163,14 +173,15 @@ export async function scale({ small, large, rounds, log }) {
     return { tool, marker }
   }
 
+  let added
   try {
     const samples = await rotate(
       {
         'cold compile 1000': (round) => coldCompile(api.compile, large, coldTargets, round),
-        'bare esbuild 1000': () => bareEsbuild(large),
         'cold compile 100': (round) => coldCompile(api.compile, small, coldTargets, round),
-        'bare write of the tree': (round) => bareWrite(treeFiles, join(bareWrites, String(round))),
-        'bare esbuild rebuild 1000': () => bareContext.rebuild(),
+        'floor: bare esbuild 1000': () => bareEsbuild(large),
+        'floor: registry evaluation 1000': (round) => bareRegistryEvaluation(large, round),
+        'floor: bare write of the tree': (round) => bareWrite(treeFiles, join(bareWrites, String(round))),
         'incremental 1000': async (round) => {
           // The edit is a plain file write, as a watcher would see it.
           const edit = await editTool(round)
@@ -183,39 +194,44 @@ export async function scale({ small, large, rounds, log }) {
       // No warm-up round: the watch Compiler's first build above already ran every stage on the large registry.
       { rounds, warmup: 0, log },
     )
+    added = await addTool({ compiler, options, large, previous, edited })
     const cold1000 = median(samples['cold compile 1000'])
-    const esbuild1000 = median(samples['bare esbuild 1000'])
     const cold100 = median(samples['cold compile 100'])
+    const esbuildFloor = median(samples['floor: bare esbuild 1000'])
+    const registryFloor = median(samples['floor: registry evaluation 1000'])
+    const writeFloor = median(samples['floor: bare write of the tree'])
+    const floor = esbuildFloor + registryFloor + writeFloor
     const incremental = median(samples['incremental 1000'])
-    const writeFloor = median(samples['bare write of the tree'])
-    const rebuildFloor = median(samples['bare esbuild rebuild 1000'])
     const counted = edits.map(countIncremental)
     // The figure is the round that wrote the most beyond what it had to.
     const worst = counted.reduce((a, b) => (b.written.length - b.expected.length > a.written.length - a.expected.length ? b : a))
     return {
       values: {
-        scale_vs_esbuild: cold1000 / esbuild1000,
+        scale_vs_floor: cold1000 / floor,
         scale_growth: cold1000 / cold100,
         incremental_vs_cold: incremental / cold1000,
         incremental_files_written: { written: worst.written.length, expected: worst.expected.length },
+        files_changed_adding_a_tool: { written: added.changed.length, expected: added.expected.length },
+        tree_bytes_1000_tools: treeBytes,
       },
       details: [
-        `cold compile: ${ms(cold1000)} at 1,000 tools, ${ms(cold100)} at 100 tools; bare esbuild of the 1,000 tool modules: ${ms(esbuild1000)} (median of ${rounds})`,
+        `cold compile: ${ms(cold1000)} at 1,000 tools, ${ms(cold100)} at 100 tools (median of ${rounds})`,
+        `floor of the 1,000-tool compile: ${ms(floor)} = bare esbuild build of the tool modules ${ms(esbuildFloor)} + one evaluation of the registry ` +
+          `${ms(registryFloor)} + writing the tree's ${treeFiles.length} files (${(treeBytes / 1e6).toFixed(1)} MB) with writeFileSync ${ms(writeFloor)} (medians of ${rounds})`,
         `watch rebuild after editing one tool's run body: ${ms(incremental)} (median of ${rounds})`,
-        `floors: writing the tree's ${treeFiles.length} generated files with plain writeFileSync, no checks: ${ms(writeFloor)} ` +
-          `(${(writeFloor / esbuild1000).toFixed(2)}x the bare esbuild build); esbuild's own rebuild of the bare build: ${ms(rebuildFloor)} ` +
-          `(${(rebuildFloor / cold1000).toFixed(3)}x our cold compile)`,
         ...counted.map(
           (c) =>
             `  edit of ${c.tool}: wrote ${c.written.length} (${c.written.join(', ')}), expected ${c.expected.length} (${c.expected.join(', ')}), ` +
             `content changed in ${c.changed.length}${c.removed.length ? `, removed ${c.removed.join(', ')}` : ''}`,
         ),
+        `adding the tool ${added.name}: bytes changed in ${added.changed.length} files, expected ${added.expected.length} (its own files, and the files that list every tool)` +
+          (added.changed.join() === added.expected.join() ? '' : `; changed: ${added.changed.join(', ')}; expected: ${added.expected.join(', ')}`),
       ],
     }
   } finally {
     await compiler.dispose()
-    await bareContext.dispose()
     for (const [file, source] of edited) await writeFile(file, source)
+    if (added) rmSync(added.file, { force: true })
     await removeDir(watchTarget)
     await removeDir(bareWrites)
     await removeDir(coldTargets)
@@ -223,17 +239,52 @@ export async function scale({ small, large, rounds, log }) {
 }
 
 /**
- * What one watch rebuild wrote against what it had to: the files that hold the edited tool's code
- * (its new revision marker), nothing else. `changed` is every file whose generated content differs.
+ * Adds one tool to the large registry (a copy of a zod tool's module under a new name, listed in the
+ * registry's `tools` and in no agent) and compiles again on the watch Compiler. Expected to change:
+ * the files named after the new tool, and the MCP server's list of tools.
+ */
+async function addTool({ compiler, options, large, previous, edited }) {
+  const template = large.tools.find((tool) => tool.schemaKind === 'zod')
+  const name = 'added_tool'
+  const source = (await readFile(join(large.dir, template.file), 'utf8')).replace(JSON.stringify(template.name), JSON.stringify(name))
+  const file = join(large.dir, 'agents', 'tools', `${name}.ts`)
+  await writeFile(file, source.replace(/export const \w+ =/, 'export const addedTool ='))
+  const registryFile = join(large.dir, large.registry.split(':')[0])
+  const registry = await readFile(registryFile, 'utf8')
+  if (!edited.has(registryFile)) edited.set(registryFile, registry)
+  const at = registry.indexOf('\nexport const registry = defineRegistry({')
+  const listed = registry.indexOf('  tools: [', at)
+  if (at < 0 || listed < 0) throw new Error(`${registryFile}: no defineRegistry call with a tools list to add the tool to`)
+  await writeFile(
+    registryFile,
+    `${registry.slice(0, at)}\nimport { addedTool } from './tools/${name}.ts'\n${registry.slice(at, listed)}  tools: [addedTool, ${registry.slice(listed + '  tools: ['.length)}`,
+  )
+  const generated = await compiler.generate(options)
+  const before = new Map(previous.files.map((f) => [f.path, f.kind === 'owned' ? f.content : JSON.stringify(f.entries)]))
+  const after = new Map(generated.files.map((f) => [f.path, f.kind === 'owned' ? f.content : JSON.stringify(f.entries)]))
+  const changed = [...new Set([...before.keys(), ...after.keys()])].filter((path) => before.get(path) !== after.get(path)).sort()
+  // The files that list every tool: the MCP server's list, pi's one extension, and each opencode agent's
+  // permissions (its own tools allowed, every other native tool denied).
+  const listsTools = (path) => path.endsWith('/mcp_tools_server.cjs') || path.startsWith('.pi/extensions/') || path.startsWith('.opencode/agent/')
+  const ownFile = new RegExp(`(^|/)${name}(\\.|/|$)`)
+  const expected = [...after.keys()].filter((path) => ownFile.test(path) || listsTools(path)).sort()
+  return { name, file, changed, expected }
+}
+
+/**
+ * What one watch rebuild wrote against what it had to: the edited tool's code file (the one holding its
+ * new revision marker) and that file's source map when its mappings moved, nothing else. `changed` is every file whose generated content differs.
  */
 function countIncremental({ edit, generated, previous, report }) {
   const before = new Map(previous.files.filter((f) => f.kind === 'owned').map((f) => [f.path, f.content]))
   const owned = generated.files.filter((f) => f.kind === 'owned')
+  const holders = owned.filter((f) => f.content.includes(edit.marker)).map((f) => f.path)
+  const mapsChanged = holders.map((path) => `${path}.map`).filter((path) => owned.some((f) => f.path === path && f.content !== before.get(path)))
   return {
     tool: edit.tool.name,
     written: [...report.written].sort(),
     removed: [...report.removed].sort(),
-    expected: owned.filter((f) => f.content.includes(edit.marker)).map((f) => f.path).sort(),
+    expected: [...holders, ...mapsChanged].sort(),
     changed: owned.filter((f) => before.get(f.path) !== f.content).map((f) => f.path).sort(),
   }
 }
@@ -247,12 +298,12 @@ export async function compileInto(project, label, extra = {}) {
 }
 
 /** The command the generated `.mcp.json` gives the harness for our server, run from the target. */
-async function mcpCommand(target) {
+async function mcpCommand(target, node) {
   const config = JSON.parse(await readFile(join(target, '.mcp.json'), 'utf8'))
   const servers = Object.entries(config.mcpServers ?? {})
   if (servers.length !== 1) throw new Error(`${join(target, '.mcp.json')}: expected one MCP server, found ${servers.length}`)
   const [, server] = servers[0]
-  return { command: server.command === 'node' ? process.execPath : server.command, args: server.args ?? [] }
+  return { command: server.command === 'node' ? node : server.command, args: server.args ?? [] }
 }
 
 // The floor: a bare node process that answers every JSON-RPC request line with an empty result.
@@ -263,8 +314,8 @@ rl.on('line', (line) => { const m = JSON.parse(line); if (m.id !== undefined) pr
  * mcp_cold_start_vs_node: spawn -> first tools/list answered, generated server (100 tools) / bare node.
  * mcp_call_p50_ms, mcp_call_p99_ms: `calls` sequential warm tools/call round trips.
  */
-export async function mcp({ small, target, rounds, calls, log }) {
-  const server = await mcpCommand(target)
+export async function mcp({ small, target, rounds, calls, node, log }) {
+  const server = await mcpCommand(target, node)
   const coldStart = async (command, args, expectTools) => {
     const peer = new StdioPeer(command, args, { cwd: target })
     try {
@@ -290,7 +341,7 @@ export async function mcp({ small, target, rounds, calls, log }) {
       const startMs =
         which === 'server'
           ? await timedStart(server.command, server.args, small.tools.length)
-          : await timedStart(process.execPath, ['-e', FLOOR_SERVER], 0)
+          : await timedStart(node, ['-e', FLOOR_SERVER], 0)
       starts[which].push(startMs)
       log(`  round ${round + 1}/${rounds} ${which}: ${ms(startMs)}`)
     }
@@ -322,9 +373,43 @@ export async function mcp({ small, target, rounds, calls, log }) {
       mcp_call_p99_ms: percentile(latencies, 99),
     },
     details: [
-      `MCP spawn -> tools/list: ${ms(serverStart)} for the generated server (${small.tools.length} tools), ${ms(floorStart)} for bare node (median of ${rounds})`,
+      `MCP spawn -> tools/list under node ${await nodeVersion(node)}: ${ms(serverStart)} for the generated server (${small.tools.length} tools), ${ms(floorStart)} for bare node (median of ${rounds})`,
       `MCP tools/call round trip over ${calls} warm calls: p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(Math.max(...latencies))}`,
     ],
+  }
+}
+
+// The floor of a script's start: a bare node process that reads stdin and prints it.
+const FLOOR_SCRIPT = `let text = ''; process.stdin.setEncoding('utf8').on('data', (d) => (text += d)).on('end', () => process.stdout.write(JSON.stringify(JSON.parse(text)) + '\\n'))`
+
+const nodeVersions = new Map()
+/** `node --version` of the given executable. */
+export async function nodeVersion(node) {
+  if (!nodeVersions.has(node)) nodeVersions.set(node, (await runProcess(node, ['--version'], { cwd: repoRoot })).stdout.trim())
+  return nodeVersions.get(node)
+}
+
+/**
+ * script_start_vs_node: spawn -> output of a generated zod tool script given `--json` on stdin (the bash
+ * route, and the process bridge of every native shim) / a bare node process that reads stdin and prints.
+ * The first runs fill Node's compile cache (where the script turns it on), as any earlier call would.
+ */
+export async function scriptStart({ small, target, rounds, node, log }) {
+  const tool = small.tools.find((t) => t.schemaKind === 'zod')
+  const script = join(target, 'scripts', `${tool.name}.mjs`)
+  const input = JSON.stringify(tool.sample)
+  const samples = await rotate(
+    {
+      script: () => runProcess(node, [script, '--json'], { cwd: target, input }),
+      'bare node': () => runProcess(node, ['-e', FLOOR_SCRIPT], { cwd: target, input }),
+    },
+    { rounds, warmup: 2, log },
+  )
+  const scriptMs = median(samples.script)
+  const floorMs = median(samples['bare node'])
+  return {
+    ratio: scriptMs / floorMs,
+    detail: `script start under node ${await nodeVersion(node)}: node scripts/${tool.name}.mjs --json ${ms(scriptMs)}, bare node reading stdin ${ms(floorMs)} (median of ${rounds})`,
   }
 }
 
@@ -332,7 +417,7 @@ export async function mcp({ small, target, rounds, calls, log }) {
  * inline_vs_process_call: one call through the inline bridge (the script module imported once, as a
  * shim caches it, then `invoke`) / through the process bridge (`node scripts/<tool>.mjs --json`).
  */
-export async function bridges({ small, target, rounds, log }) {
+export async function bridges({ small, target, rounds, node, log }) {
   const tool = small.tools[0]
   const script = join(target, 'scripts', `${tool.name}.mjs`)
   const input = JSON.stringify(tool.sample)
@@ -347,7 +432,7 @@ export async function bridges({ small, target, rounds, log }) {
     const result = await module.invoke(tool.sample, options())
     if (!result.ok) throw new Error(`inline invoke of ${tool.name} failed: ${result.message}`)
   }
-  const viaProcess = () => runProcess(process.execPath, [script, '--json'], { cwd: target, input })
+  const viaProcess = () => runProcess(node, [script, '--json'], { cwd: target, input })
   const samples = await rotate({ inline, process: viaProcess }, { rounds, warmup: 1, log })
   const inlineMs = median(samples.inline)
   const processMs = median(samples.process)

@@ -25,7 +25,7 @@ Options:
   --server-name <name>     the MCP server's name in .mcp.json and Codex TOML (default: oac-tools)
   --bridge <kind>          how native shims run a tool: process (default) or inline
   --no-codex-config        do not merge the MCP block into .codex/config.toml (add the server to your own Codex config)
-  --force                  overwrite user files that sit where generated files go
+  --force                  overwrite user files and merged keys in the way (a key's value comes back later)
   --check                  write nothing; exit 1 when the target differs from what would be generated
   --dry-run                write nothing; print what would change
   --reporter <text|json>   output format (default: text)

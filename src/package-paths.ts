@@ -19,7 +19,14 @@ export const packageRoot = findPackageRoot()
 const fromSources = fileURLToPath(import.meta.url).startsWith(join(packageRoot, 'src') + sep)
 
 /** Modules of this package that the bundler compiles into generated scripts. */
-export type OwnModule = 'index' | 'runtime/tool-cli' | 'runtime/mcp-server' | 'runtime/invoke'
+export type OwnModule =
+  | 'index'
+  | 'runtime/script'
+  | 'runtime/start'
+  | 'runtime/mcp-server'
+  | 'runtime/check-zod'
+  | 'runtime/check-typebox'
+  | 'runtime/check-sinclair-typebox'
 
 /** The absolute path of one of our own modules, from src/ or dist/ to match how we are running. */
 export function ownModule(name: OwnModule): string {

@@ -1,83 +1,89 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
-import { type BuildContext, type BuildFailure, type BuildResult, type Message, context as createContext, type Plugin } from 'esbuild'
-import { type Plan, scriptsFolder } from '../compile/plan.js'
+import { type BuildFailure, build as esbuild, type Message, type Plugin } from 'esbuild'
+import { type Plan, type PlannedTool, scriptsFolder } from '../compile/plan.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { OwnedFile } from '../emit/types.js'
-import { jsString } from '../emit/codegen/escape.js'
 import { FileVersion } from '../file-stamps.js'
-import { ownModule, packageRoot } from '../package-paths.js'
-import { EntryFiles } from './entry-files.js'
 import { InputStamps } from './input-stamps.js'
-import { type EntryContext, MCP_SERVER_ENTRY, mcpServerEntrySource, needsMcpServer, toolEntrySource, toolModulePath } from './entries.js'
+import {
+  type EntryContext,
+  MCP_SERVER_ENTRY,
+  mcpServerSource,
+  needsMcpServer,
+  toolCodeFile,
+  toolCodeSource,
+  toolLauncherSource,
+  TOOL_CODE_FOLDER,
+  toolModulePath,
+} from './entries.js'
+import { REQUIRE_BANNER, type ScriptFile, Vendor, type VendorModule } from './vendor.js'
 
 export interface BundleResult {
-  /** `<scripts>/<tool>.mjs`, `<scripts>/mcp_tools_server.cjs` when needed, and shared `<scripts>/chunks/*` (see scriptsFolder). */
+  /**
+   * Per tool `<scripts>/<tool>.mjs` (its launcher) and `<scripts>/tools/<tool>.mjs` (+ `.map`, its
+   * code); `<scripts>/mcp_tools_server.cjs` when needed; the vendor files `<scripts>/vendor/**`
+   * (see scriptsFolder, vendor.ts).
+   */
   files: OwnedFile[]
   /** Absolute paths of the local (non-node_modules) files the scripts were built from, for watch mode. */
   inputs: string[]
   diagnostics: Diagnostic[]
 }
 
-/** The SDK's server module, and the namespace of the module served in place of its ajv validator. */
-const SDK_SERVER_MODULE = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/
-const VALIDATOR_NAMESPACE = 'oac-sdk-validator'
 
-/** Gives bundled CommonJS dependencies a `require` for node built-ins (ESM output has none). The
- * import is renamed so it cannot clash with a bundled module's own `createRequire` import; esbuild
- * already renames bundled top-level `require` bindings, which it treats as reserved. */
-const REQUIRE_BANNER = "import { createRequire as __oacCreateRequire } from 'node:module'; const require = __oacCreateRequire(import.meta.url);"
-
-function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version?: unknown }
-  return typeof manifest.version === 'string' ? manifest.version : '0.0.0'
+/** The last build of one tool's code: reused while its entry and every file it read are as they were. */
+interface ToolBuild {
+  entry: string
+  files: ScriptFile[]
+  needs: VendorModule[]
+  inputs: InputStamps
+  /** The local files it read, absolute. */
+  localInputs: string[]
+  warnings: Message[]
 }
 
-type ScriptsBuild = BuildResult<{ write: false; metafile: true }>
+type ToolsOutcome = { ok: true; builds: ToolBuild[] } | { ok: false; errors: Message[]; warnings: Message[] }
 
-interface CachedContext {
-  /** The entry names the context was created with; a different set needs a new context. */
-  key: string
-  context: BuildContext<{ write: false; metafile: true }>
-  /** The context's last successful build, and the stamps of the files it read. */
-  last?: { result: ScriptsBuild; inputs: InputStamps }
+/** The namespace of the generated entries, which esbuild loads from memory: the entry of `tools/<tool>.mjs` is `oac-entry:tools/<tool>.mjs`. */
+const ENTRY_NAMESPACE = 'oac-entry'
+
+function entryPlugin(entries: ReadonlyMap<string, string>, root: string): Plugin {
+  return {
+    name: 'oac-entries',
+    setup(build) {
+      const prefix = `${ENTRY_NAMESPACE}:`
+      build.onResolve({ filter: /^oac-entry:/ }, (args) => (args.kind === 'entry-point' ? { path: args.path.slice(prefix.length), namespace: ENTRY_NAMESPACE } : undefined))
+      build.onLoad({ filter: /.*/, namespace: ENTRY_NAMESPACE }, (args) => ({ contents: entries.get(args.path), loader: 'js', resolveDir: root }))
+    },
+  }
 }
 
-/**
- * The tool scripts are one esbuild build (shared code split into chunks); the MCP server is a second
- * one, so its start parses only what it needs (the SDK and the parts of zod the SDK uses) rather
- * than the chunks tool code pulls in. It loads tool code from the sibling scripts, so nothing of a
- * tool is copied into it.
- */
-type BuildGroup = 'tools' | 'server'
+
+const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
 
 /**
- * Builds the standalone tool scripts and the MCP server. The esbuild contexts are kept between
- * builds so a watch rebuild only re-reads what changed; one is recreated when its set of entries changes.
+ * Builds the tool scripts and the MCP server. Each tool's code is its own esbuild build of its own
+ * module graph, with packages and our runtime left to the shared vendor files: an edit rebuilds
+ * one small script, and adding a tool changes no other file. A build is kept and reused while its
+ * entry and the files it read are unchanged; the vendor files are built once per package version.
  */
 export class ScriptBundler {
   readonly root: string
-  /** Where esbuild pretends to write; nothing is written, output paths are made relative to it. */
-  private readonly outdir: string
-  /** The generated entries, as files for esbuild to read itself: a plugin serving them would cost a
-   * round trip per entry on every rebuild, and keep esbuild waiting while this process emits. */
-  private readonly entries: EntryFiles
-  private readonly cached = new Map<BuildGroup, CachedContext>()
+  private readonly vendor = new Vendor()
+  private readonly tools = new Map<string, ToolBuild>()
   private queue: Promise<unknown> = Promise.resolve()
-  private version: string | undefined
   /** The local inputs of the last successful build, still worth watching when a build fails. */
   private lastInputs: string[] = []
 
   constructor(root: string) {
     this.root = resolve(root)
-    this.outdir = join(this.root, '.oac-bundle', 'scripts')
-    this.entries = new EntryFiles()
   }
 
   /**
-   * Builds run one at a time: they share the esbuild contexts and the entry files. `whileBundling`
-   * is called exactly once, as soon as esbuild has the work (or when there is none), so the caller's
-   * own work runs alongside esbuild's rather than after it.
+   * Builds run one at a time: they share the kept builds. `whileBundling` is called exactly once, as
+   * soon as esbuild has the work (or when there is none), so the caller's own work runs alongside
+   * esbuild's rather than after it.
    */
   build(plan: Plan, whileBundling: () => void = () => undefined): Promise<BundleResult> {
     const run = this.queue.then(async () => {
@@ -99,75 +105,135 @@ export class ScriptBundler {
 
   async dispose(): Promise<void> {
     await this.queue
-    const contexts = [...this.cached.values()]
-    this.cached.clear()
-    await Promise.all(contexts.map((cached) => cached.context.dispose()))
-    await this.entries.dispose()
+    this.tools.clear()
   }
 
   private async buildNow(plan: Plan, whileBundling: () => void): Promise<BundleResult> {
     const diagnostics = this.checkPlan(plan)
     if (diagnostics.length > 0) return { files: [], inputs: this.inputsAfterFailure(plan, []), diagnostics }
-
-    this.version ??= packageVersion()
-    const entryContext: EntryContext = { root: this.root, ownModule, version: this.version }
-    const sources = new Map(plan.tools.map((tool) => [tool.name, toolEntrySource(plan, tool, entryContext)]))
-    if (needsMcpServer(plan)) sources.set(MCP_SERVER_ENTRY, mcpServerEntrySource(plan, entryContext))
-    if (sources.size === 0) return { files: [], inputs: [], diagnostics: [] }
-    const changedEntries = this.entries.write(sources)
-
-    const groups = new Map<BuildGroup, string[]>()
-    if (plan.tools.length > 0) groups.set('tools', plan.tools.map((tool) => tool.name).sort())
-    if (sources.has(MCP_SERVER_ENTRY)) groups.set('server', [MCP_SERVER_ENTRY])
-    for (const [group, cached] of this.cached) {
-      if (groups.has(group)) continue
-      this.cached.delete(group)
-      await cached.context.dispose()
+    if (plan.tools.length === 0) {
+      this.tools.clear()
+      return { files: [], inputs: [], diagnostics: [] }
     }
-    const contexts = await Promise.all([...groups].map(async ([group, names]) => ({ names, cached: await this.contextFor(group, names) })))
-    const building = contexts.map(({ names, cached }) => this.rebuildIfChanged(cached, names, changedEntries))
+    const context: EntryContext = { root: this.root, runtime: this.vendor.runtimeFiles(), version: this.vendor.own().version }
+    const folder = scriptsFolder(plan.serverName)
+    // The maps name the tools' modules as seen from a tree at the project root (the default target),
+    // so that the tree's bytes do not depend on where it is written; elsewhere, a stack still names
+    // the right file and line, under the target folder.
+    const scriptsDir = join(this.root, ...folder.split('/'))
+    const planned = new Set(plan.tools.map((tool) => tool.name))
+    for (const name of this.tools.keys()) if (!planned.has(name)) this.tools.delete(name)
+
+    const building = this.buildTools(plan, context, scriptsDir)
     whileBundling()
-    const settled = await Promise.allSettled(building)
-    const results = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []))
-    const failures = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as Partial<BuildFailure>] : []))
-    const unexpected = failures.find((failure) => !Array.isArray(failure.errors))
-    if (unexpected) throw unexpected
-    if (failures.length > 0) {
-      const errors = failures.flatMap((failure) => failure.errors ?? [])
-      const warnings = [...failures, ...results].flatMap((outcome) => outcome.warnings ?? [])
+    const outcome = await building
+    if (!outcome.ok) {
       return {
         files: [],
-        inputs: this.inputsAfterFailure(plan, errors),
-        diagnostics: [...errors.map((m) => this.diagnostic(m, 'error')), ...warnings.map((m) => this.diagnostic(m, 'warning'))],
+        inputs: this.inputsAfterFailure(plan, outcome.errors),
+        diagnostics: [...outcome.errors.map((m) => this.diagnostic(m, 'error')), ...outcome.warnings.map((m) => this.diagnostic(m, 'warning'))],
       }
     }
-    const folder = scriptsFolder(plan.serverName)
-    const files: OwnedFile[] = results
-      .flatMap((result) => result.outputFiles)
-      .map((file): OwnedFile => ({ kind: 'owned', path: `${folder}/${relative(this.outdir, file.path).split(sep).join('/')}`, content: file.text }))
-      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-    this.lastInputs = [...new Set(this.localInputs(results.flatMap((result) => Object.keys(result.metafile.inputs))))]
-    return { files, inputs: this.lastInputs, diagnostics: results.flatMap((result) => result.warnings.map((m) => this.diagnostic(m, 'warning'))) }
+    const builds = outcome.builds
+    const vendorFiles = await this.vendor.build(
+      builds.flatMap((build) => build.needs),
+      { withServer: needsMcpServer(plan), schemaPackages: new Set(plan.tools.map((tool) => tool.schemaPackage)) },
+    )
+    const scriptFiles: ScriptFile[] = [
+      ...plan.tools.map((tool) => ({ path: `${tool.name}.mjs`, text: toolLauncherSource(tool, context) })),
+      ...builds.flatMap((build) => build.files),
+      ...vendorFiles,
+    ]
+    if (needsMcpServer(plan)) scriptFiles.push({ path: `${MCP_SERVER_ENTRY}.cjs`, text: mcpServerSource(plan, context) })
+    const files = scriptFiles.map((file): OwnedFile => ({ kind: 'owned', path: `${folder}/${file.path}`, content: file.text })).sort(byPath)
+    this.lastInputs = [...new Set(builds.flatMap((build) => build.localInputs))].sort()
+    return { files, inputs: this.lastInputs, diagnostics: builds.flatMap((build) => build.warnings.map((m) => this.diagnostic(m, 'warning'))) }
   }
 
   /**
-   * The context's last result when none of its entries and none of the files it read has changed
-   * since (editing a tool leaves the MCP server as it was; editing an agent leaves every script),
-   * else a rebuild: esbuild re-links and re-prints every output on a rebuild, however small the change.
+   * Every tool's code: the last build of a tool while nothing it was built from changed, and one
+   * esbuild build for all the others (an edit gives one small build; a cold compile, one build of
+   * every tool: each output holds its own entry's graph alone, so its bytes are those of a build of
+   * that tool by itself).
    */
-  private async rebuildIfChanged(cached: CachedContext, entryNames: readonly string[], changedEntries: ReadonlySet<string>): Promise<ScriptsBuild> {
-    const last = cached.last
-    if (last && !entryNames.some((name) => changedEntries.has(name)) && last.inputs.unchanged()) return last.result
-    cached.last = undefined
+  private async buildTools(plan: Plan, context: EntryContext, scriptsDir: string): Promise<ToolsOutcome> {
+    const wanted = plan.tools.map((tool) => ({ tool, entry: toolCodeSource(plan, tool, context), codeFile: toolCodeFile(tool) }))
+    const stale = wanted.filter(({ tool, entry }) => {
+      const last = this.tools.get(tool.name)
+      return !(last && last.entry === entry && last.inputs.unchanged())
+    })
+    if (stale.length > 0) {
+      const built = await this.buildBatch(stale, scriptsDir, undefined)
+      if (!built.ok) return built
+      // A CommonJS package bundled into a script may `require` node built-ins: that script gets a `require`.
+      const needRequire = stale.filter(({ tool }) => this.tools.get(tool.name)!.files[0]!.text.includes('__require('))
+      if (needRequire.length > 0) {
+        const again = await this.buildBatch(needRequire, scriptsDir, REQUIRE_BANNER)
+        if (!again.ok) return again
+      }
+    }
+    return { ok: true, builds: plan.tools.map((tool) => this.tools.get(tool.name)!) }
+  }
+
+  private async buildBatch(
+    batch: ReadonlyArray<{ tool: PlannedTool; entry: string; codeFile: string }>,
+    scriptsDir: string,
+    banner: string | undefined,
+  ): Promise<{ ok: true } | { ok: false; errors: Message[]; warnings: Message[] }> {
     const startedAt = Date.now()
-    const hashedBefore = FileVersion.hashRecent(last?.inputs.files() ?? [], startedAt)
-    const result = await cached.context.rebuild()
-    const read = Object.keys(result.metafile.inputs)
-      .filter((input) => !input.startsWith(`${VALIDATOR_NAMESPACE}:`))
-      .map((input) => resolve(this.root, input))
-      .filter((input) => !this.entries.holds(input))
-    cached.last = { result, inputs: InputStamps.take(read, startedAt, hashedBefore) }
-    return result
+    const hashedBefore = FileVersion.hashRecent(
+      batch.flatMap(({ tool }) => this.tools.get(tool.name)?.inputs.files() ?? []),
+      startedAt,
+    )
+    for (const { tool } of batch) this.tools.delete(tool.name)
+    const entries = new Map(batch.map(({ codeFile, entry }) => [codeFile, entry]))
+    const needs = new Map<string, VendorModule>()
+    let result
+    try {
+      result = await esbuild({
+        entryPoints: batch.map(({ codeFile }) => ({ in: `${ENTRY_NAMESPACE}:${codeFile}`, out: codeFile.replace(/\.mjs$/, '') })),
+        absWorkingDir: this.root,
+        outdir: scriptsDir,
+        outExtension: { '.js': '.mjs' },
+        write: false,
+        metafile: true,
+        bundle: true,
+        format: 'esm',
+        platform: 'node',
+        target: 'node20',
+        // Readable, for the review of a tool's edit; the map takes a stack back to the tool's source (OAC_DEBUG).
+        sourcemap: 'linked',
+        sourcesContent: false,
+        logLevel: 'silent',
+        ...(banner !== undefined && { banner: { js: banner } }),
+        plugins: [entryPlugin(entries, this.root), this.vendor.plugin(`${TOOL_CODE_FOLDER}/entry.mjs`, needs)],
+      })
+    } catch (error) {
+      const failure = error as Partial<BuildFailure>
+      if (!Array.isArray(failure.errors)) throw error
+      return { ok: false, errors: failure.errors, warnings: failure.warnings ?? [] }
+    }
+    const outputs = new Map(result.outputFiles.map((file) => [relative(scriptsDir, file.path).split(sep).join('/'), file.text]))
+    for (const [index, { tool, entry, codeFile }] of batch.entries()) {
+      const meta = result.metafile.outputs[relative(this.root, join(scriptsDir, ...codeFile.split('/'))).split(sep).join('/')]
+      if (!meta) throw new Error(`esbuild gave no output for ${codeFile}`)
+      const read = Object.keys(meta.inputs)
+        .filter((input) => !input.startsWith(`${ENTRY_NAMESPACE}:`))
+        .map((input) => resolve(this.root, input))
+      const readSet = new Set(read)
+      this.tools.set(tool.name, {
+        entry,
+        files: [codeFile, `${codeFile}.map`].map((path) => ({ path, text: outputs.get(path) ?? '' })),
+        needs: meta.imports.flatMap((imported) => (imported.external && needs.has(imported.path) ? [needs.get(imported.path)!] : [])),
+        inputs: InputStamps.take(read, startedAt, hashedBefore),
+        localInputs: read.filter((input) => !/[\\/]node_modules[\\/]/.test(input)),
+        // A warning goes with the tool whose files it names (one without a file, with the first).
+        warnings: result.warnings.filter((warning) =>
+          warning.location ? readSet.has(resolve(this.root, warning.location.file)) : index === 0,
+        ),
+      })
+    }
+    return { ok: true }
   }
 
   /**
@@ -175,9 +241,9 @@ export class ScriptBundler {
    * broke: the last good build's inputs, the tools' modules, and every file an error points at.
    */
   private inputsAfterFailure(plan: Plan, errors: readonly Message[]): string[] {
-    const named = errors.flatMap((error) => (error.location ? [error.location.file] : []))
+    const named = errors.flatMap((error) => (error.location && !error.location.file.startsWith(`${ENTRY_NAMESPACE}:`) ? [resolve(this.root, error.location.file)] : []))
     const modules = plan.tools.map((tool) => toolModulePath(this.root, tool)).filter((path) => existsSync(path))
-    return [...new Set([...this.lastInputs, ...modules, ...this.localInputs(named)])].sort()
+    return [...new Set([...this.lastInputs, ...modules, ...named.filter((path) => !/[\\/]node_modules[\\/]/.test(path))])].sort()
   }
 
   /** Problems esbuild would report less clearly: a tool module that is gone, a name taken by the server entry. */
@@ -207,74 +273,9 @@ export class ScriptBundler {
     return diagnostics
   }
 
-  private async contextFor(group: BuildGroup, entryNames: string[]): Promise<CachedContext> {
-    const key = entryNames.join('\n')
-    const previous = this.cached.get(group)
-    if (previous?.key === key) return previous
-    this.cached.delete(group)
-    await previous?.context.dispose()
-    const context = await createContext({
-      entryPoints: Object.fromEntries(entryNames.map((name) => [name, this.entries.path(name)])),
-      absWorkingDir: this.root,
-      outdir: this.outdir,
-      write: false,
-      metafile: true,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      // Whitespace minification also drops esbuild's `// path` comments, which would put
-      // checkout-specific paths into the output; identifiers stay readable for stack traces.
-      minifyWhitespace: true,
-      minifySyntax: true,
-      logLevel: 'silent',
-      // Tool code imports the definition API from `unplugin-oac`: ours, whether or not the project installed it.
-      alias: { 'unplugin-oac': ownModule('index') },
-      ...(group === 'server'
-        ? // One CommonJS file, which the launcher `require`s (see mcpServerScript): everything it
-          // holds runs at startup, so there is nothing to split off.
-          { format: 'cjs', outExtension: { '.js': '.cjs' }, plugins: [this.serverPlugin()] }
-        : { format: 'esm', splitting: true, chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' }, banner: { js: REQUIRE_BANNER } }),
-    })
-    const cached: CachedContext = { key, context }
-    this.cached.set(group, cached)
-    return cached
-  }
-
-  /** The server entry's imports of sibling tool scripts stay as they are, and the SDK gets our validator. */
-  private serverPlugin(): Plugin {
-    const root = this.root
-    const serverEntry = this.entries.path(MCP_SERVER_ENTRY)
-    return {
-      name: 'oac-server',
-      setup(build) {
-        // The server imports each tool from its sibling script at run time: those files sit next to it.
-        build.onResolve({ filter: /^\.\/[^/]+\.mjs$/ }, (args) => (args.importer === serverEntry ? { path: args.path, external: true } : undefined))
-        // The SDK's server imports its ajv validator as the default; ours passes ZodJsonSchemaValidator
-        // instead, so that module (and ajv, the bulk of the server's code) is swapped for ours.
-        build.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, (args) =>
-          SDK_SERVER_MODULE.test(args.importer) ? { path: args.path, namespace: VALIDATOR_NAMESPACE } : undefined,
-        )
-        build.onLoad({ filter: /.*/, namespace: VALIDATOR_NAMESPACE }, () => ({
-          contents: `export { ZodJsonSchemaValidator as AjvJsonSchemaValidator } from ${jsString(ownModule('runtime/mcp-server'))}`,
-          loader: 'js',
-          resolveDir: root,
-        }))
-      },
-    }
-  }
-
-  /** Absolute paths of the local files among esbuild's input paths (relative to the root, or namespaced). */
-  private localInputs(inputs: readonly string[]): string[] {
-    return inputs
-      .filter((input) => !input.startsWith(`${VALIDATOR_NAMESPACE}:`) && !/(^|[\\/])node_modules[\\/]/.test(input))
-      .map((input) => resolve(this.root, input))
-      .filter((input) => !this.entries.holds(input))
-      .sort()
-  }
-
   private diagnostic(message: Message, severity: Diagnostic['severity']): Diagnostic {
     const location = message.location
-    const inEntry = location !== null && this.entries.holds(resolve(this.root, location.file))
+    const inEntry = location !== null && location.file.startsWith(`${ENTRY_NAMESPACE}:`)
     return {
       severity,
       code: severity === 'error' ? 'bundle-error' : 'bundle-warning',

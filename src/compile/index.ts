@@ -121,7 +121,7 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
 
   const tools: PlannedTool[] = []
   for (const tool of collected.tools) {
-    const planned = planTool(tool, config, options.root, findings)
+    const planned = planTool(tool, config, options.root, findings, loaded.zod)
     if (planned) tools.push(planned)
   }
   const plannedAgents: PlannedAgent[] = []

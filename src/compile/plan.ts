@@ -54,6 +54,8 @@ export interface PlannedTool {
   /** The one canonical JSON Schema of the input; every emitter generates from this. */
   schema: JsonSchema
   schemaKind: 'zod' | 'typebox'
+  /** The package the input schema was made with; the tool script validates input with it (TypeBox 1.x is `typebox`). */
+  schemaPackage: 'zod' | 'typebox' | '@sinclair/typebox'
   /** Where `defineTool` was called; the bundler imports this module and picks the tool by name. */
   source: PlannedSource
   /** The tool script, relative to the target: `scripts/<name>.mjs` (see `scriptsFolder`). */

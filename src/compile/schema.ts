@@ -1,15 +1,18 @@
-import { z } from 'zod'
 import type { JsonValue } from '../define/types.js'
+import { isZodVersion, type ZodCopy, type ZodVersion } from '../load/zod-copy.js'
 import type { JsonSchema, PlannedTool } from './plan.js'
 import { isSchemaObject, mapSchema, walkSchema } from './schema-walk.js'
 
 export type SchemaKind = PlannedTool['schemaKind']
+export type SchemaPackage = PlannedTool['schemaPackage']
 
 export type CanonicalSchema =
-  | { ok: true; schema: JsonSchema; kind: SchemaKind }
+  | { ok: true; schema: JsonSchema; kind: SchemaKind; package: SchemaPackage }
   | { ok: false; code: string; message: string; fix: string; kind?: SchemaKind }
 
-const TYPEBOX_KIND = Symbol.for('TypeBox.Kind')
+/** TypeBox 0.34 (`@sinclair/typebox`) marks its schemas with this symbol; TypeBox 1.x (`typebox`) with a hidden `~kind`. */
+const TYPEBOX_0_KIND = Symbol.for('TypeBox.Kind')
+const TYPEBOX_1_KIND = '~kind'
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'])
 const DEFS_REF = /^#\/\$defs\/(.+)$/
 
@@ -18,10 +21,11 @@ const WRAP_FIX: Record<SchemaKind, string> = {
   typebox: 'Wrap the input in Type.Object({ ... }): tools take named fields.',
 }
 
-function schemaKind(input: unknown): SchemaKind | 'zod3' | undefined {
+function schemaPackage(input: unknown): SchemaPackage | 'zod3' | undefined {
   if (typeof input !== 'object' || input === null) return undefined
   if ('_zod' in input) return 'zod'
-  if (TYPEBOX_KIND in input) return 'typebox'
+  if (TYPEBOX_0_KIND in input) return '@sinclair/typebox'
+  if (typeof (input as { [TYPEBOX_1_KIND]?: unknown })[TYPEBOX_1_KIND] === 'string') return 'typebox'
   if ('_def' in input && 'safeParse' in input) return 'zod3'
   return undefined
 }
@@ -110,18 +114,62 @@ function inlineDefinitions(schema: JsonSchema): JsonSchema {
   return result
 }
 
-function fromZod(input: unknown): CanonicalSchema {
+const ZOD_PARAMS = { io: 'input', target: 'draft-2020-12', unrepresentable: 'throw' } as const
+
+const versionText = (version: ZodVersion) => `${version.major}.${version.minor}.${version.patch}`
+
+/**
+ * Converts with the copy of zod the schema was made with: zod keeps descriptions and other
+ * metadata in a registry per copy, so another copy's converter would drop them without a word.
+ * zod 4.2 and later give each (classic) schema its own `toJSONSchema`; before that, the copy the
+ * registry module imported is used when it is the schema's version.
+ */
+function fromZod(input: object, zod: ZodCopy | undefined): CanonicalSchema {
+  const own = (input as { toJSONSchema?: unknown }).toJSONSchema
+  const made = (input as { _zod?: { version?: unknown } })._zod?.version
+  let convert: (() => Record<string, unknown>) | undefined
+  if (typeof own === 'function') convert = () => (own as (params: typeof ZOD_PARAMS) => Record<string, unknown>).call(input, ZOD_PARAMS)
+  else if (zod && isZodVersion(made) && versionText(made) === versionText(zod.version)) convert = () => zod.toJSONSchema(input, ZOD_PARAMS)
+  if (!convert) {
+    const schemaVersion = isZodVersion(made) ? `zod ${versionText(made)}` : 'a zod copy of unknown version'
+    return {
+      ok: false,
+      kind: 'zod',
+      code: 'tool-schema-zod-copy',
+      message: zod
+        ? `The input schema was made with ${schemaVersion}, but the project's zod is ${versionText(zod.version)} (${zod.location}): only the copy that made a schema can read its descriptions and defaults.`
+        : `The input schema was made with ${schemaVersion}, which the project does not resolve as "zod": only the copy that made a schema can read its descriptions and defaults.`,
+      fix: 'Install one copy of zod in the project (`npm ls zod` lists every copy; `npm dedupe`, or one version in package.json), and import zod from there.',
+    }
+  }
   let converted: Record<string, unknown>
   try {
-    converted = z.toJSONSchema(input as z.ZodType, { io: 'input', target: 'draft-2020-12', unrepresentable: 'throw' })
+    converted = convert()
   } catch (error) {
     return unrepresentable('zod', (error as Error).message.replace(/\.$/, ''))
   }
   const { $schema: _dialect, ...schema } = converted
-  return { ok: true, kind: 'zod', schema: schema as JsonSchema }
+  return { ok: true, kind: 'zod', package: 'zod', schema: schema as JsonSchema }
 }
 
-function fromTypeBox(input: unknown): CanonicalSchema {
+/**
+ * TypeBox fills in a missing property that has a default (the script applies `Value.Default` before
+ * checking, see runtime/check-typebox.ts), so for a caller the property is optional whatever
+ * `required` says: the input side lists only properties without one, as zod's `io: 'input'` does.
+ */
+function defaultedNotRequired(node: JsonSchema): JsonSchema {
+  if (!Array.isArray(node.required) || !isSchemaObject(node.properties)) return node
+  const properties = node.properties
+  const required = node.required.filter((name) => {
+    const property = typeof name === 'string' && Object.hasOwn(properties, name) ? properties[name] : undefined
+    return !(isSchemaObject(property) && property.default !== undefined)
+  })
+  if (required.length === node.required.length) return node
+  const { required: _required, ...rest } = node
+  return required.length ? { ...rest, required } : rest
+}
+
+function fromTypeBox(input: unknown, pkg: 'typebox' | '@sinclair/typebox'): CanonicalSchema {
   let schema: JsonSchema
   try {
     // TypeBox schemas are JSON Schema plus symbol-keyed metadata, which JSON drops.
@@ -134,35 +182,50 @@ function fromTypeBox(input: unknown): CanonicalSchema {
     if (typeof node.type === 'string' && !JSON_TYPES.has(node.type)) problems.push(`${node.type} at ${pointer || '/'}`)
   })
   if (problems.length) return unrepresentable('typebox', problems.join(', '))
-  return { ok: true, kind: 'typebox', schema }
+  return { ok: true, kind: 'typebox', package: pkg, schema: mapSchema(schema, defaultedNotRequired) }
 }
 
 /**
- * The one canonical JSON Schema of a tool's input: zod v4 through `z.toJSONSchema` (the input side,
- * draft 2020-12, without `$schema`), TypeBox as the plain JSON it already is. Non-recursive `$defs`
- * are inlined; every remaining `$ref` must resolve inside the schema; the root must be an object.
+ * zod's `.int()` bounds every integer by the safe-integer limits; as schema text they say nothing a
+ * model needs (the script's own schema still rejects unsafe integers), so they are left out.
  */
-export function canonicalSchema(input: unknown): CanonicalSchema {
-  const kind = schemaKind(input)
-  if (kind === 'zod3') {
+function withoutSafeIntegerBounds(node: JsonSchema): JsonSchema {
+  if (node.minimum !== Number.MIN_SAFE_INTEGER && node.maximum !== Number.MAX_SAFE_INTEGER) return node
+  const copy = { ...node }
+  if (copy.minimum === Number.MIN_SAFE_INTEGER) delete copy.minimum
+  if (copy.maximum === Number.MAX_SAFE_INTEGER) delete copy.maximum
+  return copy
+}
+
+/**
+ * The one canonical JSON Schema of a tool's input: zod v4 through its own copy's `toJSONSchema` (the
+ * input side, draft 2020-12, without `$schema`; `zod` is the project's copy, for schemas that cannot
+ * convert themselves), TypeBox 1.x and 0.34 as the plain JSON they already are, with defaulted
+ * properties optional. Non-recursive `$defs` are inlined; every remaining `$ref` must resolve inside
+ * the schema; the root must be an object; the safe-integer bounds of zod's `.int()` are left out.
+ */
+export function canonicalSchema(input: unknown, zod?: ZodCopy): CanonicalSchema {
+  const pkg = schemaPackage(input)
+  if (pkg === 'zod3') {
     return {
       ok: false,
       code: 'tool-schema-unsupported',
       message: 'The input is a zod 3 schema; tools take zod 4 (or TypeBox) schemas.',
-      fix: "Upgrade to zod 4 (import { z } from 'zod' with zod@^4, or from 'zod/v4' in zod 3.25).",
+      fix: "Upgrade to zod 4 (zod@^4 in package.json, import { z } from 'zod').",
     }
   }
-  if (kind === undefined) {
+  if (pkg === undefined) {
     return {
       ok: false,
       code: 'tool-schema-unsupported',
       message: 'The input is neither a zod 4 schema nor a TypeBox schema.',
-      fix: "Define input with z.object({ ... }) from 'zod' or Type.Object({ ... }) from '@sinclair/typebox'.",
+      fix: "Define input with z.object({ ... }) from 'zod', or Type.Object({ ... }) from 'typebox' (TypeBox 1.x) or '@sinclair/typebox' (0.34).",
     }
   }
-  const converted = kind === 'zod' ? fromZod(input) : fromTypeBox(input)
+  const converted = pkg === 'zod' ? fromZod(input as object, zod) : fromTypeBox(input, pkg)
   if (!converted.ok) return converted
-  const schema = inlineDefinitions(converted.schema)
+  const kind = converted.kind
+  const schema = mapSchema(inlineDefinitions(converted.schema), withoutSafeIntegerBounds)
 
   const ids = new Map<string, JsonSchema>()
   walkSchema(schema, (node) => typeof node.$id === 'string' && ids.set(node.$id, node))
@@ -185,5 +248,5 @@ export function canonicalSchema(input: unknown): CanonicalSchema {
       fix: WRAP_FIX[kind],
     }
   }
-  return { ok: true, kind, schema }
+  return { ok: true, kind, package: converted.package, schema }
 }

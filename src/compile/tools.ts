@@ -1,5 +1,6 @@
 import type { AgentDefinition, AnyToolDefinition, RegistryDefinition, SourceLocation } from '../define/types.js'
 import type { ResolvedConfig } from './config.js'
+import type { ZodCopy } from '../load/zod-copy.js'
 import type { Findings } from './findings.js'
 import { isTool } from './guards.js'
 import { harness } from './harnesses/index.js'
@@ -76,7 +77,7 @@ export function collectTools(registry: RegistryDefinition, agents: readonly Agen
 }
 
 /** Checks one tool and turns it into its planned form (undefined when it cannot be planned). */
-export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, root: string, findings: Findings): PlannedTool | undefined {
+export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, root: string, findings: Findings, zod?: ZodCopy): PlannedTool | undefined {
   const at = tool.source
   const label = `Tool "${tool.name}"`
   let ok = true
@@ -116,7 +117,7 @@ export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, root: 
     findings.warning('tool-replaces-nothing', `${label} sets replacesBuiltin, but no harness has a built-in tool of that name.`, 'Remove replacesBuiltin.', at)
   }
 
-  const canonical = canonicalSchema(tool.input)
+  const canonical = canonicalSchema(tool.input, zod)
   if (!canonical.ok) {
     findings.error(canonical.code, `${label}: ${canonical.message}`, canonical.fix, at)
     return undefined
@@ -134,6 +135,7 @@ export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, root: 
     replacesBuiltin: tool.replacesBuiltin,
     schema: canonical.schema,
     schemaKind: canonical.kind,
+    schemaPackage: canonical.package,
     source: plannedSource(root, at),
     script: `${scriptsFolder(config.serverName)}/${tool.name}.mjs`,
   }

@@ -1,4 +1,6 @@
-import type { Static, TObject } from '@sinclair/typebox'
+// TypeBox 1.x and 0.34 are optional peer dependencies: see peer-types.d.ts (two folders up from
+// both src/define and dist/define, so the one hand-written file serves the sources and the package).
+import type { SinclairObject, SinclairStatic, TypeBoxObject, TypeBoxStatic } from '../../peer-types.js'
 import type { z } from 'zod'
 
 /**
@@ -22,11 +24,20 @@ export interface SourceLocation {
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
 
-/** A tool's input: a zod v4 object schema or a TypeBox `Type.Object`. */
-export type ToolInputSchema = z.ZodObject | TObject
+/** `T`, or `never` when `T` is `any` or unresolved (the type of an import whose package is not installed). */
+type Installed<T> = unknown extends T ? never : T
+
+/** A tool's input: a zod v4 object schema, or a `Type.Object` of TypeBox 1.x (`typebox`) or 0.34 (`@sinclair/typebox`). */
+export type ToolInputSchema = z.ZodObject | Installed<TypeBoxObject> | Installed<SinclairObject>
 
 /** The input type a schema accepts, for `run`. */
-export type InferInput<S extends ToolInputSchema> = S extends TObject ? Static<S> : S extends z.ZodObject ? z.output<S> : never
+export type InferInput<S extends ToolInputSchema> = S extends z.ZodObject
+  ? z.output<S>
+  : S extends Installed<TypeBoxObject>
+    ? TypeBoxStatic<S>
+    : S extends Installed<SinclairObject>
+      ? SinclairStatic<S>
+      : never
 
 /** What `run` may return: a string is printed as is, anything else as JSON. */
 export type ToolOutput = string | JsonValue

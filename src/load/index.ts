@@ -11,6 +11,7 @@ import { importFailure } from './import-error.js'
 import { bundleLocator, relocateDefinitions } from './locations.js'
 import { readPrompts } from './prompts.js'
 import { parseRegistrySpec, resolveModulePath } from './spec.js'
+import { projectZod, type ZodCopy } from './zod-copy.js'
 
 export interface LoadedRegistry {
   registry: RegistryDefinition
@@ -19,6 +20,8 @@ export interface LoadedRegistry {
   /** Absolute paths of every local source file the definitions came from, prompt files included (for watch mode). */
   files: string[]
   diagnostics: Diagnostic[]
+  /** The project's zod, as the registry imported it: set when a zod schema cannot convert itself (zod before 4.2, zod/mini). */
+  zod?: ZodCopy
 }
 
 let loadCount = 0
@@ -134,10 +137,25 @@ async function loadWith(spec: string, projectRoot: string, bundler: RegistryBund
 
   relocateDefinitions(value, locate)
   const prompts = await readPrompts(value, root)
+  const zod = needsProjectZod(value) ? await projectZod(cacheFolder) : undefined
   return {
     registry: value,
     prompts: prompts.texts,
     files: [...new Set([...bundle.inputs, ...prompts.files])].sort(),
     diagnostics: prompts.diagnostics,
+    ...(zod && { zod }),
   }
+}
+
+/** True when a tool's input is a zod schema without its own `toJSONSchema` (zod before 4.2, zod/mini). */
+function needsProjectZod(registry: RegistryDefinition): boolean {
+  const tools: unknown[] = [...asList(registry.tools), ...asList(registry.agents).flatMap((agent) => asList((agent as { tools?: unknown } | null)?.tools))]
+  return tools.some((tool) => {
+    const input: unknown = typeof tool === 'object' && tool !== null ? (tool as { input?: unknown }).input : undefined
+    return typeof input === 'object' && input !== null && '_zod' in input && typeof (input as { toJSONSchema?: unknown }).toJSONSchema !== 'function'
+  })
+}
+
+function asList(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : []
 }

@@ -33,7 +33,10 @@ export interface OacPluginOptions {
   bridge?: 'process' | 'inline'
   /** Merge the MCP block into the project's `.codex/config.toml`, the route to our tools for every Codex agent (default true). */
   codexConfig?: boolean
-  /** Overwrite user files that sit where the agent tree puts files it owns. */
+  /**
+   * Overwrite user files that sit where the agent tree puts files it owns, and user keys our merge
+   * entries would change (their values are recorded and put back once the entries are no longer generated).
+   */
   force?: boolean
   /**
    * Skip the compile when nothing it depends on changed since the last build into the same target

@@ -43,6 +43,20 @@ export function pointerToPath(pointer: string): Array<string | number> {
     .map((part) => (/^(0|[1-9]\d*)$/.test(part) ? Number(part) : part))
 }
 
+/** The value at `path` inside `input`; undefined where the path leaves it. */
+export function valueAt(input: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let value = input
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined
+    value = (value as Record<PropertyKey, unknown>)[key]
+  }
+  return value
+}
+
+export function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1)
+}
+
 function isSchemaObject(value: unknown): value is SchemaObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }

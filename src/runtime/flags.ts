@@ -5,7 +5,8 @@ import { describeSchema, describeValue, schemaChoices } from './describe.js'
 
 /**
  * The command line of a tool script, derived from the tool's canonical JSON Schema: one
- * `--<property>` flag per property a flag can express, everything else through `--json`.
+ * `--<property>` flag per property whose name works as a flag (objects, arrays of objects and
+ * unions take a JSON value), the rest only through `--json`.
  * Pure (no process access), so documentation can derive the same flags.
  */
 
@@ -15,7 +16,7 @@ export const FLAG_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
 /** Flags of the runner itself; properties with these names can only be given through `--json`. */
 const RUNNER_FLAGS = ['json', 'help'] as const
 
-type FlagKind = 'string' | 'number' | 'integer' | 'boolean' | 'choice'
+type FlagKind = 'string' | 'number' | 'integer' | 'boolean' | 'choice' | 'json'
 
 export interface FlagSpec {
   /** The property name, which is also the flag name. */
@@ -23,6 +24,10 @@ export interface FlagSpec {
   kind: FlagKind
   /** For `choice`: the allowed values (strings, numbers, booleans or null, matched by their text). */
   choices: JsonValue[]
+  /** For `json`: what the value must be, in a few words (`object`, `array of object`). */
+  expected?: string
+  /** For `json`: a value of the schema's shape, for the docs (`{"tags":["text"]}`). */
+  example?: JsonValue
   /** An array of scalars: the flag is repeated once per element. */
   repeated: boolean
   required: boolean
@@ -40,7 +45,7 @@ export interface JsonOnlyField {
 
 export interface InputFlags {
   flags: FlagSpec[]
-  /** Properties only `--json` can set: nested objects, arrays of objects, unions, awkward names. */
+  /** Properties only `--json` can set: those whose names cannot be flags (`has.dot`, `json`, `help`). */
   jsonOnly: JsonOnlyField[]
 }
 
@@ -85,6 +90,35 @@ function scalarKind(schema: SchemaObject, root: JsonSchema): { kind: FlagKind; c
   return undefined
 }
 
+/** A small value of the schema's shape: its default, first choice, or one of each required (else first) property. */
+function exampleValue(schema: SchemaObject, root: JsonSchema, depth = 0): JsonValue {
+  if (schema.default !== undefined) return schema.default
+  const choices = schemaChoices(schema)
+  if (choices?.length) return choices[0]!
+  const branch = [schema.anyOf, schema.oneOf].find(Array.isArray)?.map(asObject).find((b) => b !== undefined)
+  if (branch) return exampleValue(resolveRef(branch, root), root, depth)
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type
+  if (depth > 3) return type === 'array' ? [] : type === 'object' ? {} : null
+  if (type === 'array') {
+    const items = asObject(schema.items)
+    return items ? [exampleValue(resolveRef(items, root), root, depth + 1)] : []
+  }
+  if (type === 'object' || asObject(schema.properties)) {
+    const properties = Object.entries(asObject(schema.properties) ?? {})
+    const required = Array.isArray(schema.required) ? schema.required.map(String) : []
+    const shown = properties.filter(([name]) => required.includes(name))
+    const example: Record<string, JsonValue> = {}
+    for (const [name, value] of shown.length ? shown : properties.slice(0, 1)) {
+      example[name] = exampleValue(resolveRef(asObject(value) ?? {}, root), root, depth + 1)
+    }
+    return example
+  }
+  if (type === 'integer' || type === 'number') return typeof schema.minimum === 'number' ? schema.minimum : 1
+  if (type === 'boolean') return true
+  if (type === 'null') return null
+  return 'text'
+}
+
 export function inputFlags(schema: JsonSchema): InputFlags {
   const properties = asObject(schema.properties) ?? {}
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : [])
@@ -107,6 +141,18 @@ export function inputFlags(schema: JsonSchema): InputFlags {
         kind,
         choices: kind === 'choice' && shape.kind === 'boolean' ? [true, false] : shape.choices,
         repeated: item !== undefined,
+        required: isRequired,
+        ...(description !== undefined && { description }),
+        ...(property.default !== undefined && { default: property.default }),
+      })
+    } else if (usable) {
+      flags.push({
+        name,
+        kind: 'json',
+        choices: [],
+        expected: describeSchema(property),
+        example: exampleValue(property, schema),
+        repeated: false,
         required: isRequired,
         ...(description !== undefined && { description }),
         ...(property.default !== undefined && { default: property.default }),
@@ -155,6 +201,14 @@ function convert(flag: FlagSpec, raw: string): { value: JsonValue } | { problem:
       if (flag.kind === 'integer' && !Number.isInteger(value)) return { problem: `--${flag.name}: expected integer, got ${got}` }
       return { value }
     }
+    case 'json': {
+      try {
+        return { value: JSON.parse(raw) as JsonValue }
+      } catch (error) {
+        const reason = error instanceof Error ? `: ${error.message}` : ''
+        return { problem: `--${flag.name}: expected ${flag.expected ?? 'a value'} as JSON, got ${got}${reason}` }
+      }
+    }
     case 'choice': {
       const match = flag.choices.find((choice) => String(choice) === raw)
       return match !== undefined ? { value: match } : { problem: `--${flag.name}: expected ${describeSchema({ enum: flag.choices })}, got ${got}` }
@@ -165,11 +219,36 @@ function convert(flag: FlagSpec, raw: string): { value: JsonValue } | { problem:
 }
 
 /**
+ * `--days -3`: parseArgs reads a value that starts with `-` as an option of its own (and calls it
+ * ambiguous), so a negative number after a number flag is joined to it as `--days=-3`.
+ */
+function joinNegativeNumbers(args: readonly string[], flags: readonly FlagSpec[]): string[] {
+  const numeric = new Set(
+    flags
+      .filter((flag) => flag.kind === 'number' || flag.kind === 'integer' || (flag.kind === 'choice' && flag.choices.some((c) => typeof c === 'number')))
+      .map((flag) => `--${flag.name}`),
+  )
+  const joined: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    // After `--` nothing is an option.
+    if (arg === '--') return [...joined, ...args.slice(i)]
+    const next = args[i + 1]
+    if (numeric.has(arg) && next?.startsWith('-') && NUMBER.test(next)) {
+      joined.push(`${arg}=${next}`)
+      i++
+    } else joined.push(arg)
+  }
+  return joined
+}
+
+/**
  * Reads the command line with `node:util.parseArgs` (strict). Unknown flags, flags given twice,
  * values of the wrong type and stray arguments are problems naming the flag and what it expects.
  * Required fields are left to the tool's own schema, which reports them the same way for every caller.
  */
-export function parseCommand(args: readonly string[], { flags }: InputFlags): ParsedCommand {
+export function parseCommand(rawArgs: readonly string[], { flags }: InputFlags): ParsedCommand {
+  const args = joinNegativeNumbers(rawArgs, flags)
   const options: OptionsConfig = {
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -237,6 +316,7 @@ export interface HelpSubject {
 
 function placeholder(flag: FlagSpec): string {
   if (flag.kind === 'boolean') return ''
+  if (flag.kind === 'json') return ' <json>'
   if (flag.kind !== 'choice') return ` <${flag.kind}>`
   const texts = flag.choices.map(String)
   return texts.every((text) => /^[\w.@%+:=-]+$/.test(text)) ? ` <${texts.join('|')}>` : ' <value>'
@@ -244,6 +324,11 @@ function placeholder(flag: FlagSpec): string {
 
 function indentDescription(text: string): string {
   return text.trim().replace(/\s*\n\s*/g, '\n      ')
+}
+
+/** How a JSON flag is written on a shell command line, with an example value: `--filter '{"tags":["text"]}'`. */
+export function jsonFlagExample(flag: FlagSpec): string {
+  return `--${flag.name} '${JSON.stringify(flag.example ?? null).replaceAll("'", "'\\''")}'`
 }
 
 /** `--help`: the description, every flag with its type, whether it is required, its default and choices, and the JSON form. */
@@ -260,7 +345,13 @@ export function formatHelp(subject: HelpSubject, { flags, jsonOnly }: InputFlags
     for (const flag of flags) {
       const form = flag.kind === 'boolean' ? `--${flag.name}, --no-${flag.name}` : `--${flag.name}${placeholder(flag)}`
       const facts = [
-        flag.kind === 'boolean' ? 'boolean' : flag.kind === 'choice' ? `one of ${flag.choices.map((c) => JSON.stringify(c)).join(', ')}` : flag.kind,
+        flag.kind === 'boolean'
+          ? 'boolean'
+          : flag.kind === 'choice'
+            ? `one of ${flag.choices.map((c) => JSON.stringify(c)).join(', ')}`
+            : flag.kind === 'json'
+              ? `${flag.expected ?? 'a value'} as JSON, e.g. ${jsonFlagExample(flag)}`
+              : flag.kind,
         flag.required ? 'required' : 'optional',
         ...(flag.repeated ? ['repeat the flag for each element'] : []),
         ...(flag.default !== undefined ? [`default: ${JSON.stringify(flag.default)}`] : []),

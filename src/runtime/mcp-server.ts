@@ -11,7 +11,6 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
-import { fromJSONSchema, prettifyError } from 'zod'
 import { divertStdout } from './mcp-stdio.js'
 import type { InvokeOptions, InvokeResult, McpServerOptions, ServedTool, ToolScript } from './types.js'
 
@@ -42,7 +41,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
 
   const server = new Server(
     { name: options.name, version: options.version },
-    { capabilities: { tools: {} }, jsonSchemaValidator: new ZodJsonSchemaValidator() },
+    { capabilities: { tools: {} }, jsonSchemaValidator: new NoElicitationValidator() },
   )
   server.onerror = (error) => log(protocolProblem(error))
 
@@ -131,19 +130,14 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
 }
 
 /**
- * The SDK's JSON Schema validator (it checks elicitation answers) built on zod, which the SDK loads
- * anyway, instead of its default ajv: the bundled server then leaves ajv out (see the bundler), and
- * startup skips compiling it.
+ * The SDK's JSON Schema validator checks the answers to elicitation requests, which this server never
+ * sends (a tool has no way to ask the user anything). Passed instead of the SDK's default, it keeps
+ * ajv, the bulk of the SDK's code, out of the bundled server (see the bundler), and startup skips
+ * compiling it; and it needs nothing of zod, whose `fromJSONSchema` only zod 4.2 and later have.
  */
-export class ZodJsonSchemaValidator implements jsonSchemaValidator {
+export class NoElicitationValidator implements jsonSchemaValidator {
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-    const zodSchema = fromJSONSchema(schema as Parameters<typeof fromJSONSchema>[0])
-    return (input) => {
-      const result = zodSchema.safeParse(input)
-      return result.success
-        ? { valid: true, data: result.data as T, errorMessage: undefined }
-        : { valid: false, data: undefined, errorMessage: prettifyError(result.error) }
-    }
+    throw new Error(`This MCP server sends no elicitation requests, so it has no answers to check against ${JSON.stringify(schema)}.`)
   }
 }
 

@@ -1,11 +1,9 @@
-import { realpathSync } from 'node:fs'
 import { constants } from 'node:os'
-import { fileURLToPath } from 'node:url'
 import type { JsonSchema } from '../compile/plan.js'
 import type { AnyToolDefinition } from '../define/types.js'
 import { describeValue } from './describe.js'
 import { formatHelp, inputFlags, parseCommand } from './flags.js'
-import { invokeTool } from './invoke.js'
+import { type InputCheck, invokeTool } from './invoke.js'
 import { divertStdout } from './mcp-stdio.js'
 
 /** What a tool script knows about its tool besides the code: embedded by the generated entry. */
@@ -22,21 +20,6 @@ export interface ToolScriptSpec {
 
 /** Prefix of the stderr line carrying one progress message; bridges parse these lines. */
 export const PROGRESS_PREFIX = 'oac:progress '
-
-/**
- * True when the module at `moduleUrl` is the file node was started with. Generated entries pass
- * their own `import.meta.url` (a shared chunk has another URL), and realpaths make a symlinked
- * or relative launch path count too.
- */
-export function isMainModule(moduleUrl: string): boolean {
-  const launched = process.argv[1]
-  if (!launched) return false
-  try {
-    return realpathSync(launched) === realpathSync(fileURLToPath(moduleUrl))
-  } catch {
-    return false
-  }
-}
 
 function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
   if (text === '') return Promise.resolve()
@@ -76,7 +59,7 @@ async function readJsonObject(stream: NodeJS.ReadStream): Promise<{ value: objec
  * Exit code 0 on success, 2 on invalid input (each problem names the field), 1 when the tool
  * fails (its message; the stack only with `OAC_DEBUG` set). Never returns.
  */
-export async function runToolCli(tool: AnyToolDefinition, spec: ToolScriptSpec): Promise<never> {
+export async function runToolCli(tool: AnyToolDefinition, spec: ToolScriptSpec, check: InputCheck): Promise<never> {
   const invalid = (problems: string[]) =>
     exit(2, '', `Invalid input for ${spec.name}:\n${problems.map((p) => `  ${p}\n`).join('')}Run "node ${spec.script} --help" for the options.\n`)
   // stdout carries the result alone, as the inline bridge and the MCP server give it: a
@@ -119,7 +102,7 @@ export async function runToolCli(tool: AnyToolDefinition, spec: ToolScriptSpec):
       progress: (message) => {
         process.stderr.write(`${PROGRESS_PREFIX}${JSON.stringify({ message: String(message) })}\n`)
       },
-    })
+    }, check)
     process.off('exit', unfinished)
     if (result.ok) return await exit(0, result.text === '' || result.text.endsWith('\n') ? result.text : `${result.text}\n`)
     if (result.kind === 'invalid-input') return await invalid(result.message.split('\n'))

@@ -5,13 +5,13 @@ import { visit } from 'jsonc-parser'
 import { type Diagnostic, hasErrors, OacError } from '../diagnostics.js'
 import type { MergeEntry, MergeFile, OutputFile, OwnedFile } from '../emit/types.js'
 import { isTempName, replaceFileSync, sweepStaleTemps, syncFolder, writeFileAtomic } from './atomic.js'
-import { mergeJsonText, readJsonPath } from './json-merge.js'
+import { jsonFormat } from './json-merge.js'
 import { memoFor, stampOf, type TargetMemo } from './known-files.js'
 import { acquireLock, type ReleaseLock, removeEmptyLockFolder } from './lock.js'
 import { emptyManifest, hashBytes, hashValue, type Manifest, type MergeRecord, manifestPath, manifestText, readManifest } from './manifest.js'
-import type { PlainValue } from './merge-common.js'
-import { secretDiagnostics } from './secrets.js'
-import { mergeTomlText, readTomlPath } from './toml-merge.js'
+import { formatPath, lineColumn, type MergeFormat, type PlainValue, type PreviousEntry, samePath, type UserOriginal } from './merge-common.js'
+import { findSecrets, secretDiagnostics } from './secrets.js'
+import { tomlFormat } from './toml-merge.js'
 
 export { mergeJsonText } from './json-merge.js'
 export { mergeTomlText } from './toml-merge.js'
@@ -333,23 +333,23 @@ async function planOwnedFile(
 
 /** ` (the app whose MCP server is "<owner>" generates it)` when another app's manifest in the same target lists the path. */
 async function otherOwner(target: string, path: string, owner: string): Promise<string> {
+  const other = await otherManifest(target, owner, (manifest) => Object.hasOwn(manifest.files, path))
+  return other ? ` (the app whose MCP server is "${other}" generates it)` : ''
+}
+
+/** The owner of another app's manifest in the target that `lists` accepts. */
+async function otherManifest(target: string, owner: string, lists: (manifest: Manifest) => boolean): Promise<string | undefined> {
   const names = await readdir(join(target, '.oac')).catch(() => [] as string[])
   for (const name of names) {
     const other = /^manifest\.(.+)\.json$/.exec(name)?.[1]
     if (!other || other === owner) continue
     const { manifest } = await readManifest(join(target, '.oac', name), name, other).catch(() => ({ manifest: emptyManifest(other) }))
-    if (Object.hasOwn(manifest.files, path)) return ` (the app whose MCP server is "${other}" generates it)`
+    if (lists(manifest)) return other
   }
-  return ''
+  return undefined
 }
 
-function readPath(format: MergeFile['format'], text: string, keyPath: readonly string[]): PlainValue | undefined {
-  return format === 'json' ? readJsonPath(text, keyPath) : readTomlPath(text, keyPath)
-}
-
-function mergeText(format: MergeFile['format'], text: string | undefined, file: MergeFile, previous: MergeEntry[]): string {
-  return format === 'json' ? mergeJsonText(text, file, previous) : mergeTomlText(text, file, previous)
-}
+const FORMATS: Record<MergeFile['format'], MergeFormat> = { json: jsonFormat, toml: tomlFormat }
 
 /** True when JSON text holds a `//` or block comment (outside strings). */
 function hasJsonComment(text: string): boolean {
@@ -359,9 +359,19 @@ function hasJsonComment(text: string): boolean {
 }
 
 /**
- * Merges one file (or, with no entries, removes our old entries from it). Our entries edited by
- * hand are reported: an error when we would overwrite them (a warning with force), and left in
- * place when we no longer emit them. Returns the record for the next manifest.
+ * Merges one file (or, with no entries, removes our old entries from it). Who wrote a key decides:
+ *
+ * - A key the manifest records as ours is updated; edited by hand since, it is an error to overwrite
+ *   (a warning with force), and once we no longer generate it, it is removed only if it still holds
+ *   what we wrote (else it stays, with a warning), or given back the user's definition we replaced.
+ * - A key the manifest does not record is the user's. Holding another value than ours, it is an error
+ *   naming both values (with force: replaced, and the user's definition recorded to be put back).
+ *   Holding exactly our value, it is left as it is and not recorded: the user wrote it before us, so
+ *   it outlives our entry, as a careful user expects of a key they wrote (the reported bug: an agent
+ *   removed from the registry took the hand-written `name` line with it). Deleting the key hands it to us.
+ *
+ * A key already holding our value keeps its bytes (a comment beside it included). Returns the record
+ * for the next manifest.
  */
 async function planMerge(target: string, file: MergeFile, record: MergeRecord | undefined, force: boolean, plan: Plan): Promise<MergeRecord | undefined> {
   const path = join(target, file.path)
@@ -391,6 +401,8 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
   const raw = existing?.toString('utf8')
   const bom = raw?.startsWith('\uFEFF') ? '\uFEFF' : ''
   const text = raw === undefined ? undefined : raw.slice(bom.length)
+  const format = FORMATS[file.format]
+  const read = (keyPath: readonly string[]): PlainValue | undefined => (text === undefined ? undefined : format.read(text, keyPath))
 
   if (file.strictJsonReader && text !== undefined && hasJsonComment(text)) {
     plan.diagnostics.push({
@@ -402,15 +414,73 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
     })
   }
 
-  const removable: MergeEntry[] = []
-  const editedOurs: string[][] = []
+  const recorded = new Map((record?.entries ?? []).map((entry) => [JSON.stringify(entry.keyPath), entry]))
+  const writing: MergeEntry[] = []
+  const claimed: { keyPath: string[]; original?: UserOriginal }[] = []
+  for (const entry of file.entries) {
+    const old = recorded.get(JSON.stringify(entry.keyPath))
+    const now = read(entry.keyPath)
+    const nowHash = now === undefined ? undefined : hashValue(now)
+    // Read back only for a key that is there (a first write skips it).
+    const wanted = nowHash === undefined ? undefined : format.readBack(entry.value)
+    const alreadyRight = wanted !== undefined && nowHash === hashValue(wanted)
+    // A forced write that never landed (the build was killed before it) left the user's value: still theirs.
+    const ours = old && !(old.original && nowHash === hashValue(old.original.value) && !old.sha256.includes(nowHash)) ? old : undefined
+    if (ours) {
+      // A key of ours the user deleted takes the definition we replaced with it.
+      claimed.push({ keyPath: entry.keyPath, original: now === undefined ? undefined : ours.original })
+      if (alreadyRight) continue
+      writing.push(entry)
+      if (nowHash !== undefined && !ours.sha256.includes(nowHash)) {
+        plan.diagnostics.push({
+          severity: force ? 'warning' : 'error',
+          code: 'merge-entry-edited',
+          file: shown,
+          message: `The entry ${entry.keyPath.join('.')} in ${file.path} was written by unplugin-oac and has been edited by hand since; the edit would be lost.`,
+          fix: 'Make the change in the definitions (or config) instead, and remove the entry or build with force to regenerate it.',
+        })
+      }
+      continue
+    }
+    if (now === undefined) {
+      claimed.push({ keyPath: entry.keyPath })
+      writing.push(entry)
+      continue
+    }
+    if (alreadyRight) continue
+    const definition = format.definition(text as string, entry)
+    // Two apps writing one target can both generate an agent of one name: then the key is the other app's.
+    const writer = await otherManifest(target, plan.next.owner, (manifest) =>
+      Boolean(hasOwn(manifest.merges, file.path)?.entries.some((e) => samePath(e.keyPath, entry.keyPath))),
+    )
+    const conflict = { keyPath: entry.keyPath, theirs: now, ours: wanted ?? null, writer }
+    const original = definition?.original
+    if (force && original && findSecrets(original.text ?? JSON.stringify(original.value)).length > 0) {
+      // Kept to be put back, it would be copied into the manifest, which is committed with the tree.
+      plan.diagnostics.push({
+        severity: 'error',
+        code: 'merge-key-secret',
+        file: shown,
+        ...(definition ? lineColumn(text as string, definition.offset) : {}),
+        message: `The key ${formatPath(entry.keyPath)} in ${file.path}, which force would replace, holds what looks like a secret; unplugin-oac would have to copy it into ${manifestPath(plan.next.owner)} to put it back later, so nothing was written.`,
+        fix: `Move the secret out of ${file.path} (into an environment variable the harness reads), or delete ${formatPath(entry.keyPath)}, then build again.`,
+      })
+      continue
+    }
+    plan.diagnostics.push(userKeyDiagnostic(file, shown, text as string, definition, conflict, force, plan.next.owner))
+    claimed.push({ keyPath: entry.keyPath, original })
+    writing.push(entry)
+  }
+
+  const removable: PreviousEntry[] = []
   for (const old of record?.entries ?? []) {
-    const now = text === undefined ? undefined : readPath(file.format, text, old.keyPath)
-    const edited = now !== undefined && !old.sha256.includes(hashValue(now))
-    const stillOurs = file.entries.some((e) => samePath(e.keyPath, old.keyPath))
-    if (stillOurs && edited) editedOurs.push(old.keyPath)
-    else if (!stillOurs && !edited) removable.push({ keyPath: old.keyPath, value: null })
-    else if (!stillOurs) {
+    if (file.entries.some((entry) => samePath(entry.keyPath, old.keyPath))) continue
+    const now = read(old.keyPath)
+    if (now === undefined) continue // deleted by the user
+    if (old.sha256.includes(hashValue(now))) removable.push({ keyPath: old.keyPath, original: old.original })
+    // The user's own value again: put back by hand, or by a build killed before its manifest.
+    else if (old.original && hashValue(now) === hashValue(old.original.value)) continue
+    else {
       plan.diagnostics.push({
         severity: 'warning',
         code: 'merge-entry-kept',
@@ -423,25 +493,11 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
 
   let merged: string
   try {
-    merged = mergeText(file.format, text, file, removable)
+    merged = format.merge(text, { ...file, entries: writing }, removable)
   } catch (error) {
     if (!(error instanceof OacError)) throw error
     plan.diagnostics.push(...error.diagnostics.map((d) => ({ ...d, file: shown })))
     return undefined
-  }
-  const hashes = new Map(file.entries.map((entry) => [entry.keyPath, hashValue(readPath(file.format, merged, entry.keyPath) ?? null)]))
-  for (const keyPath of editedOurs) {
-    // An edit that already matches what we generate now loses nothing.
-    const ours = [...hashes].find(([path]) => samePath(path, keyPath))?.[1]
-    const now = readPath(file.format, text ?? '', keyPath)
-    if (now !== undefined && hashValue(now) === ours) continue
-    plan.diagnostics.push({
-      severity: force ? 'warning' : 'error',
-      code: 'merge-entry-edited',
-      file: shown,
-      message: `The entry ${keyPath.join('.')} in ${file.path} was written by unplugin-oac and has been edited by hand since; the edit would be lost.`,
-      fix: 'Make the change in the definitions (or config) instead, and remove the entry or build with force to regenerate it.',
-    })
   }
   plan.diagnostics.push(...secretDiagnostics(file, shown, merged))
   // Ours to delete once empty only if we made it: now, or the first time (and it was not replaced since).
@@ -449,7 +505,11 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
   const next: MergeRecord = {
     format: file.format,
     created,
-    entries: file.entries.map((entry) => ({ keyPath: entry.keyPath, sha256: [hashes.get(entry.keyPath) as string] })),
+    entries: claimed.map(({ keyPath, original }) => ({
+      keyPath,
+      sha256: [hashValue(format.read(merged, keyPath) ?? null)],
+      ...(original ? { original } : {}),
+    })),
   }
   const existingMode = canChmod && readStats && existing !== undefined ? readStats.mode & 0o7777 : FILE_MODE
   const inputs = mergeInputs(file, next)
@@ -466,19 +526,56 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
   return next
 }
 
+/** How a value reads in a message: JSON, cut short when long. */
+function shortValue(value: PlainValue): string {
+  const json = JSON.stringify(value)
+  return json.length > 80 ? `${json.slice(0, 77)}...` : json
+}
+
+/** A key the user wrote (or another app) that our entry would change: both values, where, and the three ways out. */
+function userKeyDiagnostic(
+  file: MergeFile,
+  shown: string,
+  text: string,
+  definition: { offset: number; original?: UserOriginal } | undefined,
+  conflict: { keyPath: string[]; theirs: PlainValue; ours: PlainValue; writer: string | undefined },
+  force: boolean,
+  owner: string,
+): Diagnostic {
+  const { keyPath, theirs, ours, writer } = conflict
+  const at = definition ? lineColumn(text, definition.offset) : undefined
+  const key = formatPath(keyPath)
+  const kept = definition?.original
+    ? `${writer ? 'its' : 'your'} value is kept in ${manifestPath(owner)} and put back once unplugin-oac no longer generates ${key} here.`
+    : `it cannot be put back automatically (it is not a table), so here it is in full: ${JSON.stringify(theirs)}.`
+  const by = writer ? `written by the app whose MCP server is "${writer}", not by this one ("${owner}")` : 'written by you, not by unplugin-oac'
+  const held = `The key ${key} in ${file.path} holds ${shortValue(theirs)}, ${by}`
+  const message = force
+    ? `${held}; force replaces it with ${shortValue(ours)}, and ${kept}`
+    : `${held}, which would replace it with ${shortValue(ours)}; nothing was written.`
+  // The server's name is in the key path of a server entry; any other key of a merge file comes from an agent.
+  const rename = keyPath.includes(owner) ? 'Rename the MCP server (serverName, or --server-name)' : 'Rename the agent'
+  const yours = writer ? 'its value' : 'your value'
+  return {
+    severity: force ? 'warning' : 'error',
+    code: 'merge-key-taken',
+    file: shown,
+    ...(at ? { line: at.line, column: at.column } : {}),
+    message,
+    fix: `${rename} so that it no longer writes ${key} here, delete ${key} from ${file.path} to let unplugin-oac write it, or build with force to replace ${yours} (unplugin-oac keeps it and puts it back when it stops generating ${key}).`,
+  }
+}
+
 /** What a merge is made from: our entries, and the manifest record of them written alongside. */
 function mergeInputs(file: MergeFile, record: MergeRecord): string {
   return hashValue({ entries: file.entries, record } as unknown as PlainValue)
 }
 
-function samePath(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((key, i) => key === b[i])
-}
-
 /** What is left of a file we created once its entries are removed again. */
-function emptySkeleton(format: MergeFile['format'], entries: MergeEntry[]): string {
+function emptySkeleton(format: MergeFile['format'], entries: PreviousEntry[]): string {
   const file: MergeFile = { kind: 'merge', path: 'skeleton', format, entries: entries.map((e) => ({ keyPath: e.keyPath, value: {} })) }
-  return mergeText(format, mergeText(format, undefined, file, []), { ...file, entries: [] }, file.entries)
+  const { merge } = FORMATS[format]
+  return merge(merge(undefined, file, []), { ...file, entries: [] }, file.entries)
 }
 
 /** The folders (relative to the target) that writing `path` will create, outermost first.
@@ -574,7 +671,10 @@ function transitional(previous: Manifest, next: Manifest, folders: string[]): Ma
     const entries = new Map((old?.entries ?? []).map((e) => [JSON.stringify(e.keyPath), e]))
     for (const entry of record.entries) {
       const key = JSON.stringify(entry.keyPath)
-      entries.set(key, { keyPath: entry.keyPath, sha256: [...new Set([...(entries.get(key)?.sha256 ?? []), ...entry.sha256])] })
+      const before = entries.get(key)
+      // The user's definition we replace (or replaced earlier) is kept until the write is done either way.
+      const original = entry.original ?? before?.original
+      entries.set(key, { keyPath: entry.keyPath, sha256: [...new Set([...(before?.sha256 ?? []), ...entry.sha256])], ...(original ? { original } : {}) })
     }
     merges.set(path, { format: record.format, created: old?.created ?? record.created, entries: [...entries.values()] })
   }

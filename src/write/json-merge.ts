@@ -6,9 +6,11 @@ import {
   describeKind,
   detectEol,
   formatPath,
+  type MergeFormat,
   mergeError,
   type PlainObject,
   type PlainValue,
+  type PreviousEntry,
   staleEntries,
   toPlain,
   verifyMerge,
@@ -33,10 +35,10 @@ interface JsonStyle {
 /**
  * Merges our entries into a JSON or JSONC document. Only our key paths change: every other byte
  * (servers, unknown keys, comments, order, indentation, line breaks) stays as it was. Entries of
- * `previous` that `file` no longer has are removed. Throws OacError (file, line, fix) when the text
- * does not parse or a parent of our keys is not an object.
+ * `previous` that `file` no longer has are removed, or given back the user's original value text.
+ * Throws OacError (file, line, fix) when the text does not parse or a parent of our keys is not an object.
  */
-export function mergeJsonText(text: string | undefined, file: MergeFile, previous: MergeEntry[]): string {
+export function mergeJsonText(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[]): string {
   const source = text ?? ''
   const errors: ParseError[] = []
   const root = parseTree(source, errors, PARSE_OPTIONS)
@@ -72,7 +74,9 @@ export function mergeJsonText(text: string | undefined, file: MergeFile, previou
     const separator = source === '' || source.endsWith('\n') ? '' : style.eol
     result = `${source}${separator}${pretty(document, '', style)}${style.eol}`
   } else {
-    for (const entry of removed) result = removeProperty(result, entry.keyPath)
+    for (const entry of removed) {
+      result = entry.original ? restoreProperty(result, entry.keyPath, entry.original.value, entry.original.text, style) : removeProperty(result, entry.keyPath)
+    }
     for (const entry of file.entries) result = setProperty(result, entry.keyPath, entry.value, style)
   }
   const afterErrors: ParseError[] = []
@@ -90,6 +94,18 @@ export function readJsonPath(text: string, keyPath: readonly string[]): PlainVal
   const node = findProperty(root, keyPath)
   return node?.children?.[1] ? nodeValue(node.children[1]) : undefined
 }
+
+/** The user's property at our key path: where its key starts, and its value with the value's exact bytes. */
+function jsonDefinition(text: string, entry: MergeEntry): { offset: number; original: { value: PlainValue; text: string } } | undefined {
+  const errors: ParseError[] = []
+  const root = parseTree(text, errors, PARSE_OPTIONS)
+  const property = root && errors.length === 0 ? findProperty(root, entry.keyPath) : undefined
+  const valueNode = property?.children?.[1]
+  if (!property || !valueNode) return undefined
+  return { offset: property.offset, original: { value: nodeValue(valueNode), text: text.slice(valueNode.offset, valueNode.offset + valueNode.length) } }
+}
+
+export const jsonFormat: MergeFormat = { merge: mergeJsonText, read: readJsonPath, readBack: toPlain, definition: jsonDefinition }
 
 /** The tree as plain data; `__proto__` keys stay ordinary keys, the last duplicate wins (as in JSON.parse). */
 function nodeValue(node: Node): PlainValue {
@@ -242,6 +258,15 @@ function setProperty(text: string, path: readonly string[], value: JsonValue, st
   return text
 }
 
+/** Puts the user's value back in place of ours: their bytes when known (our entry sits where theirs was), else their value printed in the file's style. */
+function restoreProperty(text: string, path: readonly string[], value: JsonValue, original: string | undefined, style: JsonStyle): string {
+  const property = findProperty(parseTree(text, [], PARSE_OPTIONS) as Node, path)
+  const valueNode = property?.children?.[1]
+  if (!property || !valueNode) return setProperty(text, path, value, style)
+  const content = original ?? pretty(value, indentOf(text, property.offset), style)
+  return applyEdits(text, [{ offset: valueNode.offset, length: valueNode.length, content }])
+}
+
 /** Adds `path[depth]` (holding the rest of the path) to `parent`, on its own line at its siblings' indentation. */
 function insertProperty(text: string, parent: Node, path: readonly string[], depth: number, value: JsonValue, style: JsonStyle): string {
   const key = path[depth] as string
@@ -261,7 +286,9 @@ function insertProperty(text: string, parent: Node, path: readonly string[], dep
     if (tail && startsOwnLine(text, last.offset)) {
       const indent = indentOf(text, last.offset)
       const trailingComma = tail.commaAt !== undefined ? ',' : ''
-      const line = `${style.eol}${indent}${JSON.stringify(key)}: ${pretty(nested, indent, style)}${trailingComma}`
+      // The line break the last property ends with (a file may mix them): removing ours again leaves it as it was.
+      const eol = text.startsWith('\r\n', tail.lineBreakAt) ? '\r\n' : '\n'
+      const line = `${eol}${indent}${JSON.stringify(key)}: ${pretty(nested, indent, style)}${trailingComma}`
       const lastEnd = last.offset + last.length
       if (tail.commaAt !== undefined) return applyEdits(text, [{ offset: tail.lineBreakAt, length: 0, content: line }])
       // The separating comma goes right after the last value (before any comment on its line).

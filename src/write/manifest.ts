@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import type { Diagnostic } from '../diagnostics.js'
 import type { MergeFile } from '../emit/types.js'
-import type { PlainValue } from './merge-common.js'
+import type { PlainValue, UserOriginal } from './merge-common.js'
 
 /**
  * What one owner (one MCP server name, i.e. one app) wrote into a target folder, so the next build
@@ -25,7 +25,18 @@ export interface Manifest {
 export interface MergeRecord {
   format: MergeFile['format']
   created: boolean
-  entries: { keyPath: string[]; sha256: string[] }[]
+  entries: MergeRecordEntry[]
+}
+
+/**
+ * A key we wrote into a merge file: the hashes of the values we accept as ours, and, when `force`
+ * replaced the user's own definition of the key, that definition, put back when we stop writing the key.
+ * A key the user wrote is not listed (also when it holds exactly our value): it stays theirs.
+ */
+export interface MergeRecordEntry {
+  keyPath: string[]
+  sha256: string[]
+  original?: UserOriginal
 }
 
 export function manifestPath(owner: string): string {
@@ -109,9 +120,13 @@ function parseManifest(text: string, owner: string): Manifest | undefined {
     (record.format === 'json' || record.format === 'toml') &&
     typeof record.created === 'boolean' &&
     Array.isArray(record.entries) &&
-    record.entries.every((entry) => hashes(entry) && isStringArray((entry as { keyPath?: unknown }).keyPath))
+    record.entries.every((entry) => hashes(entry) && isStringArray((entry as { keyPath?: unknown }).keyPath) && isOriginal((entry as { original?: unknown }).original))
   if (!Object.values(merges).every(mergeRecord)) return undefined
   return { version: 1, owner, files: files as Manifest['files'], merges: merges as Manifest['merges'], folders }
+}
+
+function isOriginal(value: unknown): boolean {
+  return value === undefined || (isRecord(value) && Object.hasOwn(value, 'value') && (value.text === undefined || typeof value.text === 'string'))
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

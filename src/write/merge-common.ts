@@ -41,8 +41,36 @@ export function detectEol(text: string): '\n' | '\r\n' {
   return first > 0 && text[first - 1] === '\r' ? '\r\n' : '\n'
 }
 
-/** Previous entries that the current file no longer emits: their keys are removed. */
-export function staleEntries(file: MergeFile, previous: readonly MergeEntry[]): MergeEntry[] {
+/** The user's own definition of a key that `force` replaced with ours: put back when our entry goes. */
+export interface UserOriginal {
+  value: PlainValue
+  /** Its bytes, when they can go back verbatim where ours is (else the value is written out afresh). */
+  text?: string
+}
+
+/** An entry we wrote before. Once no longer emitted it is removed, or, with `original`, the user's definition comes back. */
+export interface PreviousEntry {
+  keyPath: string[]
+  original?: UserOriginal
+}
+
+/** What a merge format offers the write: the merge itself, and reading the user's definitions. */
+export interface MergeFormat {
+  /** Sets `file`'s entries and removes (or restores) those of `previous` it no longer has; every other byte stays. */
+  merge(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[]): string
+  /** The value at a key path, or undefined (also when the text does not parse). */
+  read(text: string, keyPath: readonly string[]): PlainValue | undefined
+  /** Our value as `read` gives it back once merged (TOML, say, has no null). */
+  readBack(value: JsonValue): PlainValue
+  /**
+   * Where the definition of `entry`'s key path starts in a text that parses, and what it takes to
+   * put the definition back after `merge` has replaced it with `entry` (undefined when it cannot be).
+   */
+  definition(text: string, entry: MergeEntry): { offset: number; original?: UserOriginal } | undefined
+}
+
+/** Previous entries that the current file no longer emits: their keys are removed (or restored). */
+export function staleEntries(file: MergeFile, previous: readonly PreviousEntry[]): PreviousEntry[] {
   return previous.filter((old) => !file.entries.some((entry) => samePath(entry.keyPath, old.keyPath)))
 }
 
@@ -104,19 +132,23 @@ export function toPlain(value: unknown): PlainValue {
 
 /**
  * Checks a merge result against what it must mean: the user's document with our stale keys
- * removed and our entries set, nothing else changed. A mismatch is our bug, and the file is not written.
+ * removed (or the user's original values back) and our entries set, nothing else changed. A
+ * mismatch is our bug, and the file is not written.
  */
 export function verifyMerge(
   file: MergeFile,
   before: PlainValue | undefined,
   after: PlainValue,
-  removed: readonly MergeEntry[],
+  removed: readonly PreviousEntry[],
   normalise: (value: JsonValue) => PlainValue,
 ): void {
   const expected = isPlainObject(before) ? (toPlain(before) as PlainObject) : {}
   const actual = toPlain(after)
   if (!isPlainObject(actual)) throw mergeBug(file, 'the merged document is not an object')
-  for (const entry of removed) deleteAtPath(expected, entry.keyPath)
+  for (const entry of removed) {
+    if (entry.original) setAtPath(expected, entry.keyPath, toPlain(entry.original.value))
+    else deleteAtPath(expected, entry.keyPath)
+  }
   for (const entry of file.entries) setAtPath(expected, entry.keyPath, normalise(entry.value))
   for (const entry of [...removed, ...file.entries]) {
     pruneEmptyParents(expected, entry.keyPath)

@@ -9,11 +9,14 @@ import {
   formatPath,
   getAtPath,
   isPlainObject,
+  type MergeFormat,
   mergeError,
   type PlainValue,
+  type PreviousEntry,
   staleEntries,
   startsWithPath,
   toPlain,
+  type UserOriginal,
   verifyMerge,
 } from './merge-common.js'
 import { scanTomlStatements, type TomlStatement } from './toml-statements.js'
@@ -28,12 +31,13 @@ interface Span {
 /**
  * Merges our entries into a TOML document (a Codex agent file) by splicing text: our top-level
  * keys are replaced in place or added after the user's, our tables (`[mcp_servers.<name>]` and
- * their sub-tables) are replaced where they are or appended. Every other byte, comments included,
- * stays. smol-toml validates the text before and the result after (it never re-serialises the
- * user's file: it would drop comments). Throws OacError (file, line, fix) when the text does not
+ * their sub-tables) are replaced where they are or appended. Entries of `previous` that `file` no
+ * longer has are removed, or replaced by the user's original definition. Every other byte, comments
+ * included, stays. smol-toml validates the text before and the result after (it never re-serialises
+ * the user's file: it would drop comments). Throws OacError (file, line, fix) when the text does not
  * parse or a parent of our keys is not a table.
  */
-export function mergeTomlText(text: string | undefined, file: MergeFile, previous: MergeEntry[]): string {
+export function mergeTomlText(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[]): string {
   const source = text ?? ''
   const before = parseToml(file, source)
   const removed = staleEntries(file, previous)
@@ -46,34 +50,80 @@ export function mergeTomlText(text: string | undefined, file: MergeFile, previou
   const sections: string[] = []
   const removals: Span[] = []
 
-  for (const entry of file.entries) {
-    const rendered = renderEntry(entry, eol)
-    const spans = definingSpans(source, statements, entry.keyPath, claimed)
-    const inPlace = rendered.startsWith('[')
-      ? spans.find((span) => span.section)
-      : spans.find((span) => statements.some((s) => s.start === span.start && s.kind === 'key' && s.table.length === 0))
+  /** Writes `rendered` over the span it replaces (the rest of the key's spans go), else adds it. */
+  const place = (rendered: string, spans: Span[]): void => {
+    const section = rendered.trimStart().startsWith('[')
+    const inPlace = inPlaceSpan(statements, spans, section)
     for (const span of spans) {
       if (span !== inPlace) removals.push(span)
-      else if (source.slice(span.start, span.end) !== rendered) result.overwrite(span.start, span.end, rendered)
+      else if (source.slice(span.start, span.end) !== rendered) result.overwrite(span.start, span.end, span.end < source.length ? withLineEnd(rendered, eol) : rendered)
     }
-    if (!inPlace) (rendered.startsWith('[') ? sections : topLevelKeys).push(rendered)
+    if (!inPlace) (section ? sections : topLevelKeys).push(withLineEnd(rendered, eol))
   }
-  for (const entry of removed) removals.push(...definingSpans(source, statements, entry.keyPath, claimed))
+  for (const entry of file.entries) place(renderEntry(entry, eol), definingSpans(source, statements, entry.keyPath, claimed))
+  for (const entry of removed) {
+    const spans = definingSpans(source, statements, entry.keyPath, claimed)
+    if (entry.original) place(entry.original.text ?? renderEntry({ keyPath: entry.keyPath, value: entry.original.value }, eol), spans)
+    else removals.push(...spans)
+  }
   for (const span of joinAdjacent(source, removals)) removeSpan(source, result, span)
 
-  if (topLevelKeys.length > 0) insertTopLevelKeys(source, statements, result, topLevelKeys.join(''), eol)
-  if (sections.length > 0) {
-    const current = result.toString()
-    const separator = current.trim() === '' || /\n[ \t]*\r?\n$/.test(current) ? '' : current.endsWith('\n') ? eol : eol + eol
-    result.append(separator + sections.join(eol))
+  // What is added is placed by the text that stays (a key or header removed now is no anchor).
+  let merged = result.toString()
+  if (topLevelKeys.length > 0 || sections.length > 0) {
+    const staying = merged
+    const added = new MagicString(staying)
+    if (topLevelKeys.length > 0) insertTopLevelKeys(staying, scanTomlStatements(staying), added, topLevelKeys.join(''), eol)
+    if (sections.length > 0) {
+      const current = added.toString()
+      // One blank line before our tables, also after a blank line of the user's: removing them at the end takes exactly that one.
+      const separator = current === '' ? '' : current.endsWith('\n') ? eol : eol + eol
+      added.append(separator + sections.join(eol))
+    }
+    merged = added.toString()
   }
-
-  const merged = result.toString()
   if (merged === source) return source
   const after = parseToml(file, merged)
-  verifyMerge(file, before, after, removed, (value) => getAtPath(toPlain(parse(tomlDocument({ value }))), ['value']) ?? null)
+  verifyMerge(file, before, after, removed, tomlReadBack)
   return merged
 }
+
+function tomlReadBack(value: JsonValue): PlainValue {
+  return getAtPath(toPlain(parse(tomlDocument({ value }))), ['value']) ?? null
+}
+
+function withLineEnd(text: string, eol: string): string {
+  return text.endsWith('\n') ? text : text + eol
+}
+
+/** The span a definition is written over: the first section for a table, the top-level key line for a value. */
+function inPlaceSpan(statements: TomlStatement[], spans: Span[], section: boolean): Span | undefined {
+  return section
+    ? spans.find((span) => span.section)
+    : spans.find((span) => statements.some((s) => s.start === span.start && s.kind === 'key' && s.table.length === 0))
+}
+
+/**
+ * The user's definition of our key path: where it starts, and how to put it back once our entry
+ * has replaced it. Its bytes go back verbatim when it is the one span ours is written over (a
+ * `key = value` line, or one table with its sub-tables); else its value is written out afresh,
+ * which a value below the top level that is not a table cannot be.
+ */
+function tomlDefinition(text: string, entry: MergeEntry): { offset: number; original?: UserOriginal } | undefined {
+  const value = readTomlPath(text, entry.keyPath)
+  if (value === undefined) return undefined
+  const statements = scanTomlStatements(text)
+  const spans = definingSpans(text, statements, entry.keyPath, new Set())
+  const first = spans[0]
+  if (!first) return undefined
+  const section = renderEntry(entry, '\n').startsWith('[')
+  if (spans.length === 1 && inPlaceSpan(statements, spans, section) === first) {
+    return { offset: first.start, original: { value, text: text.slice(first.start, first.end) } }
+  }
+  return { offset: first.start, original: entry.keyPath.length === 1 || isTableLike(value) ? { value } : undefined }
+}
+
+export const tomlFormat: MergeFormat = { merge: mergeTomlText, read: readTomlPath, readBack: tomlReadBack, definition: tomlDefinition }
 
 // A merge reads several key paths of one text in a row (each entry, before and after): parsed once for them.
 let lastRead: { text: string; data: PlainValue | undefined } | undefined
@@ -113,8 +163,7 @@ function parseToml(file: MergeFile, text: string): PlainValue {
 
 /** Our entry as TOML text: a `key = value` line for a top-level scalar, else table sections. */
 function renderEntry(entry: MergeEntry, eol: string): string {
-  const tableLike = isPlainObject(entry.value) || (Array.isArray(entry.value) && entry.value.length > 0 && entry.value.every(isPlainObject))
-  if (entry.keyPath.length > 1 && !tableLike) {
+  if (entry.keyPath.length > 1 && !isTableLike(entry.value)) {
     throw new Error(`unplugin-oac: a TOML merge entry below the top level must be a table (${formatPath(entry.keyPath)})`)
   }
   const nested = entry.keyPath.reduceRight<{ [key: string]: JsonValue }>((inner, key, i) => {
@@ -123,6 +172,10 @@ function renderEntry(entry: MergeEntry, eol: string): string {
     return wrapper
   }, {})
   return tomlDocument(nested, { multiLineStrings: eol === '\n' }).replace(/\n/g, eol)
+}
+
+function isTableLike(value: PlainValue): boolean {
+  return isPlainObject(value) || (Array.isArray(value) && value.length > 0 && value.every(isPlainObject))
 }
 
 /** A parent of our key that is not a table (an array of tables, a value, an inline table) cannot take our entry. */
@@ -191,8 +244,8 @@ function joinAdjacent(text: string, spans: Span[]): Span[] {
   return joined
 }
 
-/** Removes a span with the blank lines that separated it from what follows (or, at the end of the
- * file, from what precedes it); key lines right below other lines take no blank lines with them. */
+/** Removes a span with the blank lines that separated it from what follows (or, for tables at the end
+ * of the file, the one blank line we put before them); key lines right below other lines take no blank lines with them. */
 function removeSpan(text: string, result: MagicString, span: Span): void {
   let { start, end } = span
   if (!span.section && start > 0 && !/(?:^|\n)[ \t]*\r?\n$/.test(text.slice(0, start))) {
@@ -201,13 +254,13 @@ function removeSpan(text: string, result: MagicString, span: Span): void {
   }
   const following = /^(?:[ \t]*\r?\n)*/.exec(text.slice(end))?.[0] ?? ''
   end += following.length
-  if (end === text.length) start -= /(?:\r?\n[ \t]*)*$/.exec(text.slice(0, start))?.[0].replace(/^\r?\n/, '').length ?? 0
+  if (span.section && end === text.length) start -= /(?:^|\n)([ \t]*\r?\n)$/.exec(text.slice(0, start))?.[1]?.length ?? 0
   result.remove(start, end)
 }
 
 /**
  * Adds top-level keys after the user's last top-level key; with none, before the first table
- * (and the comment lines directly above it), else at the end.
+ * (and the comment lines and blank lines directly above it), else at the end.
  */
 function insertTopLevelKeys(text: string, statements: TomlStatement[], result: MagicString, keys: string, eol: string): void {
   const firstHeader = statements.find((s) => s.kind !== 'key')
@@ -215,7 +268,12 @@ function insertTopLevelKeys(text: string, statements: TomlStatement[], result: M
   if (lastTopLevel) {
     result.appendLeft(lastTopLevel.end, (text[lastTopLevel.end - 1] === '\n' ? '' : eol) + keys)
   } else if (firstHeader) {
-    result.appendLeft(attachedCommentsStart(text, firstHeader.start), keys + eol)
+    const above = attachedCommentsStart(text, firstHeader.start)
+    // After the user's text above a blank line there (it stays between our keys and the header, and
+    // removing our keys again takes no blank line of the user's); else with a blank line of our own.
+    const blankStart = above - (/(?:^|\n)((?:[ \t]*\r?\n)+)$/.exec(text.slice(0, above))?.[1]?.length ?? 0)
+    if (blankStart > 0 && blankStart < above) result.appendLeft(blankStart, keys)
+    else result.appendLeft(above, keys + eol)
   } else {
     result.append((text === '' || text.endsWith('\n') ? '' : eol) + keys)
   }

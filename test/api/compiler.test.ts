@@ -23,8 +23,8 @@ describe('Compiler: one watch session', () => {
       const first = await compiler.generate(options)
       await writeFile(toolFile, original.replace('sunny in', 'rainy in'))
       const bodyEdited = await compiler.generate(options)
-      expect(contentOf(bodyEdited, 'scripts/weather.mjs')).toContain('rainy in')
-      expect(contentOf(first, 'scripts/weather.mjs')).toContain('sunny in')
+      expect(contentOf(bodyEdited, 'scripts/tools/weather.mjs')).toContain('rainy in')
+      expect(contentOf(first, 'scripts/tools/weather.mjs')).toContain('sunny in')
       const others = (generated: Generated) => generated.files.filter((f) => !f.path.startsWith('scripts/'))
       expect(others(bodyEdited)).toEqual(others(first))
 

@@ -1,4 +1,5 @@
-import { cp, mkdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { cp, mkdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises'
 import { homedir, tmpdir } from 'node:os'
 import { join, sep } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -25,7 +26,14 @@ function contentOf(result: BundleResult, path: string): string {
 }
 
 function toolScripts(plan: Plan): string[] {
-  return plan.tools.map((tool) => `scripts/${tool.name}.mjs`)
+  return plan.tools.flatMap((tool) => [`scripts/${tool.name}.mjs`, `scripts/tools/${tool.name}.mjs`, `scripts/tools/${tool.name}.mjs.map`])
+}
+
+const isVendor = (path: string) => path.startsWith('scripts/vendor/')
+
+/** Every `from "..."` and `import("...")` specifier in a module's text. */
+function importsOf(text: string): string[] {
+  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)"([^"]+)"/g)].map((match) => match[1]!)
 }
 
 describe('the fixture build', () => {
@@ -36,28 +44,52 @@ describe('the fixture build', () => {
   })
   afterAll(() => bundler.dispose())
 
-  it('produces one script per tool, the MCP server, and shared chunks, nothing else', () => {
+  it('produces per tool a launcher, its code and map; the MCP server; and vendor files named by package and version, nothing else', () => {
     expect(result.diagnostics).toEqual([])
-    const entries = result.files.filter((f) => !f.path.startsWith('scripts/chunks/')).map((f) => f.path)
-    expect(entries).toEqual([...toolScripts(fixturePlan()), `scripts/${MCP_SERVER_ENTRY}.cjs`].sort())
-    const chunks = result.files.filter((f) => f.path.startsWith('scripts/chunks/'))
-    expect(chunks.length).toBeGreaterThan(0)
-    for (const chunk of chunks) expect(chunk.path).toMatch(/^scripts\/chunks\/[\w-]+-[A-Z0-9]{8}\.mjs$/)
+    const own = result.files.filter((f) => !isVendor(f.path)).map((f) => f.path)
+    expect(own).toEqual([...toolScripts(fixturePlan()), `scripts/${MCP_SERVER_ENTRY}.cjs`].sort())
+    const vendor = result.files.filter((f) => isVendor(f.path)).map((f) => f.path)
+    const version = (name: string) => (JSON.parse(readFileSync(join(packageRoot, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version
+    const ownVersion = (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version
+    expect(vendor).toEqual(
+      expect.arrayContaining([
+        `scripts/vendor/zod@${version('zod')}/index.mjs`,
+        `scripts/vendor/@sinclair/typebox@${version('@sinclair/typebox')}/build+esm+index.mjs`,
+        `scripts/vendor/@sinclair/typebox@${version('@sinclair/typebox')}/build+esm+value+index.mjs`,
+        ...['index.mjs', 'script.mjs', 'start.mjs', 'mcp-server.cjs'].map((name) => `scripts/vendor/unplugin-oac@${ownVersion}/${name}`),
+      ]),
+    )
+    for (const path of vendor) expect(path).toMatch(/^scripts\/vendor\/(@[\w-]+\/)?[\w-]+@\d[\w.-]*\/[\w+.-]+\.c?mjs$|\.cjs$/)
   })
 
-  it('shares code between scripts instead of copying it', () => {
-    // lib/format.ts is imported by the weather and add_note tools: its body must exist once.
-    const copies = result.files.filter((f) => f.content.includes('\\xB0F'))
-    expect(copies.map((f) => f.path)).toHaveLength(1)
-    expect(copies[0]!.path).toMatch(/^scripts\/chunks\//)
+  it('keeps third-party code and the runtime in the vendor files: a tool’s code imports them, and holds only its own module graph, readable', () => {
+    for (const tool of fixturePlan().tools) {
+      const code = contentOf(result, `scripts/tools/${tool.name}.mjs`)
+      for (const specifier of importsOf(code)) expect(specifier, `${tool.name} imports ${specifier}`).toMatch(/^\.\.\/vendor\//)
+      // Not minified: one statement a line, as a reviewer reads a diff.
+      expect(code.split('\n').length).toBeGreaterThan(15)
+      expect(Math.max(...code.split('\n').filter((line) => !line.startsWith('var spec = ')).map((line) => line.length))).toBeLessThan(200)
+      expect(code).toContain(`//# sourceMappingURL=${tool.name}.mjs.map`)
+    }
+    expect(contentOf(result, 'scripts/tools/explode.mjs')).toContain('function detonate(reason) {\n  throw new Error(`the tool blew up: ${reason}`);\n}')
+    // zod's own code ("Invalid input" is its default issue message) is in the vendor file only.
+    const withZod = result.files.filter((f) => f.content.includes('ZodObject')).map((f) => f.path)
+    expect(withZod.filter((path) => !isVendor(path))).toEqual([])
   })
 
-  it('builds the MCP server apart, as one CommonJS file: at start it loads only Node built-ins, none of the tool scripts’ chunks', () => {
+  it('shares local code by copying it into the scripts of the tools that import it, and nowhere else', () => {
+    // lib/format.ts is imported by the weather and add_note tools.
+    const copies = result.files.filter((f) => f.content.includes('\\xB0F') || f.content.includes('\u00B0F') || f.content.includes('°F'))
+    expect(copies.map((f) => f.path).sort()).toEqual(['scripts/tools/add_note.mjs', 'scripts/tools/weather.mjs'])
+  })
+
+  it('writes the MCP server as a list of tools that requires its vendor file, which at start loads only Node built-ins', () => {
     const server = contentOf(result, `scripts/${MCP_SERVER_ENTRY}.cjs`)
-    expect(server).not.toMatch(/\bfrom\s*"/)
     const required = [...server.matchAll(/\brequire\("([^"]+)"\)/g)].map((match) => match[1]!)
-    expect(required.length).toBeGreaterThan(0)
-    for (const specifier of required) expect(specifier).toMatch(/^node:/)
+    expect(required).toEqual(['node:module', `./vendor/unplugin-oac@${JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version}/mcp-server.cjs`])
+    const vendorServer = result.files.find((f) => f.path.endsWith('/mcp-server.cjs'))!.content
+    expect(vendorServer).not.toMatch(/\bfrom\s*"/)
+    for (const match of vendorServer.matchAll(/\brequire\("([^"]+)"\)/g)) expect(match[1]).toMatch(/^node:/)
     // Tool code still reaches the server only through the sibling scripts, imported on first call.
     for (const tool of fixturePlan().tools.filter((t) => t.json)) expect(server).toContain(`import("./${tool.name}.mjs")`)
   })
@@ -75,12 +107,16 @@ describe('the fixture build', () => {
     }
   })
 
+  it('maps each tool’s code back to its module, by a path relative to the map', () => {
+    const map = JSON.parse(contentOf(result, 'scripts/tools/weather.mjs.map')) as { sources: string[]; sourcesContent?: unknown }
+    // The generated entry's lines map to its name in esbuild's namespace for them.
+    expect(map.sources).toEqual(['oac-entry:tools/weather.mjs', '../../tools/weather.ts', '../../lib/format.ts'])
+    expect(map.sourcesContent).toBeUndefined()
+  })
+
   it('reports the local files the scripts were built from, without node_modules or the generated entries', () => {
     const tools = ['count.ts', 'explode.ts', 'notes.ts', 'trip.ts', 'wait.ts', 'weather.ts'].map((f) => join(fixtureRoot, 'tools', f))
-    expect(result.inputs).toEqual(expect.arrayContaining([...tools, join(fixtureRoot, 'lib', 'format.ts'), join(packageRoot, 'src', 'runtime', 'tool-cli.ts')]))
-    expect(result.inputs.filter((input) => input.includes('node_modules'))).toEqual([])
-    expect(result.inputs.filter((input) => input.includes('oac-entries'))).toEqual([])
-    expect(result.inputs.every((input) => input.startsWith('/'))).toBe(true)
+    expect(result.inputs).toEqual([join(fixtureRoot, 'lib', 'format.ts'), ...tools])
   })
 
   it('serves the JSON tools from the moved MCP server, with the same text as the script', async () => {
@@ -96,6 +132,8 @@ describe('the fixture build', () => {
       const cli = await runNode(dir, ['scripts/plan_trip.mjs', '--json'], { stdin: '{"traveller":{"name":"Ada"},"stops":[{"city":"Rome","nights":4}]}' })
       expect(called.content).toEqual([{ type: 'text', text: cli.stdout.replace(/\n$/, '') }])
       expect(called.isError).toBeFalsy()
+      const typebox = await client.callTool({ name: 'add_note', arguments: { title: 'Buy milk', kind: 'todo' } })
+      expect(typebox.content).toEqual([{ type: 'text', text: '[todo p3] Buy milk' }])
     } finally {
       await client.close()
     }
@@ -116,7 +154,8 @@ describe('the MCP server entry', () => {
     try {
       const result = await bundler.build(fixturePlan({ nativeTools: false }))
       expect(result.diagnostics).toEqual([])
-      expect(result.files.filter((f) => !f.path.startsWith('scripts/chunks/')).map((f) => f.path)).toEqual(toolScripts(fixturePlan()).sort())
+      expect(result.files.filter((f) => !isVendor(f.path)).map((f) => f.path)).toEqual(toolScripts(fixturePlan()).sort())
+      expect(result.files.filter((f) => f.path.includes('mcp-server') || f.path.includes(MCP_SERVER_ENTRY))).toEqual([])
     } finally {
       await bundler.dispose()
     }
@@ -202,7 +241,7 @@ describe('incremental rebuilds', () => {
       await writeFile(explodePath, (await readFile(explodePath, 'utf8')).replace('the tool blew up', 'the edited tool failed'))
       const second = await bundler.build(fixturePlan())
       expect(second.diagnostics).toEqual([])
-      expect(contentOf(second, 'scripts/weather.mjs')).toBe(contentOf(first, 'scripts/weather.mjs'))
+      expect(contentOf(second, 'scripts/tools/weather.mjs')).toBe(contentOf(first, 'scripts/tools/weather.mjs'))
       const dir = await writeAndMove(second.files)
       expect(await runNode(dir, ['scripts/explode.mjs', '--reason', 'x'])).toEqual({ code: 1, stdout: '', stderr: 'the edited tool failed: x\n' })
 
@@ -220,32 +259,34 @@ describe('incremental rebuilds', () => {
       expect(fourth.files.map((f) => f.path)).not.toContain('scripts/count.mjs')
       const fifth = await bundler.build(fixturePlan())
       expect(fifth.files.map((f) => f.path)).toContain('scripts/count.mjs')
-      expect(contentOf(fifth, 'scripts/weather.mjs')).toBe(contentOf(first, 'scripts/weather.mjs'))
+      expect(contentOf(fifth, 'scripts/tools/weather.mjs')).toBe(contentOf(first, 'scripts/tools/weather.mjs'))
     } finally {
       await bundler.dispose()
     }
   })
 
   it('sees an edit that keeps the size and modification time of the file it replaces', async () => {
-    // A coarse clock (whole seconds on some file systems) gives a quick second edit the first one's mtime.
+    // A coarse clock (whole seconds on some file systems) gives a quick second edit the first one's mtime:
+    // each pair below is an edit, a build that reads it, and a second edit of the same size in the same tick.
     const root = await copyFixture(join(await tempDir(), 'project'))
     const bundler = new ScriptBundler(root)
     try {
       const explodePath = join(root, 'tools', 'explode.ts')
       const original = await readFile(explodePath, 'utf8')
-      const sameSizeEdit = async (from: string, to: string) => {
-        expect(to).toHaveLength(from.length)
-        const before = await stat(explodePath)
-        await writeFile(explodePath, original.replace('the tool blew up', to))
-        await utimes(explodePath, before.atime, before.mtime)
+      const edit = async (text: string, tick: Date) => {
+        expect(text).toHaveLength('the tool blew up'.length)
+        await writeFile(explodePath, original.replace('the tool blew up', text))
+        await utimes(explodePath, tick, tick)
       }
-      const built: string[] = []
-      for (const text of ['the tool fell up', 'the tool fell in', 'the tool fell on']) {
-        await sameSizeEdit('the tool blew up', text)
-        built.push(contentOf(await bundler.build(fixturePlan()), 'scripts/explode.mjs'))
+      const seen = async () => /the tool fell \w+/.exec(contentOf(await bundler.build(fixturePlan()), 'scripts/tools/explode.mjs'))?.[0]
+      for (const [first, second] of [['the tool fell up', 'the tool fell in'], ['the tool fell on', 'the tool fell by']]) {
+        const tick = new Date(Math.floor(Date.now() / 1000) * 1000)
+        await edit(first!, tick)
+        expect(await seen()).toBe(first)
+        await edit(second!, tick)
+        expect(await seen()).toBe(second)
       }
-      expect(built.map((script) => /the tool fell \w+/.exec(script)?.[0])).toEqual(['the tool fell up', 'the tool fell in', 'the tool fell on'])
-      // Nothing changed: the same scripts again (from the last build, which is not re-linked).
+      // Nothing changed: the same scripts again (from the last build, which is not rebuilt).
       const last = await bundler.build(fixturePlan())
       const again = await bundler.build(fixturePlan())
       expect(again.files).toEqual(last.files)
@@ -272,6 +313,100 @@ describe('incremental rebuilds', () => {
       const fixed = await bundler.build(fixturePlan())
       expect(fixed.diagnostics).toEqual([])
       expect(fixed.files.map((f) => f.path)).toContain('scripts/weather.mjs')
+    } finally {
+      await bundler.dispose()
+    }
+  })
+})
+
+describe('what one tool changes', () => {
+  /** The paths whose content differs between two builds, or that only one of them has. */
+  function changedFiles(before: BundleResult, after: BundleResult): string[] {
+    const old = new Map(before.files.map((f) => [f.path, f.content]))
+    const now = new Map(after.files.map((f) => [f.path, f.content]))
+    return [...new Set([...old.keys(), ...now.keys()])].filter((path) => old.get(path) !== now.get(path)).sort()
+  }
+
+  it('adding or removing a tool changes its own three files and the server’s list, no other script or vendor file', async () => {
+    const bundler = new ScriptBundler(fixtureRoot)
+    try {
+      const without = fixturePlan()
+      without.tools = without.tools.filter((t) => t.name !== 'plan_trip')
+      const before = await bundler.build(without)
+      const after = await bundler.build(fixturePlan())
+      expect(after.diagnostics).toEqual([])
+      const expected = ['scripts/mcp_tools_server.cjs', 'scripts/plan_trip.mjs', 'scripts/tools/plan_trip.mjs', 'scripts/tools/plan_trip.mjs.map']
+      expect(changedFiles(before, after)).toEqual(expected)
+      // And from a bundler that never saw the smaller plan: the same bytes.
+      const fresh = new ScriptBundler(fixtureRoot)
+      try {
+        expect(changedFiles(await fresh.build(without), after)).toEqual(expected)
+      } finally {
+        await fresh.dispose()
+      }
+    } finally {
+      await bundler.dispose()
+    }
+  })
+
+  it('editing a tool’s run body changes only its code file and that file’s map', async () => {
+    const root = await copyFixture(join(await tempDir(), 'project'))
+    const bundler = new ScriptBundler(root)
+    try {
+      const first = await bundler.build(fixturePlan())
+      const explodePath = join(root, 'tools', 'explode.ts')
+      await writeFile(explodePath, (await readFile(explodePath, 'utf8')).replace('the tool blew up', 'it went off'))
+      const second = await bundler.build(fixturePlan())
+      expect(changedFiles(first, second)).toEqual(['scripts/tools/explode.mjs', 'scripts/tools/explode.mjs.map'])
+      // The rebuild of that one tool alone gives the bytes a build of every tool gives.
+      const fresh = new ScriptBundler(root)
+      try {
+        expect(changedFiles(await fresh.build(fixturePlan()), second)).toEqual([])
+      } finally {
+        await fresh.dispose()
+      }
+    } finally {
+      await bundler.dispose()
+    }
+  })
+
+  it('ships TypeBox only with a TypeBox tool', async () => {
+    const bundler = new ScriptBundler(fixtureRoot)
+    try {
+      const zodOnly = fixturePlan()
+      zodOnly.tools = zodOnly.tools.filter((t) => t.schemaKind !== 'typebox')
+      const withoutTypeBox = await bundler.build(zodOnly)
+      expect(withoutTypeBox.diagnostics).toEqual([])
+      expect(withoutTypeBox.files.filter((f) => f.path.includes('typebox') || f.content.includes('TypeCompiler')).map((f) => f.path)).toEqual([])
+      const withTypeBox = await bundler.build(fixturePlan())
+      expect(withTypeBox.files.filter((f) => f.path.includes('/@sinclair/typebox@')).length).toBeGreaterThan(0)
+    } finally {
+      await bundler.dispose()
+    }
+  })
+})
+
+describe('packages', () => {
+  it('bundles a CommonJS package into the script that imports it, which still runs with no node_modules', async () => {
+    const root = await copyFixture(join(await tempDir(), 'project'))
+    await writeFile(
+      join(root, 'tools', 'settings.ts'),
+      "import { defineTool } from 'unplugin-oac'\nimport ms from 'ms'\nimport { z } from 'zod'\n\n" +
+        "export const settings = defineTool({\n  name: 'settings',\n  description: 'Reads a duration.',\n  input: z.object({ text: z.string() }),\n  run: ({ text }) => ({ ms: ms(text) }),\n})\n",
+    )
+    const base = fixturePlan().tools[0]!
+    const plan = fixturePlan({
+      tools: [{ ...base, name: 'settings', description: 'Reads a duration.', source: { file: 'tools/settings.ts', line: 5, column: 25 }, script: 'scripts/settings.mjs', schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }],
+    })
+    const bundler = new ScriptBundler(root)
+    try {
+      const result = await bundler.build(plan)
+      expect(result.diagnostics).toEqual([])
+      expect(result.files.filter((f) => f.path.includes('/ms@')).map((f) => f.path)).toEqual([])
+      expect(importsOf(contentOf(result, 'scripts/tools/settings.mjs')).filter((specifier) => !specifier.startsWith('../vendor/'))).toEqual([])
+      const dir = await writeAndMove(result.files)
+      const run = await runNode(dir, ['scripts/settings.mjs', '--text', '2 days'])
+      expect(run).toEqual({ code: 0, stdout: '{\n  "ms": 172800000\n}\n', stderr: '' })
     } finally {
       await bundler.dispose()
     }

@@ -2,9 +2,9 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type EntryContext, mcpServerEntrySource, toolEntrySource } from '../../src/bundle/entries.js'
+import { type EntryContext, mcpServerSource, type RuntimeFiles, toolCodeSource, toolLauncherSource } from '../../src/bundle/entries.js'
 import type { JsonSchema, Plan } from '../../src/compile/plan.js'
-import type { OwnModule } from '../../src/package-paths.js'
+import { jsString } from '../../src/emit/codegen/escape.js'
 import { fixturePlan, runNode, tempDir } from './fixture.js'
 
 const hostile = fc.constantFrom('"', "'", '`', '${process.exit(9)}', '*/', '/*', '</script>', '\u2028', '\u2029', '\n', '\r\n', '\\', '\\u0041', "'''", '"""', '\0', '\x1b[31m', '---', '__proto__', 'constructor')
@@ -27,6 +27,14 @@ const caseArbitrary = fc.record({
   version: text,
 })
 
+/** Where the entries look for the runtime: stand-ins the tests write. */
+const runtimeFiles: RuntimeFiles = {
+  start: 'runtime/start.mjs',
+  script: 'runtime/script.mjs',
+  mcpServer: 'runtime/mcp-server.cjs',
+  check: { zod: 'runtime/check-zod.mjs', typebox: 'runtime/check-typebox.mjs', '@sinclair/typebox': 'runtime/check-sinclair-typebox.mjs' },
+}
+
 describe('generated entries', () => {
   it('carry every name, description, schema key, env name and version back exactly, and run nothing from them', async () => {
     const cases = fc.sample(caseArbitrary, { numRuns: 300, seed: 20_260_501 })
@@ -34,23 +42,36 @@ describe('generated entries', () => {
     await mkdir(join(root, 'tools'))
     await mkdir(join(root, 'runtime'))
     // Stand-ins for the runtime that record what the entries hand them.
-    await writeFile(join(root, 'runtime', 'invoke.mjs'), 'export function pickTool(m, name, file) { return { picked: name, file, exports: Object.keys(m) } }\nexport function invokeTool() {}\n')
-    await writeFile(join(root, 'runtime', 'tool-cli.mjs'), 'export const isMainModule = () => true\nexport function runToolCli(tool, spec) { globalThis.recorded = { tool, spec } }\n')
     await writeFile(
-      join(root, 'runtime', 'mcp-server.mjs'),
-      // `load` imports a sibling script named after the tool; the test below runs it with a real file.
-      'export async function startMcpServer(options) { globalThis.recorded = { ...options, tools: options.tools.map((t) => ({ ...t, load: typeof t.load })) } }\n',
+      join(root, 'runtime', 'script.mjs'),
+      'export function pickTool(m, name, file) { return { picked: name, file, exports: Object.keys(m) } }\nexport function invokeTool() {}\nexport function runToolCli(tool, spec) { globalThis.recorded = { tool, spec } }\n',
     )
+    await writeFile(
+      join(root, 'runtime', 'mcp-server.cjs'),
+      // `load` imports a sibling script named after the tool; the test below runs it with a real file.
+      'exports.startMcpServer = async function (options) { globalThis.recorded = { ...options, tools: options.tools.map((t) => ({ ...t, load: typeof t.load })) } }\n',
+    )
+    await writeFile(join(root, 'runtime', 'check-zod.mjs'), 'export const checkInput = () => {}\n')
     await writeFile(join(root, 'tools', 'x.mjs'), 'export const defined = 1\n')
-    const context: EntryContext = { root, ownModule: (name: OwnModule) => join(root, `${name}.mjs`), version: '' }
+    const context: EntryContext = { root, runtime: runtimeFiles, version: '' }
 
     const expected: string[] = []
     for (const [index, c] of cases.entries()) {
       const base = fixturePlan().tools[0]!
       const tool = { ...base, name: c.name, description: c.description, schema: objectFrom(c.properties), source: { file: 'tools/x.mjs', line: 1, column: 1 } }
       const plan: Plan = { ...fixturePlan(), serverName: c.serverName, env: c.env, tools: [tool] }
-      await writeFile(join(root, `tool-${index}.mjs`), toolEntrySource(plan, tool, context))
-      await writeFile(join(root, `server-${index}.mjs`), mcpServerEntrySource(plan, { ...context, version: c.version }))
+      // The code file sits in tools/, as `scripts/tools/<tool>.mjs` does.
+      await writeFile(join(root, 'tools', `tool-${index}.mjs`), toolCodeSource(plan, tool, context))
+      await writeFile(join(root, `server-${index}.cjs`), mcpServerSource(plan, { ...context, version: c.version }))
+      // The launcher names the tool in its first line, a comment: it must stay one line.
+      const launcher = toolLauncherSource(tool, context).split(/\r\n|[\n\r\u2028\u2029]/)
+      expect(launcher).toHaveLength(4)
+      expect(launcher[0]).toMatch(/^\/\/ /)
+      expect(launcher.slice(1)).toEqual([
+        'import { startToolScript } from "./runtime/start.mjs"',
+        `export const { tool, invoke } = await startToolScript(import.meta.url, () => import(${jsString(`./tools/${c.name}.mjs`)}))`,
+        '',
+      ])
       const picked = { picked: c.name, file: 'tools/x.mjs', exports: ['defined'] }
       expected.push(
         JSON.stringify({ tool: picked, spec: { name: c.name, description: c.description, script: tool.script, schema: tool.schema, env: c.env } }),
@@ -60,9 +81,10 @@ describe('generated entries', () => {
     const runner = `
       const out = []
       for (let i = 0; i < ${cases.length}; i++) {
-        for (const kind of ['tool', 'server']) {
+        for (const file of ['./tools/tool-' + i + '.mjs', './server-' + i + '.cjs']) {
           globalThis.recorded = undefined
-          await import('./' + kind + '-' + i + '.mjs')
+          const module = await import(file)
+          if (module.runCli) module.runCli()
           await new Promise((resolve) => setImmediate(resolve))
           out.push(JSON.stringify(globalThis.recorded))
         }
@@ -80,8 +102,8 @@ describe('generated entries', () => {
 
   it('serve each JSON tool from its sibling script, imported only on demand', async () => {
     const root = await tempDir()
-    const context: EntryContext = { root: '/project', ownModule: (name) => join(root, `${name}.mjs`), version: '1.0.0' }
-    const source = mcpServerEntrySource(fixturePlan(), context)
+    const context: EntryContext = { root: '/project', runtime: runtimeFiles, version: '1.0.0' }
+    const source = mcpServerSource(fixturePlan(), context)
     // No tool module is bundled into the server: it names the sibling scripts, and only inside `load`.
     expect(source).not.toContain('/project/tools/')
     for (const tool of ['weather', 'notes', 'trip', 'explode']) expect(source).not.toMatch(new RegExp(`from "\\./${tool}\\.mjs"`))
@@ -90,14 +112,14 @@ describe('generated entries', () => {
     expect(source).not.toContain('wait.mjs')
 
     await mkdir(join(root, 'runtime'), { recursive: true })
-    await writeFile(join(root, 'runtime', 'mcp-server.mjs'), 'export async function startMcpServer(options) { globalThis.served = options.tools }\n')
+    await writeFile(join(root, 'runtime', 'mcp-server.cjs'), 'exports.startMcpServer = async function (options) { globalThis.served = options.tools }\n')
     await writeFile(
       join(root, 'weather.mjs'),
       'globalThis.weatherLoaded = true\nexport async function invoke(input) { return { ok: true, text: "weather from its script for " + input.city } }\n',
     )
-    await writeFile(join(root, 'server.mjs'), source)
+    await writeFile(join(root, 'server.cjs'), source)
     const runner = `
-      await import('./server.mjs')
+      await import('./server.cjs')
       const before = globalThis.weatherLoaded === true
       const weather = await globalThis.served.find((t) => t.name === 'weather').load()
       const result = await weather.invoke({ city: 'Rome' }, {})

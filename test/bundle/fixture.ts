@@ -15,6 +15,7 @@ function tool(name: string, file: string, line: number, fields: Partial<PlannedT
     json: true,
     replacesBuiltin: false,
     schemaKind: 'zod',
+    schemaPackage: 'zod',
     source: { file, line, column: 23 },
     script: `scripts/${name}.mjs`,
     ...fields,
@@ -50,6 +51,7 @@ export function fixturePlan(overrides: Partial<Plan> = {}): Plan {
       tool('add_note', 'tools/notes.ts', 5, {
         description: 'Add a note to the board.',
         schemaKind: 'typebox',
+        schemaPackage: '@sinclair/typebox',
         schema: {
           type: 'object',
           properties: {

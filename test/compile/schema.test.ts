@@ -16,7 +16,7 @@ function symbolsAnywhere(value: unknown): symbol[] {
 describe('canonicalSchema', () => {
   it('inlines zod schemas that carry a meta id, even at the root', () => {
     const result = canonicalSchema(z.object({ a: z.string() }).meta({ id: 'Root' }))
-    expect(result).toEqual({ ok: true, kind: 'zod', schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } })
+    expect(result).toEqual({ ok: true, kind: 'zod', package: 'zod', schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } })
   })
 
   it('keeps $ref only for recursion, with just the recursive definition', () => {

@@ -10,6 +10,7 @@ export function tool(name: string, fields: Partial<PlannedTool> = {}): PlannedTo
     replacesBuiltin: false,
     schema: { type: 'object', properties: { city: { type: 'string', description: 'City name' } }, required: ['city'], additionalProperties: false },
     schemaKind: 'zod',
+    schemaPackage: 'zod',
     source: { file: `agents/tools/${name}.ts`, line: 3, column: 22 },
     script: `scripts/${name}.mjs`,
     ...fields,

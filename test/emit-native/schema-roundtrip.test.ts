@@ -6,7 +6,7 @@ import { canonicalSchema } from '../../src/compile/schema.js'
 import type { JsonValue } from '../../src/define/types.js'
 import { typeboxCode } from '../../src/emit/codegen/typebox-code.js'
 import { zodGaps, zodSchemaCode, zodShapeCode } from '../../src/emit/codegen/zod-code.js'
-import { typeboxInputs, zodInputs } from '../fixtures/native-schemas/schemas.js'
+import { typebox1Inputs, typeboxInputs, zodInputs } from '../fixtures/native-schemas/schemas.js'
 import { fixturePlan } from './fixture.js'
 import { normalizeSchema, opencodeArgsSchema, typeboxSchema } from './schema-tools.js'
 
@@ -19,7 +19,17 @@ function canonical(input: unknown): JsonSchema {
 const fixtureSchemas: Array<[string, JsonSchema]> = [
   ...Object.entries(zodInputs).map(([name, input]) => [`zod ${name}`, canonical(input)] as [string, JsonSchema]),
   ...Object.entries(typeboxInputs).map(([name, input]) => [`typebox ${name}`, canonical(input)] as [string, JsonSchema]),
+  ...Object.entries(typebox1Inputs).map(([name, input]) => [`typebox 1.x ${name}`, canonical(input)] as [string, JsonSchema]),
 ]
+
+describe('canonical schemas of TypeBox 1.x inputs', () => {
+  it('list a field with a default as optional, at every depth', () => {
+    const note = canonical(typebox1Inputs.note)
+    expect(note.required).toEqual(['title', 'kind'])
+    const open = canonical(typebox1Inputs.open) as { properties: { nested: { properties: { deep: { items: { required: string[] } } } } } }
+    expect(open.properties.nested.properties.deep.items.required).toEqual(['x'])
+  })
+})
 
 /** The canonical schema without the root keywords opencode's argument shape cannot carry (reported as gaps). */
 function shapeExpressible(schema: JsonSchema): JsonSchema {

@@ -22,6 +22,7 @@ const forecast: PlannedTool = {
     additionalProperties: false,
   },
   schemaKind: 'zod',
+  schemaPackage: 'zod',
   source: { file: 'agents/tools/forecast.ts', line: 3, column: 25 },
   script: 'scripts/forecast.mjs',
 }
@@ -62,12 +63,12 @@ describe('renderAgentPrompt', () => {
     const text = renderAgentPrompt(plan(), agent('bash'), 'claude')
     expect(text.startsWith('You plan things.\n\n## Tools\n\n### forecast\n\nGet a weather forecast.')).toBe(true)
     expect(text).toContain(
-      'node scripts/forecast.mjs --city <string> [--days <integer>] [--units <metric|imperial>] [--verbose] [--tags <string>...]',
+      'node scripts/forecast.mjs --city <string> [--days <integer>] [--units <metric|imperial>] [--verbose] [--tags <string>...] [--where <json>]',
     )
     expect(text).toContain('- `--city <string>` (required): City name to look up')
     expect(text).toContain('- `--days <integer>` (default 3)')
     expect(text).toContain('- `--verbose / --no-verbose`')
-    expect(text).toContain('Pass `where` through JSON')
+    expect(text).toContain(`- \`--where <json>\` (object as JSON, e.g. \`--where '{"lat":1}'\`)`)
     expect(text).not.toContain('JSON Schema')
   })
 

@@ -17,7 +17,7 @@ const fixture = join(repoRoot, 'test/fixtures/plugin-basic')
 const registry = './agents/registry.ts:registry'
 const MANIFEST = '.oac/manifest.oac-tools.json'
 
-/** The tree the fixture's two agents (forecaster, calculator) and two tools (weather: zod, add: TypeBox) give, chunks aside. */
+/** The tree the fixture's two agents (forecaster, calculator) and two tools (weather: zod, add: TypeBox) give, vendor files aside. */
 const EXPECTED_PATHS = [
   MANIFEST,
   '.claude/agents/calculator.md',
@@ -50,11 +50,15 @@ const EXPECTED_PATHS = [
   'prompts/forecaster.md',
   'scripts/add.mjs',
   'scripts/mcp_tools_server.cjs',
+  'scripts/tools/add.mjs',
+  'scripts/tools/add.mjs.map',
+  'scripts/tools/weather.mjs',
+  'scripts/tools/weather.mjs.map',
   'scripts/weather.mjs',
 ].sort()
 
 const leaveOutApp = (path: string) => path === APP_BUNDLE
-const withoutChunks = (tree: Map<string, string>) => [...tree.keys()].filter((path) => !path.startsWith('scripts/chunks/'))
+const withoutVendor = (tree: Map<string, string>) => [...tree.keys()].filter((path) => !path.startsWith('scripts/vendor/'))
 
 function expectSameTree(actual: Map<string, string>, expected: Map<string, string>, label: string): void {
   expect([...actual.keys()], `${label}: the same files`).toEqual([...expected.keys()])
@@ -78,8 +82,8 @@ describe('real builds of the plugin-basic fixture', () => {
     const outDir = join(checkoutA, `dist-${bundler}`)
     await buildWith(bundler, { root: checkoutA, outDir, options: { registry } })
     const tree = await readTree(outDir, leaveOutApp)
-    expect(withoutChunks(tree)).toEqual(EXPECTED_PATHS)
-    expect([...tree.keys()].some((path) => path.startsWith('scripts/chunks/'))).toBe(true)
+    expect(withoutVendor(tree)).toEqual(EXPECTED_PATHS)
+    expect([...tree.keys()].some((path) => path.startsWith('scripts/vendor/zod@'))).toBe(true)
     emitted.set(bundler, tree)
 
     const app = (await import(pathToFileURL(join(outDir, APP_BUNDLE)).href)) as { default: Record<string, unknown> }
@@ -119,7 +123,7 @@ describe('real builds of the plugin-basic fixture', () => {
     const target = `tree-${bundler}`
     await buildWith(bundler, { root: checkoutA, outDir: join(checkoutA, `out-${bundler}`), options: { registry, target } })
     const tree = await readTree(join(checkoutA, target))
-    expect(withoutChunks(tree)).toEqual(EXPECTED_PATHS)
+    expect(withoutVendor(tree)).toEqual(EXPECTED_PATHS)
     written.set(bundler, tree)
     expect(await readTree(join(checkoutA, `out-${bundler}`))).toEqual(new Map([[APP_BUNDLE, expect.any(String)]]))
   })
@@ -244,7 +248,7 @@ describe('merging into files the user already has', () => {
       plugins: [oacEsbuild({ registry })],
     })
     const paths = result.outputFiles.map((file) => relative(outDir, file.path).split(sep).join('/'))
-    expect(paths.filter((path) => path !== 'main.js' && !path.startsWith('scripts/chunks/')).sort()).toEqual(EXPECTED_PATHS.filter((path) => path !== MANIFEST))
+    expect(paths.filter((path) => path !== 'main.js' && !path.startsWith('scripts/vendor/')).sort()).toEqual(EXPECTED_PATHS.filter((path) => path !== MANIFEST))
     expect(result.outputFiles.find((file) => file.path === join(outDir, '.mcp.json'))?.text).toContain('"oac-tools"')
     expect(await exists(outDir)).toBe(false)
     // A target outside outdir is not written either: a build that writes nothing writes no tree.
@@ -260,7 +264,7 @@ describe('merging into files the user already has', () => {
     const source = await readFile(join(root, 'agents/registry.ts'), 'utf8')
     await writeFile(join(root, 'agents/registry.ts'), source.replace('tools: [add, weather]', 'tools: [weather]'))
     await buildWith('rollup', { root, outDir, options: { registry } })
-    for (const gone of ['scripts/add.mjs', '.opencode/tool/add.ts', '.omp/tools/add/index.ts']) expect(await exists(join(outDir, gone)), gone).toBe(false)
+    for (const gone of ['scripts/add.mjs', 'scripts/tools/add.mjs', '.opencode/tool/add.ts', '.omp/tools/add/index.ts']) expect(await exists(join(outDir, gone)), gone).toBe(false)
     expect(await exists(join(outDir, '.omp/tools/add'))).toBe(false)
     expect(await exists(join(outDir, 'scripts/weather.mjs'))).toBe(true)
     await rm(root, { recursive: true, force: true })

@@ -51,7 +51,7 @@ describe('playground', () => {
       trees.set(tool, await readTree(root, (path) => !TREE.test(path)))
     }
     const vite = trees.get('vite')!
-    expect([...vite.keys()].filter((path) => !path.startsWith('scripts/chunks/'))).toEqual(
+    expect([...vite.keys()].filter((path) => !path.startsWith('scripts/vendor/'))).toEqual(
       expect.arrayContaining(['.mcp.json', 'scripts/forecast.mjs', 'scripts/convert_units.mjs', '.claude/agents/planner.md', 'prompts/triager.md']),
     )
     expect(trees.get('rollup')).toEqual(vite)

@@ -22,6 +22,7 @@ const plan: Plan = {
       replacesBuiltin: false,
       schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false },
       schemaKind: 'zod',
+      schemaPackage: 'zod',
       source: { file: 'agents/tools/greet.ts', line: 3, column: 22 },
       script: 'scripts/greet.mjs',
     },

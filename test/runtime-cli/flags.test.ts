@@ -32,7 +32,7 @@ const flags = inputFlags(schema)
 
 describe('inputFlags', () => {
   it('makes a flag of every scalar, enum, nullable scalar and array of scalars', () => {
-    expect(flags.flags.map((f) => [f.name, f.kind, f.repeated, f.required])).toEqual([
+    expect(flags.flags.filter((f) => f.kind !== 'json').map((f) => [f.name, f.kind, f.repeated, f.required])).toEqual([
       ['name', 'string', false, true],
       ['count', 'integer', false, false],
       ['ratio', 'number', false, false],
@@ -50,11 +50,16 @@ describe('inputFlags', () => {
     expect(flags.flags.find((f) => f.name === 'level')?.choices).toEqual([1, 2])
   })
 
-  it('leaves objects, nested arrays, type unions, awkward names and the runner’s own flag names to --json', () => {
+  it('gives objects, nested arrays and type unions a flag that takes JSON, with an example of their shape', () => {
+    expect(flags.flags.filter((f) => f.kind === 'json').map((f) => [f.name, f.expected, f.required, f.example])).toEqual([
+      ['where', 'object', true, { x: 1 }],
+      ['pairs', 'array of array of number', false, [[1]]],
+      ['either', 'string or number', false, 'text'],
+    ])
+  })
+
+  it('leaves awkward names and the runner’s own flag names to --json', () => {
     expect(flags.jsonOnly.map((f) => [f.name, f.expected, f.required])).toEqual([
-      ['where', 'object', true],
-      ['pairs', 'array of array of number', false],
-      ['either', 'string or number', false],
       ['has.dot', 'string', false],
       ['json', 'string', false],
       ['help', 'boolean', false],
@@ -82,11 +87,18 @@ describe('parseCommand', () => {
     })
   })
 
-  it('names every unknown option at once, including flags for JSON-only fields', () => {
-    expect(parseCommand(['--where', 'x', '--nope', '-z', '--no-name', '--toString', '--constructor'], flags)).toEqual({
+  it('names every unknown option at once, including names only --json can set', () => {
+    expect(parseCommand(['--has.dot', 'x', '--nope', '-z', '--no-name', '--toString', '--constructor'], flags)).toEqual({
       kind: 'invalid',
-      problems: ['unknown option --where', 'unknown option --nope', 'unknown option -z', 'unknown option --no-name', 'unknown option --toString', 'unknown option --constructor'],
+      problems: ['unknown option --has.dot', 'unknown option --nope', 'unknown option -z', 'unknown option --no-name', 'unknown option --toString', 'unknown option --constructor'],
     })
+  })
+
+  it('reads a JSON value for an object, array or union field, and names the flag when it is no JSON', () => {
+    expect(parseCommand(['--where', '{"x":-2}', '--pairs', '[[1,2]]', '--either', '3'], flags)).toEqual({ kind: 'flags', input: { where: { x: -2 }, pairs: [[1, 2]], either: 3 } })
+    const bad = parseCommand(['--where', '{x:1}'], flags)
+    expect(bad.kind).toBe('invalid')
+    expect(bad.kind === 'invalid' && bad.problems).toEqual([expect.stringMatching(/^--where: expected object as JSON, got "\{x:1\}": /)])
   })
 
   it('recognises --help, -h and --json', () => {
@@ -95,10 +107,19 @@ describe('parseCommand', () => {
     expect(parseCommand(['--json', '--name', 'x'], flags)).toMatchObject({ kind: 'invalid', problems: ['--json reads the whole input from stdin; do not combine it with --name'] })
   })
 
-  it('rejects a value that looks like an option, pointing at the --flag=value form', () => {
-    const result = parseCommand(['--ratio', '-5'], flags)
+  it('takes a negative number after a number flag, repeated ones too, and numeric choices', () => {
+    const schemaWithNegatives: JsonSchema = { type: 'object', properties: { step: { enum: [-1, 1] }, ...schema.properties as object } }
+    expect(parseCommand(['--ratio', '-5', '--count', '-3', '--sizes', '-1', '--sizes', '-2e3', '--step', '-1'], inputFlags(schemaWithNegatives))).toEqual({
+      kind: 'flags',
+      input: { ratio: -5, count: -3, sizes: [-1, -2000], step: -1 },
+    })
+  })
+
+  it('still rejects a value that looks like an option after a text flag, pointing at the --flag=value form', () => {
+    const result = parseCommand(['--name', '-5'], flags)
     expect(result.kind).toBe('invalid')
-    expect(result.kind === 'invalid' && result.problems[0]).toContain("use '--ratio=-XYZ'")
+    expect(result.kind === 'invalid' && result.problems[0]).toContain("use '--name=-XYZ'")
+    expect(parseCommand(['--name=-5', '--ratio', '--count'], flags).kind).toBe('invalid')
   })
 })
 
@@ -110,7 +131,8 @@ describe('formatHelp', () => {
     expect(help).toContain('[--switches <true|false>...]')
     expect(help).toMatch(/--count <integer>\n\s+integer; optional; default: 1\n/)
     expect(help).toMatch(/--mode <fast\|slow>\n\s+one of "fast", "slow"; optional\n/)
-    expect(help).toMatch(/Only through --json:\n\s+"where"\n\s+object; required\n/)
+    expect(help).toMatch(/--where <json>\n\s+object as JSON, e\.g\. --where '\{"x":1\}'; required\n/)
+    expect(help).toMatch(/Only through --json:\n\s+"has\.dot"\n\s+string; optional\n/)
     expect(help.endsWith('Exit codes: 0 success, 1 the tool failed, 2 invalid input. Set OAC_DEBUG=1 to print stack traces.\n')).toBe(true)
   })
 })

@@ -1,8 +1,12 @@
 import { Type } from '@sinclair/typebox'
+import { Type as Type1 } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { defineTool } from '../../src/define/index.js'
 import type { ToolOutput } from '../../src/define/types.js'
+import { checkInput as checkSinclairTypeBox } from '../../src/runtime/check-sinclair-typebox.js'
+import { checkInput as checkTypeBox } from '../../src/runtime/check-typebox.js'
+import { checkInput as checkZod } from '../../src/runtime/check-zod.js'
 import { invokeTool, pickTool } from '../../src/runtime/invoke.js'
 import type { InvokeOptions } from '../../src/runtime/types.js'
 
@@ -40,11 +44,11 @@ function returning(value: unknown) {
 
 describe('validation with the tool’s own schema', () => {
   it('passes zod’s parsed output (defaults applied) to run', async () => {
-    expect(await invokeTool(zodTool, { city: 'Oslo' }, options())).toEqual({ ok: true, text: JSON.stringify({ city: 'Oslo', unit: 'c' }, null, 2) })
+    expect(await invokeTool(zodTool, { city: 'Oslo' }, options(), checkZod)).toEqual({ ok: true, text: JSON.stringify({ city: 'Oslo', unit: 'c' }, null, 2) })
   })
 
   it('names each bad zod field by path with what was expected and what came', async () => {
-    const result = await invokeTool(zodTool, { days: 'x', unit: 'k', stops: [{ nights: 'two' }] }, options())
+    const result = await invokeTool(zodTool, { days: 'x', unit: 'k', stops: [{ nights: 'two' }] }, options(), checkZod)
     expect(result).toEqual({
       ok: false,
       kind: 'invalid-input',
@@ -58,14 +62,14 @@ describe('validation with the tool’s own schema', () => {
   })
 
   it('says integer for zod .int() and reports bounds', async () => {
-    const fraction = await invokeTool(zodTool, { city: 'a', days: 1.5 }, options())
+    const fraction = await invokeTool(zodTool, { city: 'a', days: 1.5 }, options(), checkZod)
     expect(fraction).toMatchObject({ kind: 'invalid-input', message: 'days: expected integer, got 1.5' })
-    const low = await invokeTool(zodTool, { city: 'a', days: 0 }, options())
+    const low = await invokeTool(zodTool, { city: 'a', days: 0 }, options(), checkZod)
     expect(low).toMatchObject({ kind: 'invalid-input', message: 'days: too small: expected number to be >=1, got 0' })
   })
 
   it('rejects a non-object input', async () => {
-    expect(await invokeTool(zodTool, ['a'], options())).toMatchObject({ kind: 'invalid-input', message: '(input): expected object, got an array' })
+    expect(await invokeTool(zodTool, ['a'], options(), checkZod)).toMatchObject({ kind: 'invalid-input', message: '(input): expected object, got an array' })
   })
 
   it('runs async zod refinements', async () => {
@@ -75,17 +79,17 @@ describe('validation with the tool’s own schema', () => {
       input: z.object({ name: z.string().refine(async (name) => name !== 'taken', 'that name is taken') }),
       run: ({ name }) => `hello ${name}`,
     })
-    expect(await invokeTool(tool, { name: 'free' }, options())).toEqual({ ok: true, text: 'hello free' })
-    expect(await invokeTool(tool, { name: 'taken' }, options())).toEqual({ ok: false, kind: 'invalid-input', message: 'name: that name is taken' })
+    expect(await invokeTool(tool, { name: 'free' }, options(), checkZod)).toEqual({ ok: true, text: 'hello free' })
+    expect(await invokeTool(tool, { name: 'taken' }, options(), checkZod)).toEqual({ ok: false, kind: 'invalid-input', message: 'name: that name is taken' })
   })
 
   it('applies TypeBox defaults before checking', async () => {
-    const result = await invokeTool(typeboxTool, { title: 'ok', kind: 'todo' }, options())
+    const result = await invokeTool(typeboxTool, { title: 'ok', kind: 'todo' }, options(), checkSinclairTypeBox)
     expect(result).toEqual({ ok: true, text: JSON.stringify({ title: 'ok', kind: 'todo', priority: 3 }, null, 2) })
   })
 
   it('names each bad TypeBox field once, by path', async () => {
-    const result = await invokeTool(typeboxTool, { title: 'x', priority: 'high', kind: 'nope', nested: { ids: [1, 'a'] } }, options())
+    const result = await invokeTool(typeboxTool, { title: 'x', priority: 'high', kind: 'nope', nested: { ids: [1, 'a'] } }, options(), checkSinclairTypeBox)
     expect(result).toEqual({
       ok: false,
       kind: 'invalid-input',
@@ -99,8 +103,46 @@ describe('validation with the tool’s own schema', () => {
   })
 
   it('reports missing TypeBox fields with the expected type', async () => {
-    const result = await invokeTool(typeboxTool, {}, options())
+    const result = await invokeTool(typeboxTool, {}, options(), checkSinclairTypeBox)
     expect(result).toEqual({
+      ok: false,
+      kind: 'invalid-input',
+      message: ['title: missing (expected string)', 'kind: missing (expected one of "todo", "idea")'].join('\n'),
+    })
+  })
+
+  // TypeBox 1.x words its errors in JSON Schema terms; the check words them as for the other packages.
+  const typebox1Tool = defineTool({
+    name: 'typebox1_tool',
+    description: 'TypeBox 1.x',
+    input: Type1.Object({
+      title: Type1.String({ minLength: 2 }),
+      priority: Type1.Integer({ default: 3 }),
+      kind: Type1.Union([Type1.Literal('todo'), Type1.Literal('idea')]),
+      nested: Type1.Optional(Type1.Object({ ids: Type1.Array(Type1.Number()) })),
+    }),
+    run: (input) => ({ ...input, upper: input.title.toUpperCase() }),
+  })
+
+  it('checks TypeBox 1.x input with its own Value module, defaults applied (a defaulted field may be left out)', async () => {
+    const result = await invokeTool(typebox1Tool, { title: 'ok', kind: 'todo' }, options(), checkTypeBox)
+    expect(result).toEqual({ ok: true, text: JSON.stringify({ title: 'ok', kind: 'todo', priority: 3, upper: 'OK' }, null, 2) })
+  })
+
+  it('names each bad TypeBox 1.x field once, by path, and each missing one with what it expects', async () => {
+    const bad = await invokeTool(typebox1Tool, { title: 'x', priority: 'high', kind: 'nope', nested: { ids: [1, 'a'] } }, options(), checkTypeBox)
+    expect(bad).toEqual({
+      ok: false,
+      kind: 'invalid-input',
+      message: [
+        'title: must not have fewer than 2 characters, got "x"',
+        'priority: must be integer, got "high"',
+        'kind: expected one of "todo", "idea", got "nope"',
+        'nested.ids[1]: must be number, got "a"',
+      ].join('\n'),
+    })
+    const missing = await invokeTool(typebox1Tool, {}, options(), checkTypeBox)
+    expect(missing).toEqual({
       ok: false,
       kind: 'invalid-input',
       message: ['title: missing (expected string)', 'kind: missing (expected one of "todo", "idea")'].join('\n'),
@@ -110,7 +152,7 @@ describe('validation with the tool’s own schema', () => {
   it('does not run the tool on invalid input', async () => {
     let ran = false
     const tool = defineTool({ name: 't', description: 'd', input: z.object({ n: z.number() }), run: () => ((ran = true), 'ran') })
-    await invokeTool(tool, { n: 'x' }, options())
+    await invokeTool(tool, { n: 'x' }, options(), checkZod)
     expect(ran).toBe(false)
   })
 })
@@ -128,7 +170,7 @@ describe('running', () => {
         return { cwd: ctx.cwd, aborted: ctx.signal.aborted, sameSignal: ctx.signal === controller.signal, env: { TOKEN: ctx.env.TOKEN ?? null } }
       },
     })
-    const result = await invokeTool(tool, {}, options({ signal: controller.signal, progress: (m) => messages.push(m) }))
+    const result = await invokeTool(tool, {}, options({ signal: controller.signal, progress: (m) => messages.push(m) }), checkZod)
     expect(result).toEqual({ ok: true, text: JSON.stringify({ cwd: '/work/here', aborted: false, sameSignal: true, env: { TOKEN: 't' } }, null, 2) })
     expect(messages).toEqual(['half way'])
   })
@@ -142,11 +184,11 @@ describe('running', () => {
     ['a boolean as JSON', false, 'false'],
     ['an array as indented JSON', [1, 'two'], '[\n  1,\n  "two"\n]'],
   ])('turns %s into text', async (_name, value, text) => {
-    expect(await invokeTool(returning(value), {}, options())).toEqual({ ok: true, text })
+    expect(await invokeTool(returning(value), {}, options(), checkZod)).toEqual({ ok: true, text })
   })
 
   it('reports an output with no JSON form as a tool error', async () => {
-    const result = await invokeTool(returning({ big: 1n }), {}, options())
+    const result = await invokeTool(returning({ big: 1n }), {}, options(), checkZod)
     expect(result).toMatchObject({ ok: false, kind: 'tool-error' })
     expect(result.ok === false && result.message).toMatch(/^The tool "out" returned a value that cannot be turned into JSON: .*BigInt/)
   })
@@ -160,7 +202,7 @@ describe('running', () => {
         throw new RangeError('out of range')
       },
     })
-    const result = await invokeTool(tool, {}, options())
+    const result = await invokeTool(tool, {}, options(), checkZod)
     expect(result).toMatchObject({ ok: false, kind: 'tool-error', message: 'out of range' })
     expect(result.ok === false && result.kind === 'tool-error' && result.stack).toMatch(/^RangeError: out of range\n\s+at /)
   })
@@ -174,7 +216,7 @@ describe('running', () => {
         throw 'plain text'
       },
     })
-    expect(await invokeTool(tool, {}, options())).toEqual({ ok: false, kind: 'tool-error', message: 'plain text', stack: undefined })
+    expect(await invokeTool(tool, {}, options(), checkZod)).toEqual({ ok: false, kind: 'tool-error', message: 'plain text', stack: undefined })
   })
 })
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { realpath, symlink } from 'node:fs/promises'
+import { readdir, realpath, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ScriptBundler } from '../../src/bundle/index.js'
@@ -17,6 +17,11 @@ beforeAll(async () => {
 })
 
 afterAll(() => bundler.dispose())
+
+async function listTree(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true })
+  return entries.map(String).sort()
+}
 
 const run = (args: string[], options?: { stdin?: string; env?: Record<string, string> }) => runNode(dir, args, options)
 
@@ -46,11 +51,13 @@ describe('--help', () => {
     expect(stdout).toContain('"minimum": 1,\n      "maximum": 14,')
   })
 
-  it('sends nested objects and arrays of objects to --json', async () => {
+  it('shows how to give nested objects and arrays of objects as JSON flags', async () => {
     const { code, stdout } = await run(['scripts/plan_trip.mjs', '-h'])
     expect(code).toBe(0)
-    expect(stdout).toMatch(/Only through --json:\n\s+"traveller"\n\s+object; required\n\s+"stops"\n\s+array of object; required/)
-    expect(stdout).not.toContain('--traveller')
+    expect(stdout).toContain('node scripts/plan_trip.mjs --traveller <json> --stops <json>')
+    expect(stdout).toMatch(/--traveller <json>\n\s+object as JSON, e\.g\. --traveller '\{"name":"text"\}'; required\n/)
+    expect(stdout).toMatch(/--stops <json>\n\s+array of object as JSON, e\.g\. --stops '\[\{"city":"text","nights":1\}\]'; required\n/)
+    expect(stdout).not.toContain('Only through --json')
   })
 
   it('wins over any other argument', async () => {
@@ -80,10 +87,23 @@ describe('flags', () => {
     expect(stdout).toBe('[todo p3] Buy milk #home #food\n')
   })
 
-  it('takes negative numbers in the --flag=value form', async () => {
-    const { code, stdout } = await run(['scripts/add_note.mjs', '--title', 'Cold', '--kind', 'idea', '--ratio=-4.5'])
+  it('takes negative numbers, in the --flag=value form and as the next argument', async () => {
+    for (const ratio of [['--ratio=-4.5'], ['--ratio', '-4.5']]) {
+      const { code, stdout } = await run(['scripts/add_note.mjs', '--title', 'Cold', '--kind', 'idea', ...ratio])
+      expect(code, ratio.join(' ')).toBe(0)
+      expect(stdout).toBe('[idea p3] Cold at -4.5°C\n')
+    }
+  })
+
+  it('takes an object and an array of objects as JSON flags (the examples --help shows run as they are)', async () => {
+    const { code, stdout } = await run(['scripts/plan_trip.mjs', '--traveller', '{"name":"Ada"}', '--stops', '[{"city":"Lyon","nights":2},{"city":"Nice","nights":3}]'])
     expect(code).toBe(0)
-    expect(stdout).toBe('[idea p3] Cold at -4.5°C\n')
+    expect(JSON.parse(stdout)).toEqual({ traveller: 'Ada', route: 'Lyon -> Nice', nights: 5 })
+    const example = await run(['scripts/plan_trip.mjs', '--traveller', '{"name":"text"}', '--stops', '[{"city":"text","nights":1}]'])
+    expect(example.code).toBe(0)
+    const bad = await run(['scripts/plan_trip.mjs', '--traveller', '{"name":"Ada"}', '--stops', '[{"city":"Lyon"}]'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('stops[0].nights: missing (expected number)')
   })
 })
 
@@ -147,6 +167,23 @@ describe('tool failures exit 1', () => {
     const { code, stderr } = await run(['scripts/explode.mjs', '--reason', 'boom'], { env: { OAC_DEBUG: '1' } })
     expect(code).toBe(1)
     expect(stderr).toMatch(/^Error: the tool blew up: boom\n\s+at detonate /)
+  })
+
+  it('names the tool’s own source file and line in that stack, through the script’s source map', async () => {
+    const { stderr } = await run(['scripts/explode.mjs', '--reason', 'boom'], { env: { OAC_DEBUG: '1' } })
+    // tools/explode.ts throws on its line 5; the map's path is relative, so it points beside the moved scripts folder.
+    const frame = /\n\s+at detonate \((.+)\)\n/.exec(stderr)?.[1]
+    expect(frame).toBe(`${join(dir, 'tools', 'explode.ts')}:5:9`)
+  })
+})
+
+describe('running a script', () => {
+  it('writes nothing into the folder it runs from or the tree it belongs to', async () => {
+    const before = await listTree(dir)
+    for (const args of [['scripts/weather.mjs', '--city', 'Oslo'], ['scripts/add_note.mjs', '--title', 'x', '--kind', 'idea']]) {
+      expect((await run(args)).code).toBe(0)
+    }
+    expect(await listTree(dir)).toEqual(before)
   })
 })
 

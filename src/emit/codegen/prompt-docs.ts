@@ -1,7 +1,7 @@
 import { harness as describe } from '../../compile/harnesses/index.js'
 import type { Plan, PlannedAgent, PlannedTool } from '../../compile/plan.js'
 import type { Harness } from '../../define/types.js'
-import { type FlagSpec, inputFlags } from '../../runtime/flags.js'
+import { type FlagSpec, inputFlags, jsonFlagExample } from '../../runtime/flags.js'
 import { markdownCode, markdownFence } from './escape.js'
 
 /** How a harness names one of our tools when the model calls it natively. */
@@ -35,9 +35,10 @@ function flagDoc(flag: FlagSpec): { usage: string; line: string } {
   }
   const description = flag.description ? `: ${flag.description.replace(/\s+/g, ' ')}` : ''
   const defaultNote = flag.default !== undefined ? ` (default ${JSON.stringify(flag.default)})` : ''
+  const jsonNote = flag.kind === 'json' ? ` (${flag.expected ?? 'a value'} as JSON, e.g. ${markdownCode(jsonFlagExample(flag))})` : ''
   return {
     usage: flag.required ? usage : `[${usage}]`,
-    line: `- ${markdownCode(syntax)}${flag.required ? ' (required)' : ''}${description}${defaultNote}`,
+    line: `- ${markdownCode(syntax)}${flag.required ? ' (required)' : ''}${description}${jsonNote}${defaultNote}`,
   }
 }
 

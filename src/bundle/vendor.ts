@@ -1,0 +1,311 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { isBuiltin } from 'node:module'
+import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path'
+import { build as esbuild, type OnResolveArgs, type OutputFile, type Plugin, type PluginBuild } from 'esbuild'
+import { jsString } from '../emit/codegen/escape.js'
+import { ownModule, packageRoot } from '../package-paths.js'
+import type { PlannedTool } from '../compile/plan.js'
+import type { RuntimeFiles } from './entries.js'
+
+/**
+ * The vendor files of a scripts folder: third-party packages and our runtime, each package built
+ * once into `vendor/<name>@<version>/`, which tool scripts import instead of holding a copy. A file's
+ * name says only which package, version and module it holds, so adding or editing a tool renames
+ * nothing, and a package's files change only when its version (or the set of its modules some tool
+ * imports) does.
+ */
+
+/** The folder of the vendor files, inside the scripts folder. */
+export const VENDOR_FOLDER = 'vendor'
+
+/** Gives bundled CommonJS dependencies a `require` for node built-ins (ESM output has none). The
+ * import is renamed so it cannot clash with a bundled module's own `createRequire` import; esbuild
+ * already renames bundled top-level `require` bindings, which it treats as reserved. */
+export const REQUIRE_BANNER = "import { createRequire as __oacCreateRequire } from 'node:module'; const require = __oacCreateRequire(import.meta.url);"
+
+/** The SDK's server module, and the namespace of the module served in place of its ajv validator. */
+const SDK_SERVER_MODULE = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/
+const VALIDATOR_NAMESPACE = 'oac-sdk-validator'
+
+/** Marks the resolve calls the vendor plugin makes itself, so it does not answer them again. */
+const RESOLVING = Symbol('oac-vendor-resolving')
+
+interface PackageInfo {
+  name: string
+  version: string
+  /** The package's folder (real path). */
+  dir: string
+}
+
+/** One module of a package, as a vendor file. */
+export interface VendorModule {
+  pkg: PackageInfo
+  /** The module's file (absolute). */
+  file: string
+  /** The vendor file, relative to the scripts folder: `vendor/<name>@<version>/<module path, / as +>.mjs`. */
+  path: string
+}
+
+/** The vendor files of our own runtime, whatever the tools. */
+const OWN_ENTRIES = { index: 'index', start: 'runtime/start', script: 'runtime/script' } as const
+
+type SchemaPackage = PlannedTool['schemaPackage']
+
+/** The runtime module that checks a tool's input with the package its schema was made with. */
+const INPUT_CHECKS: Record<SchemaPackage, 'check-zod' | 'check-typebox' | 'check-sinclair-typebox'> = {
+  zod: 'check-zod',
+  typebox: 'check-typebox',
+  '@sinclair/typebox': 'check-sinclair-typebox',
+}
+
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(readFileSync(file, 'utf8'))
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function packageFolder(pkg: PackageInfo): string {
+  return `${VENDOR_FOLDER}/${pkg.name}@${pkg.version}`
+}
+
+/**
+ * The vendor file of a package's module (its path inside the package): one folder per package, so
+ * that the relative imports esbuild writes are right in every file of it, chunks included.
+ */
+function vendorFileName(modulePath: string): string {
+  return `${modulePath.split(sep).join('/').replace(/\.[cm]?js$/, '').replaceAll('/', '+')}.mjs`
+}
+
+/** `from` and `to` relative to the scripts folder: the import specifier `from` uses for `to`. */
+function importPath(from: string, to: string): string {
+  const path = posix.relative(posix.dirname(from), to)
+  return path.startsWith('.') ? path : `./${path}`
+}
+
+export class Vendor {
+  private readonly packages = new Map<string, PackageInfo | undefined>()
+  private readonly moduleTypes = new Map<string, boolean>()
+  /** Bare imports already resolved, by resolve folder, specifier and kind. */
+  private readonly resolved = new Map<string, VendorModule | undefined>()
+  /** Each build's last result (a package's, or one of our input checks'): its modules and what it gave. */
+  private readonly built = new Map<string, { key: string; files: ScriptFile[]; needs: VendorModule[] }>()
+  private ownPackage: PackageInfo | undefined
+  private serverBuild: ScriptFile[] | undefined
+
+  /** Our package, with the version the runtime files are named by. */
+  own(): PackageInfo {
+    if (this.ownPackage) return this.ownPackage
+    const manifest = readJson(join(packageRoot, 'package.json'))
+    const version = typeof manifest?.version === 'string' ? manifest.version : '0.0.0'
+    this.ownPackage = { name: 'unplugin-oac', version, dir: packageRoot }
+    return this.ownPackage
+  }
+
+  runtimeFiles(): RuntimeFiles {
+    const folder = packageFolder(this.own())
+    const check = Object.fromEntries(Object.entries(INPUT_CHECKS).map(([schemaPackage, name]) => [schemaPackage, `${folder}/${name}.mjs`]))
+    return { start: `${folder}/start.mjs`, script: `${folder}/script.mjs`, mcpServer: `${folder}/mcp-server.cjs`, check: check as RuntimeFiles['check'] }
+  }
+
+  /**
+   * The esbuild plugin of a build whose output is `output` (relative to the scripts folder): every
+   * import of an ES module package, and of `unplugin-oac`, stays an import, of the package's vendor
+   * file, recorded in `needs` under the specifier the output imports it by; the runtime files'
+   * imports (`../vendor/...`, written by the entries) are left as they are. CommonJS packages,
+   * `require`d packages and local code (workspace packages too) are bundled.
+   */
+  plugin(output: string, needs: Map<string, VendorModule>): Plugin {
+    return {
+      name: 'oac-vendor',
+      setup: (build) => {
+        build.onResolve({ filter: /^\.\.\/vendor\// }, (args) => (args.kind === 'entry-point' ? undefined : { path: args.path, external: true }))
+        build.onResolve({ filter: /^[^./]/ }, async (args) => {
+          if (args.pluginData === RESOLVING || isAbsolute(args.path) || isBuiltin(args.path)) return undefined
+          // A `require` of an ES module vendor file would fail on Node 20: what is required is bundled.
+          if (args.kind !== 'import-statement' && args.kind !== 'dynamic-import') return undefined
+          const vendored = args.path === 'unplugin-oac' ? this.ownModule('index') : await this.vendorModule(build, args)
+          if (!vendored) return undefined
+          const path = importPath(output, vendored.path)
+          needs.set(path, vendored)
+          return { path, external: true }
+        })
+      },
+    }
+  }
+
+  /**
+   * Builds the vendor files `needs` name (and what those import in turn); our runtime's always; the
+   * input check of each schema package in `schemaPackages` (each its own build, so a registry without
+   * a TypeBox tool ships neither that check nor TypeBox, and a first TypeBox tool changes no other
+   * vendor file); and the MCP server's when `withServer`.
+   */
+  async build(needs: readonly VendorModule[], options: { withServer: boolean; schemaPackages: ReadonlySet<SchemaPackage> }): Promise<ScriptFile[]> {
+    /** The builds to make: one per package, and one per input check of ours. */
+    const wanted = new Map<string, { group: string; pkg: PackageInfo; modules: Map<string, VendorModule> }>()
+    const want = (module: VendorModule, group = module.pkg.dir) => {
+      let entry = wanted.get(group)
+      if (!entry) wanted.set(group, (entry = { group, pkg: module.pkg, modules: new Map() }))
+      entry.modules.set(module.file, module)
+    }
+    for (const name of Object.keys(OWN_ENTRIES) as Array<keyof typeof OWN_ENTRIES>) want(this.ownModule(name))
+    for (const schemaPackage of [...options.schemaPackages].sort()) {
+      const name = INPUT_CHECKS[schemaPackage]
+      const own = this.own()
+      want({ pkg: own, file: ownModule(`runtime/${name}`), path: `${packageFolder(own)}/${name}.mjs` }, `${own.dir}\0${name}`)
+    }
+    for (const module of needs) want(module)
+
+    const done = new Set<string>()
+    // A package's build may import further packages' modules: build until nothing new is wanted.
+    const buildKey = ({ group, modules }: { group: string; modules: Map<string, VendorModule> }) => `${group}\0${[...modules.keys()].sort().join('\0')}`
+    for (;;) {
+      const pending = [...wanted.values()].filter((entry) => !done.has(buildKey(entry)))
+      if (pending.length === 0) break
+      for (const entry of pending) done.add(buildKey(entry))
+      const results = await Promise.all(pending.map(({ group, pkg, modules }) => this.buildPackage(group, pkg, [...modules.values()])))
+      for (const result of results) for (const module of result.needs) want(module)
+    }
+    const files = [...wanted.keys()].flatMap((group) => this.built.get(group)!.files)
+    if (options.withServer) files.push(...(await this.buildServer()))
+    return files
+  }
+
+  /** `scripts/vendor/unplugin-oac@<version>/<name>.mjs`. */
+  private ownModule(name: keyof typeof OWN_ENTRIES): VendorModule {
+    const pkg = this.own()
+    return { pkg, file: ownModule(OWN_ENTRIES[name]), path: `${packageFolder(pkg)}/${name}.mjs` }
+  }
+
+  private async buildPackage(group: string, pkg: PackageInfo, modules: VendorModule[]): Promise<{ files: ScriptFile[]; needs: VendorModule[] }> {
+    const key = modules.map((module) => module.file).sort().join('\0')
+    const last = this.built.get(group)
+    if (last?.key === key) return last
+    const needs = new Map<string, VendorModule>()
+    // Each module becomes the vendor file its path names; code they share goes into chunks beside them.
+    const folder = packageFolder(pkg)
+    const result = await esbuild({
+      entryPoints: modules.map((module) => ({ in: module.file, out: posix.relative(folder, module.path).replace(/\.mjs$/, '') })),
+      absWorkingDir: pkg.dir,
+      outdir: join(pkg.dir, '.oac-vendor', ...folder.split('/')),
+      write: false,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      outExtension: { '.js': '.mjs' },
+      chunkNames: 'chunk-[hash]',
+      // Nobody reviews a vendor file line by line: whitespace minification also drops esbuild's
+      // `// path` comments, which would name where the package is installed.
+      minifyWhitespace: true,
+      minifySyntax: true,
+      banner: { js: REQUIRE_BANNER },
+      logLevel: 'silent',
+      plugins: [this.plugin(`${folder}/index.mjs`, needs)],
+    })
+    const files = result.outputFiles.map((file) => relocate(file, join(pkg.dir, '.oac-vendor')))
+    const built = { key, files, needs: [...needs.values()].filter((module) => module.pkg.dir !== pkg.dir) }
+    this.built.set(group, built)
+    return built
+  }
+
+  /**
+   * The MCP server's runtime with the SDK and the parts of zod it uses, as one CommonJS file: all of
+   * it runs at startup, so there is nothing to split off, and `require` skips the ES module loader's setup.
+   */
+  private async buildServer(): Promise<ScriptFile[]> {
+    if (this.serverBuild) return this.serverBuild
+    const path = this.runtimeFiles().mcpServer
+    const result = await esbuild({
+      entryPoints: [ownModule('runtime/mcp-server')],
+      absWorkingDir: packageRoot,
+      outfile: join(packageRoot, '.oac-vendor', ...path.split('/')),
+      write: false,
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      minifyWhitespace: true,
+      minifySyntax: true,
+      logLevel: 'silent',
+      plugins: [validatorPlugin()],
+    })
+    this.serverBuild = result.outputFiles.map((file) => relocate(file, join(packageRoot, '.oac-vendor')))
+    return this.serverBuild
+  }
+
+  /** The vendor module a bare import resolves to, or undefined to bundle it (local code, a CommonJS package). */
+  private async vendorModule(build: PluginBuild, args: OnResolveArgs): Promise<VendorModule | undefined> {
+    const key = `${args.resolveDir}\0${args.path}\0${args.kind}`
+    if (this.resolved.has(key)) return this.resolved.get(key)
+    const result = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: RESOLVING })
+    const file = result.errors.length === 0 && !result.external ? result.path : undefined
+    const pkg = file ? this.packageOf(file) : undefined
+    const module = file && pkg && this.isEsModule(file, pkg) ? { pkg, file, path: `${packageFolder(pkg)}/${vendorFileName(relative(pkg.dir, file))}` } : undefined
+    this.resolved.set(key, module)
+    return module
+  }
+
+  /** The installed package a file belongs to: the folder after its last `node_modules`. */
+  private packageOf(file: string): PackageInfo | undefined {
+    const match = /^(.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(file)
+    if (!match) return undefined
+    const dir = match[1]!
+    if (this.packages.has(dir)) return this.packages.get(dir)
+    const manifest = readJson(join(dir, 'package.json'))
+    const info =
+      typeof manifest?.name === 'string' && typeof manifest.version === 'string' ? { name: manifest.name, version: manifest.version, dir } : undefined
+    this.packages.set(dir, info)
+    return info
+  }
+
+  /** Node's rule: `.mjs`, or `.js` under a package.json with `"type": "module"` (the nearest one inside the package). */
+  private isEsModule(file: string, pkg: PackageInfo): boolean {
+    if (file.endsWith('.mjs')) return true
+    if (!file.endsWith('.js')) return false
+    let dir = dirname(file)
+    for (;;) {
+      const known = this.moduleTypes.get(dir)
+      if (known !== undefined) return known
+      const manifest = existsSync(join(dir, 'package.json')) ? readJson(join(dir, 'package.json')) : undefined
+      if (manifest?.type !== undefined || dir === pkg.dir || dirname(dir) === dir) {
+        const esm = manifest?.type === 'module'
+        this.moduleTypes.set(dir, esm)
+        return esm
+      }
+      dir = dirname(dir)
+    }
+  }
+}
+
+/** A generated file, its path relative to the scripts folder. */
+export interface ScriptFile {
+  path: string
+  text: string
+}
+
+/** An output of a build whose output folder stands for the scripts folder at `base`. */
+function relocate(file: OutputFile, base: string): ScriptFile {
+  return { path: relative(base, file.path).split(sep).join('/'), text: file.text }
+}
+
+/** The SDK's server imports its ajv validator as the default; ours passes NoElicitationValidator
+ * instead, so that module (and ajv, the bulk of the server's code) is swapped for ours. */
+function validatorPlugin(): Plugin {
+  return {
+    name: 'oac-server',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, (args) =>
+        SDK_SERVER_MODULE.test(args.importer) ? { path: args.path, namespace: VALIDATOR_NAMESPACE } : undefined,
+      )
+      build.onLoad({ filter: /.*/, namespace: VALIDATOR_NAMESPACE }, () => ({
+        contents: `export { NoElicitationValidator as AjvJsonSchemaValidator } from ${jsString(ownModule('runtime/mcp-server'))}`,
+        loader: 'js',
+        resolveDir: packageRoot,
+      }))
+    },
+  }
+}
