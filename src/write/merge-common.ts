@@ -127,6 +127,8 @@ export function toPlain(value: unknown): PlainValue {
     return out
   }
   if (typeof value === 'bigint') return Number(value)
+  // JSON writes -0 as 0 (and reads it back so): the two are one value in a document.
+  if (Object.is(value, -0)) return 0
   return value as PlainValue
 }
 

@@ -1,10 +1,10 @@
-import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { cp, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plan, PlannedTool } from '../../src/compile/plan.js'
 import type { OwnedFile } from '../../src/emit/types.js'
 import { type Run, run } from '../util/process.js'
+import { tempDir } from '../util/temp.js'
 
 /** The fixture project whose tools the bundler tests build (tools/*.ts, lib/format.ts). */
 export const fixtureRoot = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'bundle-tools')
@@ -114,9 +114,7 @@ export function fixturePlan(overrides: Partial<Plan> = {}): Plan {
   }
 }
 
-export function tempDir(): Promise<string> {
-  return mkdtemp(join(tmpdir(), 'oac-'))
-}
+export { tempDir }
 
 export async function writeTree(files: readonly OwnedFile[], dir: string): Promise<void> {
   for (const file of files) {

@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ScriptBundler } from '../../src/bundle/index.js'
@@ -11,6 +10,7 @@ import { emitOpencode } from '../../src/emit/opencode.js'
 import { emitPi } from '../../src/emit/pi.js'
 import type { OutputFile } from '../../src/emit/types.js'
 import { loadRegistry } from '../../src/load/index.js'
+import { tempDir } from '../util/temp.js'
 
 /** The project whose agents and tools the native emitter tests compile (agents/registry.ts). */
 export const fixtureRoot = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'native-tools')
@@ -24,9 +24,7 @@ export async function fixturePlan(options: Omit<PlanOptions, 'root'> = {}): Prom
   return compiled.plan
 }
 
-export function tempDir(): Promise<string> {
-  return mkdtemp(join(tmpdir(), 'oac-'))
-}
+export { tempDir }
 
 const repoNodeModules = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'node_modules')
 

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
@@ -26,7 +26,7 @@ export async function installHarnessPackage(name: string, version: string, extra
   return prefix
 }
 
-/** A fresh, empty home for a harness run: HOME, XDG dirs, CODEX_HOME and PI_CODING_AGENT_DIR all inside it. */
+/** A fresh, empty home for a harness run: HOME, XDG dirs, CODEX_HOME, PI_CODING_AGENT_DIR and TMPDIR (Claude Code keeps task files there) all inside it. */
 export async function isolatedHome(): Promise<{ home: string; env: NodeJS.ProcessEnv }> {
   const home = await mkdtemp(join(tmpdir(), 'oac-home-'))
   const env: NodeJS.ProcessEnv = {
@@ -38,6 +38,29 @@ export async function isolatedHome(): Promise<{ home: string; env: NodeJS.Proces
     XDG_STATE_HOME: join(home, '.local/state'),
     CODEX_HOME: join(home, '.codex'),
     PI_CODING_AGENT_DIR: join(home, '.pi/agent'),
+    TMPDIR: join(home, 'tmp'),
   }
+  await mkdir(env.TMPDIR!)
   return { home, env }
+}
+
+/**
+ * opencode installs @opencode-ai/plugin into every config folder before loading tools (offline
+ * that waits and fails), so each folder gets a package.json listing it, a lock and node_modules
+ * (linked to one install kept in the harness cache).
+ */
+export async function opencodeConfigTemplate(version: string): Promise<string> {
+  const template = join(harnessCacheDir, `opencode-config@${version}`)
+  if (!existsSync(join(template, 'node_modules/@opencode-ai/plugin/package.json'))) {
+    await mkdir(template, { recursive: true })
+    await run('npm', ['install', '--prefix', template, '--no-audit', '--no-fund', `@opencode-ai/plugin@${version}`], { maxBuffer: 64 * 1024 * 1024 })
+  }
+  return template
+}
+
+export async function preinstallPlugin(template: string, folder: string): Promise<void> {
+  await mkdir(folder, { recursive: true })
+  await cp(join(template, 'package.json'), join(folder, 'package.json'))
+  await cp(join(template, 'package-lock.json'), join(folder, 'package-lock.json'))
+  if (!existsSync(join(folder, 'node_modules'))) await symlink(join(template, 'node_modules'), join(folder, 'node_modules'))
 }

@@ -1,16 +1,14 @@
-import { execFile, spawn, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { JsonSchema, Plan } from '../../src/compile/plan.js'
 import type { JsonValue } from '../../src/define/types.js'
 import { zodGaps } from '../../src/emit/codegen/zod-code.js'
 import { buildTarget, fixturePlan, type Run, run } from '../emit-native/fixture.js'
 import { normalizeSchema } from '../emit-native/schema-tools.js'
-import { harnessCacheDir, installHarnessPackage, isolatedHome } from './cache.js'
+import { installHarnessPackage, isolatedHome, opencodeConfigTemplate, preinstallPlugin } from './cache.js'
 
 /*
  * The opt-in tier: the real harnesses load what the native emitters write, offline.
@@ -74,29 +72,6 @@ afterAll(async () => {
 
 /* ---------------------------------------------------------------- opencode */
 
-/**
- * opencode installs @opencode-ai/plugin into every config folder before loading tools (offline
- * that waits and fails), so each folder gets a package.json listing it, a lock and node_modules
- * (linked to one install kept in the harness cache).
- */
-async function opencodeConfigTemplate(): Promise<string> {
-  const template = join(harnessCacheDir, `opencode-config@${OPENCODE}`)
-  if (!existsSync(join(template, 'node_modules/@opencode-ai/plugin/package.json'))) {
-    await mkdir(template, { recursive: true })
-    await promisify(execFile)('npm', ['install', '--prefix', template, '--no-audit', '--no-fund', `@opencode-ai/plugin@${OPENCODE}`], {
-      maxBuffer: 64 * 1024 * 1024,
-    })
-  }
-  return template
-}
-
-async function preinstallPlugin(template: string, folder: string): Promise<void> {
-  await mkdir(folder, { recursive: true })
-  await cp(join(template, 'package.json'), join(folder, 'package.json'))
-  await cp(join(template, 'package-lock.json'), join(folder, 'package-lock.json'))
-  if (!existsSync(join(folder, 'node_modules'))) await symlink(join(template, 'node_modules'), join(folder, 'node_modules'))
-}
-
 describe('opencode 1.18.33', () => {
   let opencode = ''
   let env: NodeJS.ProcessEnv = {}
@@ -105,7 +80,7 @@ describe('opencode 1.18.33', () => {
     const prefix = await installHarnessPackage('opencode-ai', OPENCODE, [`@opencode-ai/plugin@${OPENCODE}`])
     opencode = join(prefix, 'node_modules/.bin/opencode')
     env = { ...homeEnv, OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' }
-    const template = await opencodeConfigTemplate()
+    const template = await opencodeConfigTemplate(OPENCODE)
     await preinstallPlugin(template, join(env.XDG_CONFIG_HOME!, 'opencode'))
     for (const { dir } of targets.values()) {
       await preinstallPlugin(template, join(dir, '.opencode'))

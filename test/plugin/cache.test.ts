@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, symlink, unlink, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { appendFile, cp, mkdir, readdir, readFile, symlink, unlink, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { rollup, type RollupLog } from 'rollup'
@@ -10,6 +9,7 @@ import { recordFile } from '../../src/plugin/build-cache.js'
 import type { OacPluginOptions } from '../../src/plugin/index.js'
 import oacRollup from '../../src/rollup.js'
 import { repoRoot } from '../util/project.js'
+import { tempDir } from '../util/temp.js'
 import { APP_BUNDLE, BUNDLERS, type BundlerName, buildWith, readTree } from './bundlers.js'
 import { WARNING_REGISTRY } from './registries.js'
 import { backdate, settle, startWatch, waitFor } from './watchers.js'
@@ -31,7 +31,7 @@ const registryLoads = () => (globalThis as { oacRegistryLoads?: number }).oacReg
  * the cache records land in this project, and a registry that counts its loads.
  */
 async function project(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'oac-cache-'))
+  const dir = await tempDir('oac-cache-')
   await cp(fixture, dir, { recursive: true, filter: (src) => !/[\\/](node_modules|dist)$/.test(src) })
   await mkdir(join(dir, 'node_modules'))
   for (const name of await readdir(join(repoRoot, 'node_modules'))) {
@@ -62,7 +62,7 @@ async function build(bundler: BundlerName, root: string, options: Partial<OacPlu
 
 /** The tree `oac compile` writes for these options into an empty folder. */
 async function expectedTree(root: string, options: Partial<OacPluginOptions> = {}): Promise<Map<string, string>> {
-  const target = await mkdtemp(join(tmpdir(), 'oac-cache-expected-'))
+  const target = await tempDir('oac-cache-expected-')
   const { cache: _cache, ...rest } = options
   await compile({ registry, root, ...rest, target })
   return readTree(target)
@@ -101,8 +101,7 @@ describe.each(BUNDLERS)('%s with the build cache', (bundler) => {
 })
 
 
-// rspack's watcher is left out as in watch.test.ts (it sometimes builds once more at start).
-describe.each(BUNDLERS.filter((bundler) => bundler !== 'rspack'))('%s in watch mode after a cached build', (bundler) => {
+describe.each(BUNDLERS)('%s in watch mode after a cached build', (bundler) => {
   test('the first build comes from the cache; an edit then compiles and updates the tree', async () => {
     const root = await project()
     const first = await build(bundler, root)
@@ -216,7 +215,7 @@ describe('what makes a build compile again (vite)', () => {
   test('a record of another project root is not used (the root is part of the key)', async () => {
     const root = await project()
     expect((await build('vite', root)).compiles).toBe(1)
-    const moved = `${root}-moved`
+    const moved = join(await tempDir('oac-cache-moved-'), 'project')
     await cp(root, moved, { recursive: true, verbatimSymlinks: true })
     expect((await build('vite', moved)).compiles).toBe(1)
   })

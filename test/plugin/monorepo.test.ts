@@ -1,10 +1,11 @@
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { beforeAll, describe, expect, test } from 'vitest'
 import type { Harness } from '../../src/define/types.js'
 import { repoRoot } from '../util/project.js'
+import { tempDir } from '../util/temp.js'
 import { APP_BUNDLE, buildWith, exists, readTree } from './bundlers.js'
 import { settle, startWatch, waitFor } from './watchers.js'
 
@@ -15,7 +16,7 @@ const registry = './agents/registry.ts:registry'
  * top holds the packages (linked from this repo) and a link to the workspace package @fixture/tools.
  */
 async function installMonorepo(): Promise<string> {
-  const root = await mkdtemp(join(tmpdir(), 'oac-monorepo-'))
+  const root = await tempDir('oac-monorepo-')
   await cp(join(repoRoot, 'test/fixtures/monorepo'), root, { recursive: true })
   await mkdir(join(root, 'node_modules/@fixture'), { recursive: true })
   for (const name of await readdir(join(repoRoot, 'node_modules'))) {

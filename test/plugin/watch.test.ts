@@ -49,20 +49,11 @@ async function filesContaining(dir: string, text: string): Promise<string[]> {
 }
 
 /**
- * Known issue, left open: rspack 2.3.4's watcher sometimes reports a watched definition folder
- * (a context dependency) as modified right after the first build and builds once more (about one
- * run in two on this 2-core machine; webpack with the same wiring does not). The exact build counts
- * below cannot hold for it until that is understood, so rspack's watch runs are left out here;
- * its one-shot builds are covered by build.test.ts.
- */
-const WATCH_BUNDLERS = BUNDLERS.filter((bundler) => bundler !== 'rspack')
-
-/**
  * One watch session per bundler. Every wait is bounded (waitFor's timeout); after a change shows, the
  * session waits for the build to end, then lets the watcher go quiet before counting builds, so a second
  * build an event would cause has shown up by then. No assertion is about time.
  */
-describe.each(WATCH_BUNDLERS)('%s in watch mode', (bundler: BundlerName) => {
+describe.each(BUNDLERS)('%s in watch mode', (bundler: BundlerName) => {
   test('one rebuild per edit, updating every harness file; new imported files picked up; deleted tools removed; no rebuild from our writes', async () => {
     const root = await copyProject(fixture, `oac-watch-${bundler}-`)
     await backdate(root)
@@ -124,7 +115,7 @@ describe.each(WATCH_BUNDLERS)('%s in watch mode', (bundler: BundlerName) => {
   })
 })
 
-describe.each(WATCH_BUNDLERS)('%s in watch mode, writing the tree into the project root', (bundler: BundlerName) => {
+describe.each(BUNDLERS)('%s in watch mode, writing the tree into the project root', (bundler: BundlerName) => {
   test('our writes into the watched project trigger no build; an edit triggers one', async () => {
     const root = await copyProject(fixture, `oac-watch-root-${bundler}-`)
     await backdate(root)

@@ -1,5 +1,5 @@
-import { readdir, utimes } from 'node:fs/promises'
-import { join } from 'node:path'
+import { lstat, lutimes, readdir, utimes } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { rspack } from '@rspack/core'
 import * as esbuild from 'esbuild'
 import { watch as rolldownWatch } from 'rolldown'
@@ -79,6 +79,7 @@ type WebpackLikeCompiler = {
     options: { aggregateTimeout: number },
     handler: (error: Error | null, stats?: { hasErrors(): boolean; toString(options: string): string }) => void,
   ): WebpackLikeWatcher
+  close(callback: () => void): void
 }
 
 function countWebpackLike(compiler: WebpackLikeCompiler, counter: Counter): Watching {
@@ -91,7 +92,9 @@ function countWebpackLike(compiler: WebpackLikeCompiler, counter: Counter): Watc
     else if (stats?.hasErrors()) counter.done(stats.toString('errors-only'))
     else counter.done()
   })
-  return watching(counter, () => new Promise<void>((resolve) => watcher.close(() => resolve())))
+  // Closing the watch does not close the compiler (webpack-cli closes both): its shutdown hook is where
+  // plugins end their services, ours its esbuild service and its entry folder in the temp folder.
+  return watching(counter, () => new Promise<void>((resolve) => watcher.close(() => compiler.close(() => resolve()))))
 }
 
 /** Starts the bundler in watch mode on the project with the plugin. */
@@ -153,6 +156,7 @@ export async function startWatch(bundler: BundlerName, spec: BuildSpec): Promise
       return watching(counter, () => context.dispose())
     }
     case 'webpack':
+      await foldersOlderThanWatchpackAccuracy(spec.root)
       return countWebpackLike(
         webpack({
           context: spec.root,
@@ -166,6 +170,7 @@ export async function startWatch(bundler: BundlerName, spec: BuildSpec): Promise
         counter,
       )
     case 'rspack':
+      await foldersOlderThanWatchpackAccuracy(spec.root)
       return countWebpackLike(
         rspack({
           context: spec.root,
@@ -196,15 +201,45 @@ export function settle(ms = 2000): Promise<void> {
 }
 
 /**
- * Dates the copied project a minute back. Watchers treat files modified just before they start as possibly
- * changed (webpack's watchpack allows for coarse file-system clocks) and rebuild once, which is not our doing.
+ * Dates the copied project's files and folders a minute back (its node_modules link itself, not what it
+ * points to). Watchers treat entries modified just before they start as possibly changed (webpack's and
+ * rspack's watchpack allows for coarse file-system clocks) and rebuild once, which is not our doing.
  */
 export async function backdate(dir: string): Promise<void> {
   const past = new Date(Date.now() - 60_000)
   for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules') continue
     const path = join(dir, entry.name)
+    if (entry.isSymbolicLink()) {
+      await lutimes(path, past, past)
+      continue
+    }
     if (entry.isDirectory()) await backdate(path)
     await utimes(path, past, past)
   }
+}
+
+/** The accuracy watchpack assumes before it has seen a finer file time (its FS_ACCURACY starts there). */
+const WATCHPACK_COARSEST_ACCURACY_MS = 2000
+
+/**
+ * Waits until every folder of the project, and those above it, was created more than watchpack's coarsest
+ * accuracy ago. watchpack (webpack's watcher, and the copy rspack bundles) dates a folder by its birthtime,
+ * which unlike mtime cannot be set: on the first scan of a watched folder, a subfolder gets
+ * `safeTime = min(now, birthtime) + FS_ACCURACY` and is reported changed when that is not before the
+ * build's start (DirectoryWatcher's setDirectory and Watcher.checkStartTime). A copy made just before the
+ * watch would so rebuild once at start. A wait for a clock bound, not for an event: no build is counted in it.
+ */
+async function foldersOlderThanWatchpackAccuracy(root: string): Promise<void> {
+  let newest = await newestFolderBirth(root)
+  for (let dir = dirname(root); dirname(dir) !== dir; dir = dirname(dir)) newest = Math.max(newest, (await lstat(dir)).birthtimeMs)
+  const after = newest + WATCHPACK_COARSEST_ACCURACY_MS
+  while (Date.now() <= after) await new Promise((resolve) => setTimeout(resolve, after + 1 - Date.now()))
+}
+
+async function newestFolderBirth(dir: string): Promise<number> {
+  let newest = (await lstat(dir)).birthtimeMs
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) newest = Math.max(newest, await newestFolderBirth(join(dir, entry.name)))
+  }
+  return newest
 }

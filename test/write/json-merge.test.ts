@@ -84,6 +84,12 @@ describe('mergeJsonText on hand-written files', () => {
     expect(mergeJsonText(before, mcpJson([ours({ command: 'node' })]), [])).toBe(after)
   })
 
+  it('writes a value holding -0, which JSON spells 0, and reads it back as written', () => {
+    // Found by the ownership property test: the read-back check told -0 from the 0 JSON writes.
+    const merged = mergeJsonText('{}\n', mcpJson([ours({ timeout: -0 })]), [])
+    expect(JSON.parse(merged)).toEqual({ mcpServers: { 'oac-tools': { timeout: 0 } } })
+  })
+
   it('creates a missing file with just our entries', () => {
     expect(mergeJsonText(undefined, mcpJson([ours({ command: 'node' })]), [])).toBe(
       '{\n  "mcpServers": {\n    "oac-tools": {\n      "command": "node"\n    }\n  }\n}\n',
