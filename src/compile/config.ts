@@ -84,7 +84,12 @@ export function resolveConfig(registry: RegistryDefinition, options: PlanOptions
   const serverName = options.serverName ?? DEFAULT_SERVER_NAME
   const serverProblem = serverNameProblem(serverName, harnesses)
   if (serverProblem) {
-    findings.error('server-name-invalid', `The MCP server name "${serverName}" ${serverProblem}.`, 'Choose a short name of letters, digits, "_" and "-", e.g. "oac-tools".')
+    findings.error(
+      'server-name-invalid',
+      `The MCP server name "${serverName}" ${serverProblem}.`,
+      harnesses.includes('gemini') ? 'Choose a short name of letters, digits and "-" (no "_" with gemini), e.g. "oac-tools".' : 'Choose a short name of letters, digits, "_" and "-", e.g. "oac-tools".',
+      registry.source,
+    )
   }
 
   const bridge = options.bridge ?? 'process'

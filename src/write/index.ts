@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs'
 import { chmod, lstat, mkdir, readdir, readFile, realpath, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { visit } from 'jsonc-parser'
 import { type Diagnostic, hasErrors, OacError } from '../diagnostics.js'
 import type { MergeEntry, MergeFile, OutputFile, OwnedFile } from '../emit/types.js'
 import { isTempName, replaceFileSync, sweepStaleTemps, syncFolder, writeFileAtomic } from './atomic.js'
@@ -354,6 +355,13 @@ async function otherManifest(target: string, owner: string, lists: (manifest: Ma
 
 const FORMATS: Record<MergeFile['format'], MergeFormat> = { json: jsonFormat, toml: tomlFormat }
 
+/** True when JSON text holds a `//` or block comment (outside strings). */
+function hasJsonComment(text: string): boolean {
+  let found = false
+  visit(text, { onComment: () => (found = true) })
+  return found
+}
+
 /**
  * Merges one file (or, with no entries, removes our old entries from it). Who wrote a key decides:
  *
@@ -399,6 +407,16 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
   const text = raw === undefined ? undefined : raw.slice(bom.length)
   const format = FORMATS[file.format]
   const read = (keyPath: readonly string[]): PlainValue | undefined => (text === undefined ? undefined : format.read(text, keyPath))
+
+  if (file.strictJsonReader && text !== undefined && hasJsonComment(text)) {
+    plan.diagnostics.push({
+      severity: 'warning',
+      code: 'merge-file-commented',
+      file: shown,
+      message: `${file.path} has a comment, and ${file.strictJsonReader} skips the whole file when it has one: it will not see the ${file.entries.map((entry) => entry.keyPath.join('.')).join(', ')} entry (nor any other).`,
+      fix: `Remove the comments from ${file.path} (its entries are merged and kept either way).`,
+    })
+  }
 
   const recorded = new Map((record?.entries ?? []).map((entry) => [JSON.stringify(entry.keyPath), entry]))
   const writing: MergeEntry[] = []
