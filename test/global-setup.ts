@@ -30,13 +30,13 @@ export default async function setup(): Promise<() => Promise<void>> {
   }
 }
 
+const NODE_COMPILE_CACHE = 'node-compile-cache'
+
 /**
  * What is left in the run's temp folder. `node-compile-cache/` is Node's own compile cache, which the
  * generated scripts and MCP server turn on (module.enableCompileCache() puts it in the OS temp folder
  * by design, never in the user's project): it is Node's to keep, not a test's leftover.
  */
-const NODE_COMPILE_CACHE = 'node-compile-cache'
-
 async function leftovers(runFolder: string): Promise<string[]> {
   return (await readdir(runFolder)).filter((name) => name !== NODE_COMPILE_CACHE).sort()
 }

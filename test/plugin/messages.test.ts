@@ -282,7 +282,13 @@ describe('the stand-in virtual:oac of a failed build', () => {
         await writeFile(temp, BAD_REGISTRY.replace("name: 'bad name'", "name: 'good_name'"))
         await rename(temp, registryFile)
         const bundle = join(outDir, APP_BUNDLE)
-        await waitFor('the fixed build with the real manifest', async () => (await readFile(bundle, 'utf8').catch(() => '')).includes('good_name'), 30_000)
+        // The bundle file is written before the build's last hooks (ours writes the tree there): wait for the
+        // build to end too, or closing the watcher leaves our write to land in the removed project.
+        await waitFor(
+          'the fixed build with the real manifest',
+          async () => watching.builds > watching.failures && (await readFile(bundle, 'utf8').catch(() => '')).includes('good_name'),
+          30_000,
+        )
       } finally {
         await watching.close()
       }
