@@ -245,10 +245,12 @@ function joinAdjacent(text: string, spans: Span[]): Span[] {
 }
 
 /** Removes a span with the blank lines that separated it from what follows (or, for tables at the end
- * of the file, the one blank line we put before them); key lines right below other lines take no blank lines with them. */
+ * of the file, the one blank line we put before them). Key lines below other text take no blank lines
+ * with them: those below a blank line were added after the user's text, and the blank line after them
+ * is the one we put before our tables. */
 function removeSpan(text: string, result: MagicString, span: Span): void {
   let { start, end } = span
-  if (!span.section && start > 0 && !/(?:^|\n)[ \t]*\r?\n$/.test(text.slice(0, start))) {
+  if (!span.section && text.slice(0, start).trim() !== '') {
     result.remove(start, end)
     return
   }

@@ -148,6 +148,20 @@ describe('mergeTomlText on hand-written files', () => {
   })
 })
 
+describe('mergeTomlText blank lines as entries come and go (found by the ownership property test)', () => {
+  const server = entry(['mcp_servers', 'oac-tools'], { command: 'node', args: [] })
+  const name = entry(['name'], 'planner')
+
+  it('gives back the blank line below a comment of the user’s when a key line of ours goes before our table', () => {
+    const user = '# Codex agent, hand-written\n\n'
+    const both = mergeTomlText(user, agentToml([name, server]), [])
+    expect(both).toBe('# Codex agent, hand-written\n\nname = "planner"\n\n[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n')
+    const tableOnly = mergeTomlText(both, agentToml([server]), [{ keyPath: ['name'] }])
+    expect(tableOnly).toBe('# Codex agent, hand-written\n\n\n[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n')
+    expect(mergeTomlText(tableOnly, agentToml([]), [{ keyPath: ['mcp_servers', 'oac-tools'] }])).toBe(user)
+  })
+})
+
 // ---------------------------------------------------------------- property tests
 
 const serverName = fc.oneof(fc.constant('oac-tools'), hostileString.filter((s) => s.length > 0 && s.length < 30))
