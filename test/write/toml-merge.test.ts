@@ -160,6 +160,13 @@ describe('mergeTomlText blank lines as entries come and go (found by the ownersh
     expect(tableOnly).toBe('# Codex agent, hand-written\n\n\n[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n')
     expect(mergeTomlText(tableOnly, agentToml([]), [{ keyPath: ['mcp_servers', 'oac-tools'] }])).toBe(user)
   })
+
+  it('takes the blank line it put between a key of ours and the user’s first table, also below a note added later', () => {
+    const withName = mergeTomlText('[profile]\n', agentToml([name]), [])
+    expect(withName).toBe('name = "planner"\n\n[profile]\n')
+    const note = '# a note the user added later\n\n'
+    expect(mergeTomlText(note + withName, agentToml([]), [{ keyPath: ['name'] }])).toBe(`${note}[profile]\n`)
+  })
 })
 
 // ---------------------------------------------------------------- property tests
