@@ -61,14 +61,15 @@ export function mergeTomlText(text: string | undefined, file: MergeFile, previou
     if (!inPlace) (section ? sections : topLevelKeys).push(withLineEnd(rendered, eol))
   }
   const ourSections: Span[] = []
-  const ourSpans = (keyPath: readonly string[]): Span[] => {
+  // Tables where the user's definition comes back were the user's, where the user put them (not appended by us).
+  const ourSpans = (keyPath: readonly string[], usersPlace: boolean): Span[] => {
     const spans = definingSpans(source, statements, keyPath, claimed)
-    ourSections.push(...spans.filter((span) => span.section))
+    if (!usersPlace) ourSections.push(...spans.filter((span) => span.section))
     return spans
   }
-  for (const entry of file.entries) place(renderEntry(entry, eol), ourSpans(entry.keyPath))
+  for (const entry of file.entries) place(renderEntry(entry, eol), ourSpans(entry.keyPath, false))
   for (const entry of removed) {
-    const spans = ourSpans(entry.keyPath)
+    const spans = ourSpans(entry.keyPath, entry.original !== undefined)
     if (entry.original) place(entry.original.text ?? renderEntry({ keyPath: entry.keyPath, value: entry.original.value }, eol), spans)
     else removals.push(...spans)
   }

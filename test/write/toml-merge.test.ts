@@ -167,6 +167,14 @@ describe('mergeTomlText blank lines as entries come and go (found by the ownersh
     const note = '# a note the user added later\n\n'
     expect(mergeTomlText(note + withName, agentToml([]), [{ keyPath: ['name'] }])).toBe(`${note}[profile]\n`)
   })
+
+  it('takes the blank line it put above the user’s table when that table, taken with force, is given back', () => {
+    const user = '\n[mcp_servers.github]\n'
+    const forced = mergeTomlText(user, agentToml([name, entry(['mcp_servers', 'github'], { command: 'node' })]), [])
+    expect(forced).toBe('\nname = "planner"\n\n[mcp_servers.github]\ncommand = "node"\n')
+    const original = { value: {}, text: '[mcp_servers.github]\n' }
+    expect(mergeTomlText(forced, agentToml([]), [{ keyPath: ['name'] }, { keyPath: ['mcp_servers', 'github'], original }])).toBe(user)
+  })
 })
 
 // ---------------------------------------------------------------- property tests
