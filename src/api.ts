@@ -10,7 +10,7 @@ import { loadRegistry } from './load/index.js'
 import { type WriteMode, type WriteReport, writeOutputs } from './write/index.js'
 
 export interface GenerateOptions extends Omit<PlanOptions, 'root'> {
-  /** `path/to/registry.ts:exportName` (or `#exportName`; the default export when none is named). */
+  /** `path/to/registry.ts:exportName` (or `#exportName`; with none named, the default export, else the module's one registry). */
   registry: string
   /** The project root: relative paths resolve from here (default `process.cwd()`). */
   root?: string

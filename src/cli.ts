@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-import { realpathSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { readFileSync, realpathSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { HARNESSES, type Harness } from './define/types.js'
-import type { Diagnostic } from './diagnostics.js'
+import type { Plan, WriteReport } from './api.js'
+import { showStacks } from './debug.js'
+import { type Diagnostic, hasErrors } from './diagnostics.js'
+import { packageRoot } from './package-paths.js'
 
 const HELP = `oac: compile agents and tools into every harness's native files
 
@@ -12,11 +15,13 @@ Usage:
   oac compile <registry>[:<export>] [options]
 
   <registry> is a module path, e.g. agents/registry.ts:registry (also agents/registry.ts#registry;
-  the default export when no export is named). The original tool's form agents:registry also works:
-  a path without extension resolves like a module (agents.ts, agents/index.ts, ...).
+  with no export named, the default export, else the module's one registry export). The original
+  tool's form agents:registry also works: a path without extension resolves like a module
+  (agents.ts, agents/index.ts, ...).
 
 Options:
-  --config <name>          config profile to use (the registry's configs; default: "default")
+  --config <name>          config profile to use (default: "default"; required when the registry
+                           has configs and none is called "default")
   --target <dir>           folder to write the agent tree into (default: .)
   --root <dir>             project root; relative paths resolve from here (default: current folder)
   --native-tools           emit native tool forms: MCP server, opencode/pi/omp shims (default)
@@ -30,6 +35,7 @@ Options:
   --dry-run                write nothing; print what would change
   --reporter <text|json>   output format (default: text)
   -h, --help               show this help
+  -v, --version            print the version of unplugin-oac
 
 Exit codes: 0 success, 1 diagnostics with errors (or drift with --check), 2 bad command line.
 `
@@ -51,7 +57,7 @@ interface Parsed {
 
 class UsageError extends Error {}
 
-function parseCommandLine(argv: string[]): Parsed | 'help' {
+function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -71,9 +77,11 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
       'dry-run': { type: 'boolean' },
       reporter: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
     },
   })
   if (values.help) return 'help'
+  if (values.version) return 'version'
   const [command, registry, ...rest] = positionals
   if (command !== 'compile') throw new UsageError(command ? `unknown command "${command}"; the command is "compile"` : 'missing command')
   if (!registry) throw new UsageError('missing <registry>, e.g. oac compile agents/registry.ts:registry')
@@ -112,7 +120,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' {
 
 /** Runs the CLI and returns the exit code. The pipeline is imported only when there is work to do. */
 export async function main(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
-  let parsed: Parsed | 'help'
+  let parsed: Parsed | 'help' | 'version'
   try {
     parsed = parseCommandLine(argv)
   } catch (error) {
@@ -123,44 +131,85 @@ export async function main(argv: string[], out: (text: string) => void, err: (te
     out(HELP)
     return 0
   }
-  const [{ compile, OacError }, report] = await Promise.all([import('./api.js'), import('./cli/report.js')])
+  if (parsed === 'version') {
+    out(`${ownVersion()}\n`)
+    return 0
+  }
+  const [api, report] = await Promise.all([import('./api.js'), import('./cli/report.js')])
   const json = parsed.reporter === 'json'
   try {
-    const result = await compile({
-      registry: parsed.registry,
-      root: parsed.root,
-      config: parsed.config,
-      target: parsed.target,
-      harnesses: parsed.harnesses,
-      nativeTools: parsed.nativeTools,
-      serverName: parsed.serverName,
-      bridge: parsed.bridge,
-      codexConfig: parsed.codexConfig,
-      force: parsed.force,
-      mode: parsed.mode,
-    })
-    const files = report.fileLines(result)
+    const outcome = await run(api, parsed)
+    const errors = hasErrors(outcome.diagnostics)
+    const files = report.fileLines(outcome.report, parsed.mode, { target: outcome.target, owner: outcome.plan.serverName, diagnostics: outcome.diagnostics })
     const drift = parsed.mode === 'check' && files.some((f) => f.status !== 'unchanged')
+    const failed = drift || errors
     if (json) {
-      out(`${JSON.stringify({ ok: !drift, mode: parsed.mode, diagnostics: result.diagnostics, files, agents: result.plan.agents.map((a) => a.name), tools: result.plan.tools.map((t) => t.name) }, null, 2)}\n`)
-      return drift ? 1 : 0
+      const agents = outcome.plan.agents.map((a) => a.name)
+      const tools = outcome.plan.tools.map((t) => t.name)
+      out(`${JSON.stringify({ ok: !failed, mode: parsed.mode, diagnostics: outcome.diagnostics, files, agents, tools }, null, 2)}\n`)
+      return failed ? 1 : 0
     }
-    if (result.diagnostics.length > 0) err(`${report.formatDiagnostics(result.diagnostics)}\n`)
+    if (outcome.diagnostics.length > 0) err(`${report.formatDiagnostics(outcome.diagnostics)}\n`)
     const where = `${parsed.target.replace(/\/?$/, '/')}`
     if (parsed.mode === 'write') {
-      out(`oac: compiled ${parsed.registry} (config ${result.plan.config}) into ${where}\n${report.formatTree(files)}\n`)
+      out(`oac: compiled ${parsed.registry} (config ${outcome.plan.config}) into ${where}\n${report.formatTree(files)}\n`)
       return 0
     }
     const verb = parsed.mode === 'check' ? (drift ? 'is out of date' : 'is up to date') : 'would change'
-    out(`oac: ${where} ${verb}\n${report.formatChanges(files)}\n`)
-    return drift ? 1 : 0
+    const stop = errors ? `\noac: writing it would stop at the errors above${parsed.force ? '' : ' (nothing is written while one is left)'}` : ''
+    out(`oac: ${where} ${verb}\n${report.formatChanges(files)}${stop}\n`)
+    return failed ? 1 : 0
   } catch (error) {
-    const diagnostics: readonly Diagnostic[] =
-      error instanceof OacError ? error.diagnostics : [{ severity: 'error', code: 'internal', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }]
+    const message = error instanceof Error ? (showStacks() ? (error.stack ?? error.message) : error.message) : String(error)
+    const fix = `This is a bug in unplugin-oac: please report it${showStacks() ? ' with this stack' : ' (NODE_DEBUG=oac:stack adds the stack)'}.`
+    const diagnostics: readonly Diagnostic[] = error instanceof api.OacError ? error.diagnostics : [{ severity: 'error', code: 'internal', message, fix }]
     if (json) out(`${JSON.stringify({ ok: false, mode: parsed.mode, diagnostics, files: [] }, null, 2)}\n`)
     else err(`${report.formatDiagnostics(diagnostics)}\noac: compile failed\n`)
     return 1
   }
+}
+
+/** What the compile wrote, or in a check or dry run would write; throws OacError when it cannot compile (or write). */
+interface Outcome {
+  plan: Plan
+  diagnostics: Diagnostic[]
+  report: WriteReport
+  /** The absolute target folder. */
+  target: string
+}
+
+async function run(api: typeof import('./api.js'), parsed: Parsed): Promise<Outcome> {
+  const options = {
+    registry: parsed.registry,
+    root: parsed.root,
+    config: parsed.config,
+    harnesses: parsed.harnesses,
+    nativeTools: parsed.nativeTools,
+    serverName: parsed.serverName,
+    bridge: parsed.bridge,
+    codexConfig: parsed.codexConfig,
+  }
+  const target = resolve(parsed.root, parsed.target)
+  if (parsed.mode === 'write') {
+    const result = await api.compile({ ...options, target: parsed.target, force: parsed.force, mode: 'write' })
+    return { plan: result.plan, diagnostics: result.diagnostics, report: result.report, target }
+  }
+  const compiler = new api.Compiler(parsed.root)
+  try {
+    const generated = await compiler.generate(options)
+    const plan = (force: boolean) => api.writeOutputs(generated.files, { target, mode: parsed.mode, force, owner: generated.plan.serverName })
+    const report = await plan(parsed.force)
+    // A plan that stops at a hand edit or a user file in the way lists nothing; planned as if forced
+    // (it writes nothing either way) it lists everything that differs, the file in the way included.
+    const full = hasErrors(report.diagnostics) && !parsed.force ? await plan(true) : report
+    return { plan: generated.plan, diagnostics: [...generated.diagnostics, ...report.diagnostics], report: full, target }
+  } finally {
+    await compiler.dispose()
+  }
+}
+
+function ownVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version
 }
 
 function isMainModule(): boolean {

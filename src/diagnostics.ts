@@ -24,7 +24,12 @@ export class OacError extends Error {
 
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.file ? `${d.file}${d.line ? `:${d.line}${d.column ? `:${d.column}` : ''}` : ''}: ` : ''
-  return `${where}${d.severity} [${d.code}] ${d.message}${d.fix ? `\n  fix: ${d.fix}` : ''}`
+  return `${where}${d.severity} ${formatDiagnosticBody(d)}`
+}
+
+/** A diagnostic without its place and severity, for hosts that show those themselves (bundlers). */
+export function formatDiagnosticBody(d: Diagnostic): string {
+  return `[${d.code}] ${d.message}${d.fix ? `\n  fix: ${d.fix}` : ''}`
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {

@@ -31,14 +31,12 @@ export default async function setup(): Promise<() => Promise<void>> {
 }
 
 /**
- * What is left in the run's temp folder. `oac-entries/` is the script bundler's shared parent of its
- * per-process entry folders (src/bundle/entry-files.ts): it stays by design, so only its contents count.
+ * What is left in the run's temp folder. `node-compile-cache/` is Node's own compile cache, which the
+ * generated scripts and MCP server turn on (module.enableCompileCache() puts it in the OS temp folder
+ * by design, never in the user's project): it is Node's to keep, not a test's leftover.
  */
+const NODE_COMPILE_CACHE = 'node-compile-cache'
+
 async function leftovers(runFolder: string): Promise<string[]> {
-  const left: string[] = []
-  for (const name of await readdir(runFolder)) {
-    if (name !== 'oac-entries') left.push(name)
-    else for (const inner of await readdir(join(runFolder, name))) left.push(`${name}/${inner}`)
-  }
-  return left.sort()
+  return (await readdir(runFolder)).filter((name) => name !== NODE_COMPILE_CACHE).sort()
 }

@@ -59,7 +59,6 @@ function entryPlugin(entries: ReadonlyMap<string, string>, root: string): Plugin
   }
 }
 
-
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
 
 /**

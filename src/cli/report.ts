@@ -1,20 +1,45 @@
-import type { CompileResult } from '../api.js'
+import { existsSync } from 'node:fs'
+import { join, relative, resolve, sep } from 'node:path'
 import { type Diagnostic, formatDiagnostic } from '../diagnostics.js'
+import { manifestPath } from '../write/manifest.js'
+import type { WriteMode, WriteReport } from '../write/index.js'
 
-export type FileStatus = 'written' | 'unchanged' | 'removed'
+/** A file's status: what the write did, or in a check or dry run what it would do. */
+export type FileStatus = 'written' | 'unchanged' | 'removed' | 'would write' | 'would remove'
 
 export interface FileLine {
   path: string
   status: FileStatus
+  /** Codes of the diagnostics about this file (a hand edit, a user file in the way). */
+  problems?: string[]
 }
 
-export function fileLines(result: CompileResult): FileLine[] {
-  const { written, unchanged, removed } = result.report
+/**
+ * One line per file of the target. In a check or dry run the manifest under `.oac/` is listed too when
+ * it would change (files written or removed, or the manifest missing), and each file carries the codes
+ * of the diagnostics that name it (`file` is relative to the working folder, or absolute).
+ */
+export function fileLines(report: Pick<WriteReport, 'written' | 'unchanged' | 'removed'>, mode: WriteMode, context: { target: string; owner: string; diagnostics: readonly Diagnostic[] }): FileLine[] {
+  const preview = mode !== 'write'
+  const problems = new Map<string, string[]>()
+  for (const diagnostic of context.diagnostics) {
+    if (!diagnostic.file) continue
+    const path = relative(context.target, resolve(diagnostic.file)).split(sep).join('/')
+    problems.set(path, [...(problems.get(path) ?? []), diagnostic.code])
+  }
+  const line = (path: string, status: FileStatus): FileLine => {
+    const codes = problems.get(path)
+    return codes ? { path, status, problems: codes } : { path, status }
+  }
   const lines: FileLine[] = [
-    ...written.map((path) => ({ path, status: 'written' as const })),
-    ...unchanged.map((path) => ({ path, status: 'unchanged' as const })),
-    ...removed.map((path) => ({ path, status: 'removed' as const })),
+    ...report.written.map((path) => line(path, preview ? 'would write' : 'written')),
+    ...report.unchanged.map((path) => line(path, 'unchanged')),
+    ...report.removed.map((path) => line(path, preview ? 'would remove' : 'removed')),
   ]
+  const manifest = manifestPath(context.owner)
+  const changes = report.written.length + report.removed.length > 0
+  const generates = lines.length > 0
+  if (preview && (changes || (generates && !existsSync(join(context.target, manifest))))) lines.push(line(manifest, 'would write'))
   return lines.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }
 
@@ -44,11 +69,11 @@ export function formatTree(lines: FileLine[]): string {
   return rows.join('\n')
 }
 
-/** Every changed path with a mark, for --dry-run and --check. */
+/** Every file that differs, with a mark (`~` written, `-` removed) and the codes of its problems, for --dry-run and --check. */
 export function formatChanges(lines: FileLine[]): string {
   const changed = lines.filter((l) => l.status !== 'unchanged')
   if (changed.length === 0) return '  no changes'
-  return changed.map((l) => `  ${l.status === 'removed' ? '-' : '~'} ${l.path}`).join('\n')
+  return changed.map((l) => `  ${l.status === 'would remove' ? '-' : '~'} ${l.path}${l.problems ? `  [${l.problems.join(', ')}]` : ''}`).join('\n')
 }
 
 export function formatDiagnostics(diagnostics: readonly Diagnostic[]): string {

@@ -46,8 +46,9 @@ function harnessList(list: unknown, origin: string, registry: RegistryDefinition
 
 /**
  * The settings of this compile. The profile is `registry.configs[options.config]`; with no config
- * named, the profile called `default` when the registry has one, else an empty profile of that name
- * (all harnesses, native tools on, no models, no env). Options override the profile's values.
+ * named, the profile called `default` when the registry has one, an empty profile of that name when
+ * it has no configs at all (all harnesses, native tools on, no models, no env), and an error when it
+ * has configs but no `default`. Options override the profile's values.
  */
 export function resolveConfig(registry: RegistryDefinition, options: PlanOptions, findings: Findings): ResolvedConfig {
   const configs = registry.configs ?? {}
@@ -63,6 +64,14 @@ export function resolveConfig(registry: RegistryDefinition, options: PlanOptions
       known.length ? `Use one of: ${known.join(', ')}; or add "${options.config}" to defineRegistry({ configs }).` : `Add configs: { ${options.config}: { ... } } to defineRegistry, or compile without a config.`,
       registry.source,
     )
+  } else if (known.length > 0) {
+    // An empty profile in place of a missing `default` would compile a tree no build of the project makes.
+    findings.error(
+      'config-required',
+      `The registry defines configs (${known.join(', ')}) but none named "${DEFAULT_PROFILE}", and no config was chosen.`,
+      `Choose one: --config ${known[0]} on the command line, config: '${known[0]}' in the plugin options; or add a "${DEFAULT_PROFILE}" config to defineRegistry({ configs }).`,
+      registry.source,
+    )
   }
 
   const harnesses =
@@ -75,7 +84,12 @@ export function resolveConfig(registry: RegistryDefinition, options: PlanOptions
   const serverName = options.serverName ?? DEFAULT_SERVER_NAME
   const serverProblem = serverNameProblem(serverName, harnesses)
   if (serverProblem) {
-    findings.error('server-name-invalid', `The MCP server name "${serverName}" ${serverProblem}.`, 'Choose a short name of letters, digits, "_" and "-", e.g. "oac-tools".')
+    findings.error(
+      'server-name-invalid',
+      `The MCP server name "${serverName}" ${serverProblem}.`,
+      harnesses.includes('gemini') ? 'Choose a short name of letters, digits and "-" (no "_" with gemini), e.g. "oac-tools".' : 'Choose a short name of letters, digits, "_" and "-", e.g. "oac-tools".',
+      registry.source,
+    )
   }
 
   const bridge = options.bridge ?? 'process'

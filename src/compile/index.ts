@@ -1,4 +1,4 @@
-import type { AgentDefinition, RegistryDefinition } from '../define/types.js'
+import type { AgentDefinition, Harness, RegistryDefinition } from '../define/types.js'
 import { type Diagnostic, hasErrors } from '../diagnostics.js'
 import type { LoadedRegistry } from '../load/index.js'
 import { planAgent } from './agents.js'
@@ -33,6 +33,30 @@ function registryAgents(registry: RegistryDefinition, findings: Findings): Agent
     agents.push(agent)
   })
   return agents
+}
+
+// Gemini CLI and Qwen Code fill `${name}` in an agent's prompt from the call's inputs (`query`,
+// `today`, ...) and refuse to start the agent when one has no value; such text has no escaped form.
+const PLACEHOLDER = /\$\{(\w+)\}/
+
+/**
+ * Reports a `${name}` in the text of an agent's file (its prompt, and its tools' descriptions and
+ * schemas, which its tool docs quote) when a selected harness would read it as a placeholder.
+ */
+function checkPromptPlaceholders(agent: AgentDefinition, planned: PlannedAgent, tools: readonly PlannedTool[], harnesses: readonly Harness[], findings: Findings): void {
+  const filling = harnesses.filter((id) => harness(id).fillsPromptPlaceholders)
+  if (filling.length === 0) return
+  const own = tools.filter((tool) => planned.tools.includes(tool.name))
+  const texts = [planned.prompt, ...own.flatMap((tool) => [tool.name, tool.description, JSON.stringify(tool.schema)])]
+  const found = texts.map((text) => PLACEHOLDER.exec(text)).find((match) => match !== null)
+  if (!found) return
+  const titles = filling.map((id) => harness(id).title).join(' and ')
+  findings.error(
+    'prompt-placeholder',
+    `Agent "${planned.name}"'s prompt (or the description of one of its tools) contains \`${found[0]}\`, which ${titles} read${filling.length === 1 ? 's' : ''} as a placeholder to fill in when the agent starts (it fails with "Missing required input parameters: ${found[1]}").`,
+    `Write it another way (e.g. \`$${found[1]}\` or \`{${found[1]}}\`), or leave ${filling.join(' and ')} out of the harnesses.`,
+    agent.source,
+  )
 }
 
 /**
@@ -105,6 +129,7 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
     const inputs = { prompt: loaded.prompts.get(agent), tools: collected.byAgent.get(agent) ?? [], config, root: options.root }
     const planned = planAgent(agent, inputs, findings)
     if (planned) plannedAgents.push(planned)
+    if (planned) checkPromptPlaceholders(agent, planned, tools, config.harnesses, findings)
   }
 
   checkModelNames(config, tools, findings)

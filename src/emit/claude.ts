@@ -1,10 +1,9 @@
 import { claude } from '../compile/harnesses/claude.js'
 import type { Plan, PlannedAgent } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
-import { mcpServerCommand } from '../runtime/mcp-launcher.js'
 import { markdownWithFrontmatter } from './codegen/escape.js'
 import { hasNativeForm, nativeToolName, renderAgentPrompt } from './codegen/prompt-docs.js'
-import { agentMcpTools, agentTools, servesMcp } from './mcp-tools.js'
+import { agentMcpTools, agentTools, mcpJsonFile, servesMcp } from './mcp-tools.js'
 import type { OutputFile } from './types.js'
 
 /**
@@ -13,17 +12,7 @@ import type { OutputFile } from './types.js'
  */
 export function emitClaude(plan: Plan): OutputFile[] {
   const files: OutputFile[] = []
-  if (servesMcp(plan, 'claude')) {
-    // `${VAR}` is expanded by Claude Code from its own environment when it starts the server,
-    // so only the variable's name is written down, never its value.
-    const env = Object.fromEntries(plan.env.map((name) => [name, `\${${name}}`]))
-    files.push({
-      kind: 'merge',
-      path: '.mcp.json',
-      format: 'json',
-      entries: [{ keyPath: ['mcpServers', plan.serverName], value: { ...mcpServerCommand(plan.serverName), ...(plan.env.length > 0 ? { env } : {}) } }],
-    })
-  }
+  if (servesMcp(plan, 'claude')) files.push(mcpJsonFile(plan))
   for (const agent of plan.agents) {
     files.push({
       kind: 'owned',

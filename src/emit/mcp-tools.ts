@@ -1,7 +1,9 @@
 /* What the emitters of MCP harnesses share: which tools the server gives each agent. */
 import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
 import type { Harness } from '../define/types.js'
+import { mcpServerCommand } from '../runtime/mcp-launcher.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
+import type { MergeFile } from './types.js'
 
 /** True when the plan serves tools over MCP to this harness (the bundler then writes the server script). */
 export function servesMcp(plan: Plan, harness: Harness): boolean {
@@ -19,4 +21,22 @@ export function agentMcpTools(plan: Plan, agent: PlannedAgent, harness: Harness)
 /** The agent's tools, in its order. */
 export function agentTools(plan: Plan, agent: PlannedAgent): PlannedTool[] {
   return agent.tools.map((name) => plan.tools.find((tool) => tool.name === name)).filter((tool): tool is PlannedTool => tool !== undefined)
+}
+
+/**
+ * Our entry in the project's `.mcp.json`, read by Claude Code and by the Copilot CLI (the Claude
+ * emitter writes it when Claude is selected, the Copilot one otherwise). `${VAR}` is expanded by
+ * either from its own environment when it starts the server, so only the variable's name is
+ * written down, never its value. Copilot skips the whole file when it has a comment: with Copilot
+ * selected, the write step warns about one.
+ */
+export function mcpJsonFile(plan: Plan): MergeFile {
+  const env = Object.fromEntries(plan.env.map((name) => [name, `\${${name}}`]))
+  return {
+    kind: 'merge',
+    path: '.mcp.json',
+    format: 'json',
+    entries: [{ keyPath: ['mcpServers', plan.serverName], value: { ...mcpServerCommand(plan.serverName), ...(plan.env.length > 0 ? { env } : {}) } }],
+    ...(plan.harnesses.includes('copilot') ? { strictJsonReader: 'the GitHub Copilot CLI' } : {}),
+  }
 }

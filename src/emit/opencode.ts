@@ -1,6 +1,6 @@
 import { opencode } from '../compile/harnesses/opencode.js'
 import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
-import type { JsonValue } from '../define/types.js'
+import type { Harness, JsonValue } from '../define/types.js'
 import { bridgeCode, bridgeImports, generatedHeader, generatedNote, scriptFromShim } from './codegen/bridge.js'
 import { jsString, markdownWithFrontmatter } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
@@ -8,22 +8,36 @@ import { hasNativeForm, renderAgentPrompt } from './codegen/prompt-docs.js'
 import { zodShapeCode } from './codegen/zod-code.js'
 import type { OutputFile, OwnedFile } from './types.js'
 
+/** opencode or one of its forks: where its tool and agent files go, and the package its tools import. */
+export interface OpencodeFamily {
+  harness: Extract<Harness, 'opencode' | 'kilo'>
+  toolFolder: string
+  agentFile: (agent: string) => string
+  pluginPackage: string
+}
+
+const OPENCODE: OpencodeFamily = { harness: 'opencode', toolFolder: '.opencode/tool', agentFile: opencode.agentFile, pluginPackage: '@opencode-ai/plugin' }
+
 /**
  * opencode: a `.opencode/tool/<tool>.ts` shim per JSON tool (zod arguments on `tool.schema`, the
  * bridge to the tool script) and a `.opencode/agent/<agent>.md` per agent.
  */
 export function emitOpencode(plan: Plan): OutputFile[] {
-  const tools = plan.tools.filter((tool) => hasNativeForm(plan, tool, 'opencode'))
-  return [...tools.map((tool) => toolFile(plan, tool)), ...plan.agents.map((agent) => agentFile(plan, agent, tools))]
+  return emitOpencodeFamily(plan, OPENCODE)
 }
 
-function toolFile(plan: Plan, tool: PlannedTool): OwnedFile {
-  const path = `.opencode/tool/${tool.name}.ts`
+export function emitOpencodeFamily(plan: Plan, family: OpencodeFamily): OutputFile[] {
+  const tools = plan.tools.filter((tool) => hasNativeForm(plan, tool, family.harness))
+  return [...tools.map((tool) => toolFile(plan, tool, family)), ...plan.agents.map((agent) => agentFile(plan, agent, tools, family))]
+}
+
+function toolFile(plan: Plan, tool: PlannedTool, family: OpencodeFamily): OwnedFile {
+  const path = `${family.toolFolder}/${tool.name}.ts`
   const args = zodShapeCode(tool.schema, { z: 'z', dialect: 'zod4' }).code
   const content = [
     generatedHeader(`tool ${JSON.stringify(tool.name)} (${tool.source.file})`),
     ...bridgeImports(plan),
-    `import { tool } from "@opencode-ai/plugin"`,
+    `import { tool } from ${jsString(family.pluginPackage)}`,
     '',
     ...(args === '{}' ? [] : ['const z = tool.schema', '']),
     'export default tool({',
@@ -52,9 +66,9 @@ function isRecord(value: JsonValue | undefined): value is { [key: string]: JsonV
  * `builtinTools.opencode` set, every other tool is denied first (opencode applies the last rule
  * that matches) and those built-ins are allowed.
  */
-function permissions(agent: PlannedAgent, tools: readonly PlannedTool[]): { [key: string]: JsonValue } {
+function permissions(agent: PlannedAgent, tools: readonly PlannedTool[], harness: OpencodeFamily['harness']): { [key: string]: JsonValue } {
   const permission: { [key: string]: JsonValue } = {}
-  const builtins = agent.builtinTools.opencode
+  const builtins = agent.builtinTools[harness]
   if (builtins) {
     permission['*'] = 'deny'
     for (const name of builtins) permission[name] = 'allow'
@@ -64,21 +78,21 @@ function permissions(agent: PlannedAgent, tools: readonly PlannedTool[]): { [key
   return permission
 }
 
-function agentFile(plan: Plan, agent: PlannedAgent, tools: readonly PlannedTool[]): OwnedFile {
-  const { permission: extraPermission, ...extras } = agent.harness.opencode ?? {}
+function agentFile(plan: Plan, agent: PlannedAgent, tools: readonly PlannedTool[], family: OpencodeFamily): OwnedFile {
+  const { permission: extraPermission, ...extras } = agent.harness[family.harness] ?? {}
   // A `permission` map from `harness.opencode` refines ours key by key; any other value replaces it.
   const permission =
-    extraPermission === undefined || isRecord(extraPermission) ? { ...permissions(agent, tools), ...extraPermission } : extraPermission
+    extraPermission === undefined || isRecord(extraPermission) ? { ...permissions(agent, tools, family.harness), ...extraPermission } : extraPermission
   const frontmatter: { [key: string]: JsonValue } = {
     description: agent.description,
     mode: agent.mode,
-    ...(agent.model.opencode ? { model: agent.model.opencode } : {}),
+    ...(agent.model[family.harness] ? { model: agent.model[family.harness]! } : {}),
     // Other fields from `harness.opencode` are written as given, over the generated ones.
     ...extras,
     ...(isRecord(permission) && Object.keys(permission).length === 0 ? {} : { permission }),
   }
   // The note is a YAML comment inside the frontmatter: opencode reads frontmatter only from the first line.
   const note = generatedNote(`agent ${JSON.stringify(agent.name)} (${agent.source.file})`)
-  const content = markdownWithFrontmatter(frontmatter, renderAgentPrompt(plan, agent, 'opencode')).replace(/^---\n/, `---\n# ${note}\n`)
-  return { kind: 'owned', path: opencode.agentFile(agent.name), content }
+  const content = markdownWithFrontmatter(frontmatter, renderAgentPrompt(plan, agent, family.harness)).replace(/^---\n/, `---\n# ${note}\n`)
+  return { kind: 'owned', path: family.agentFile(agent.name), content }
 }

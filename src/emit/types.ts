@@ -23,6 +23,8 @@ export interface MergeFile {
   path: string
   format: 'json' | 'toml'
   entries: MergeEntry[]
+  /** A harness that reads the file as strict JSON, skipping all of it when it holds a comment: the write step then warns about one. */
+  strictJsonReader?: string
 }
 
 export type OutputFile = OwnedFile | MergeFile

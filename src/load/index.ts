@@ -26,6 +26,17 @@ export interface LoadedRegistry {
 
 let loadCount = 0
 
+/**
+ * The export to compile: the named one; with none named, the default export, else the module's one
+ * registry export when it has exactly one (`agents/registry.ts` for `export const registry = ...`).
+ */
+function chooseExport(namespace: Record<string, unknown>, named: string | undefined): { name: string; registries: string[] } {
+  if (named !== undefined) return { name: named, registries: [] }
+  if (namespace.default !== undefined) return { name: 'default', registries: [] }
+  const registries = Object.keys(namespace).filter((name) => isRegistry(namespace[name]))
+  return { name: registries.length === 1 ? registries[0]! : 'default', registries }
+}
+
 function failed(diagnostics: Diagnostic[], files: string[] = []): LoadedRegistry {
   return { registry: emptyRegistry(), prompts: new Map(), files, diagnostics }
 }
@@ -36,7 +47,7 @@ function emptyRegistry(): RegistryDefinition {
 
 /**
  * Loads the registry named by `spec` (`path/to/registry.ts:exportName`, `path#exportName`, or a path for
- * the default export; relative to `root`). The module is bundled afresh on every call, so watch mode
+ * the default export or the module's one registry export; relative to `root`). The module is bundled afresh on every call, so watch mode
  * sees edits; pass the same `bundler` to every call of a watch session so it re-parses only what
  * changed. Problems come back as diagnostics, never as thrown stacks.
  */
@@ -101,19 +112,26 @@ async function loadWith(spec: string, projectRoot: string, bundler: RegistryBund
     await rm(moduleFile, { force: true })
   }
 
-  const value = namespace[parsed.exportName]
-  const isDefault = parsed.exportName === 'default'
+  const chosen = chooseExport(namespace, parsed.exportName)
+  const exportName = chosen.name
+  const value = namespace[exportName]
+  const isDefault = exportName === 'default'
   if (value === undefined) {
     const existing = Object.keys(namespace)
+    const several = chosen.registries.length > 1
     return failed(
       [
         {
           severity: 'error',
           code: 'registry-export-missing',
-          message: `${where} has no ${isDefault ? 'default export' : `export named "${parsed.exportName}"`}. ${existing.length ? `Its exports: ${existing.join(', ')}.` : 'It exports nothing.'}`,
-          fix: existing.length
-            ? `Name one of its exports (e.g. ${parsed.path}:${existing[0]}), or export the registry as ${isDefault ? 'default' : `"${parsed.exportName}"`}.`
-            : 'Export the registry: export const registry = defineRegistry({ ... }).',
+          message: several
+            ? `${where} has no default export and several registries: ${chosen.registries.join(', ')}.`
+            : `${where} has no ${isDefault ? 'default export' : `export named "${exportName}"`}. ${existing.length ? `Its exports: ${existing.join(', ')}.` : 'It exports nothing.'}`,
+          fix: several
+            ? `Name the one to compile, e.g. ${parsed.path}:${chosen.registries[0]}.`
+            : existing.length
+              ? `Name one of its exports (e.g. ${parsed.path}:${existing[0]}), or export the registry as ${isDefault ? 'default' : `"${exportName}"`}.`
+              : 'Export the registry: export const registry = defineRegistry({ ... }).',
           file: where,
         },
       ],
@@ -126,8 +144,8 @@ async function loadWith(spec: string, projectRoot: string, bundler: RegistryBund
         {
           severity: 'error',
           code: 'registry-not-defined',
-          message: `The ${isDefault ? 'default export' : `export "${parsed.exportName}"`} of ${where} is not a registry made by defineRegistry.`,
-          fix: `Wrap it: export const ${isDefault ? 'registry' : parsed.exportName} = defineRegistry({ agents: [...], tools: [...] }), with defineRegistry imported from 'unplugin-oac'.`,
+          message: `The ${isDefault ? 'default export' : `export "${exportName}"`} of ${where} is not a registry made by defineRegistry.`,
+          fix: `Wrap it: export const ${isDefault ? 'registry' : exportName} = defineRegistry({ agents: [...], tools: [...] }), with defineRegistry imported from 'unplugin-oac'.`,
           file: where,
         },
       ],

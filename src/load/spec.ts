@@ -5,18 +5,18 @@ import { join } from 'node:path'
 export interface RegistrySpec {
   /** The module path as given, relative to the project root (or absolute). */
   path: string
-  /** The export holding the registry; `default` when the spec names none. */
-  exportName: string
+  /** The export holding the registry, when the spec names one (else the default export, or the module's one registry). */
+  exportName?: string
 }
 
 // The export name must be an identifier, so a Windows drive letter (`C:\...`) is never mistaken for one.
 const SPEC = /^(.+?)(?:[:#]([A-Za-z_$][\w$]*))?$/
 
-/** Parses `path/to/registry.ts:exportName`, `path#exportName`, or a bare path (the default export). */
+/** Parses `path/to/registry.ts:exportName`, `path#exportName`, or a bare path. */
 export function parseRegistrySpec(spec: string): RegistrySpec | undefined {
   const match = SPEC.exec(spec.trim())
   if (!match) return undefined
-  return { path: match[1]!, exportName: match[2] ?? 'default' }
+  return match[2] === undefined ? { path: match[1]! } : { path: match[1]!, exportName: match[2] }
 }
 
 const MODULE_EXTENSIONS = ['.ts', '.mts', '.tsx', '.js', '.mjs', '.jsx']

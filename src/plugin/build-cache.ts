@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import type { Diagnostic } from '../diagnostics.js'
 import { packageRoot } from '../package-paths.js'
 import { manifestPath } from '../write/manifest.js'
+import { debugCache } from '../debug.js'
 import type { OacPluginOptions } from './options.js'
 
 /**
@@ -125,9 +126,10 @@ async function projectHashes(root: string): Promise<Hashes> {
   return hashFiles([...(await lockfiles(root)), ...PROJECT_FILES.map((name) => join(root, name))])
 }
 
-function sameHashes(now: Hashes, recorded: Hashes): boolean {
-  const keys = Object.keys(recorded)
-  return keys.length === Object.keys(now).length && keys.every((key) => now[key] === recorded[key])
+/** A path whose hash differs between the two (or is in only one), for the debug output. */
+function firstDifference(now: Hashes, recorded: Hashes): string | undefined {
+  const keys = [...new Set([...Object.keys(recorded), ...Object.keys(now)])]
+  return keys.find((key) => now[key] !== recorded[key])
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string'
@@ -175,10 +177,21 @@ export async function readRecord(key: CacheKey): Promise<CacheRecord | undefined
   try {
     record = JSON.parse(await readFile(recordFile(key), 'utf8'))
   } catch {
+    debugCache('miss for %s: no record (%s)', key.target, recordFile(key))
     return undefined
   }
-  if (!isRecord(record) || record.node !== NODE_MAJOR || record.options !== canonicalOptions(key)) return undefined
-  return record.plugin === (await pluginIdentity()) ? record : undefined
+  const problem = !isRecord(record)
+    ? 'the record is of another format or damaged'
+    : record.node !== NODE_MAJOR
+      ? `it was written under Node ${record.node}`
+      : record.options !== canonicalOptions(key)
+        ? 'the options differ'
+        : record.plugin !== (await pluginIdentity())
+          ? 'another build of unplugin-oac wrote it'
+          : undefined
+  if (problem === undefined) return record as CacheRecord
+  debugCache('miss for %s: %s', key.target, problem)
+  return undefined
 }
 
 /** The build a record describes, if every file it depends on is as it was; else undefined. */
@@ -188,7 +201,13 @@ export async function currentBuild(key: CacheKey, record: CacheRecord): Promise<
     projectHashes(key.root),
     hashFiles(Object.keys(record.tree), key.target, true),
   ])
-  if (!sameHashes(inputs, record.inputs) || !sameHashes(project, record.project) || !sameHashes(tree, record.tree)) return undefined
+  const treeChange = firstDifference(tree, record.tree)
+  const changed = firstDifference(inputs, record.inputs) ?? firstDifference(project, record.project) ?? (treeChange && join(key.target, treeChange))
+  if (changed !== undefined) {
+    debugCache('miss for %s: %s changed since the recorded build', key.target, changed)
+    return undefined
+  }
+  debugCache('hit for %s: nothing changed since the recorded build, so nothing compiles', key.target)
   // Marks the record used, for pruneRecords.
   const now = new Date()
   await utimes(recordFile(key), now, now).catch(() => undefined)
@@ -222,12 +241,21 @@ export async function writeCachedBuild(key: CacheKey, build: CachedBuild, writte
       projectHashes(key.root),
       hashFiles(treeFiles, key.target, true),
     ])
-    if (!(await written.inputsUnchanged()) || Object.values(tree).includes(MISSING)) return
-    for (const [path, content] of written.owned) if (tree[path]?.replace(/\+x$/, '') !== sha256(content)) return
+    if (!(await written.inputsUnchanged()) || Object.values(tree).includes(MISSING)) {
+      debugCache('not recorded for %s: an input changed during the build, or a generated file is missing', key.target)
+      return
+    }
+    for (const [path, content] of written.owned) {
+      if (tree[path]?.replace(/\+x$/, '') !== sha256(content)) {
+        debugCache('not recorded for %s: %s is not what this build generated (another build wrote there)', key.target, path)
+        return
+      }
+    }
     const record: CacheRecord = { format: FORMAT, plugin, node: NODE_MAJOR, options: canonicalOptions(key), ...build, inputs, project, tree }
     await mkdir(dirname(file), { recursive: true })
     await writeFile(temp, JSON.stringify(record))
     await rename(temp, file)
+    debugCache('recorded the build into %s (%s)', key.target, file)
     await pruneRecords(dirname(file))
   } catch {
     await unlink(temp).catch(() => undefined)

@@ -9,7 +9,7 @@ import { rollupLikeHooks } from './rollup-like.js'
 import { OacSession } from './session.js'
 import { viteHooks, type ViteMode } from './vite.js'
 import { applyWebpackLike } from './webpack-like.js'
-import { RESOLVED_VIRTUAL_ID, resolvedVirtualIdFilter, VIRTUAL_ALIAS, virtualIdFilter } from './virtual.js'
+import { FAILED_MANIFEST_MODULE, RESOLVED_VIRTUAL_ID, resolvedVirtualIdFilter, VIRTUAL_ALIAS, virtualIdFilter } from './virtual.js'
 
 type WebpackSource = webpackSources.Source
 type RspackSource = rspackSources.Source
@@ -41,7 +41,10 @@ export const unpluginOac = createUnplugin<OacPluginOptions, false>((raw, meta) =
           // The dev server may ask before its watcher has seen an edit, so it checks the sources itself.
           result = vite.serving ? await session.refresh() : await session.latest()
         } catch (error) {
-          throw new Error(`unplugin-oac: the agent registry does not compile, so virtual:oac has no manifest:\n${failureText(error)}`)
+          if (!session.wasReported(error)) throw new Error(`unplugin-oac: the agent registry does not compile, so virtual:oac has no manifest:\n${failureText(error)}`)
+          // The build's start already failed the build with these diagnostics (the dev server has no such
+          // start); this stand-in adds no second error, and is loaded again once a watched file changes.
+          result = { manifestModule: FAILED_MANIFEST_MODULE }
         }
         if (!vite.serving) for (const file of session.watchPlan([], []).files) this.addWatchFile(file)
         return result.manifestModule

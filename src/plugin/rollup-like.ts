@@ -1,5 +1,6 @@
 import { dirname, join, resolve } from 'node:path'
-import { bundlerLog, type BundlerLog, errorsOf } from './report.js'
+import type { Diagnostic } from '../diagnostics.js'
+import { bundlerLog, type BundlerLog, errorsOf, SummaryGate, summaryLine, type TreeSummary, WarningGate } from './report.js'
 import { type BuildResult, isInside, type OacSession } from './session.js'
 
 /** The part of the Rollup / Rolldown / Vite plugin context these hooks use. */
@@ -7,6 +8,7 @@ interface HostContext {
   addWatchFile(id: string): void
   emitFile(file: { type: 'asset'; fileName: string; source: string }): string
   warn(log: BundlerLog): void
+  info(log: string): void
   error(log: BundlerLog): never
   /** Vite only: the environment being built. SSR-like environments drop emitted assets unless `build.emitAssets`. */
   environment?: { config: { build: { emitAssets: boolean } } }
@@ -33,10 +35,14 @@ function outputFolder(options: HostOutputOptions): string | undefined {
 
 /**
  * The build hooks for Rollup, Rolldown and Vite (build mode). Every hook runs on the host's own plugin
- * context. `defaultOutDir` gives Vite's resolved `build.outDir`, known before the bundle is written.
+ * context. `defaultOutDir` gives Vite's resolved `build.outDir`, known before the bundle is written;
+ * `warningsShowNoPlace` says the host prints a warning's text without its location (Vite).
  */
-export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string | undefined = () => undefined) {
-  const reported = new WeakSet<BuildResult>()
+export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string | undefined = () => undefined, host: { warningsShowNoPlace?: boolean } = {}) {
+  const compileWarnings = new WarningGate()
+  const writeWarnings = new WarningGate()
+  const summaries = new SummaryGate()
+  const warningLog = (warning: Diagnostic) => bundlerLog([warning], session.root, { placeInText: host.warningsShowNoPlace ?? false })
   const pendingWrites = new Map<string, PendingWrite>()
   const targets = new Set<string>()
 
@@ -54,6 +60,11 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
     return [...targets]
   }
 
+  function reportWrite(context: HostContext, warnings: readonly Diagnostic[], summary: TreeSummary): void {
+    for (const warning of writeWarnings.changed(warnings)) context.warn(warningLog(warning))
+    if (summaries.changed(summary)) context.info(summaryLine(summary, session.root))
+  }
+
   function watch(context: HostContext, result: BuildResult | undefined): void {
     const outputs = result ? knownTargets().flatMap((target) => result.outputs.map((path) => join(target, path))) : []
     const plan = session.watchPlan(knownTargets(), outputs)
@@ -68,12 +79,12 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
         result = await session.refresh(cacheTarget())
       } catch (error) {
         watch(this, undefined)
+        compileWarnings.reset()
+        session.markReported(error)
         return this.error(bundlerLog(errorsOf(error), session.root))
       }
       watch(this, result)
-      if (reported.has(result)) return
-      reported.add(result)
-      for (const warning of result.warnings) this.warn(bundlerLog([warning], session.root))
+      for (const warning of compileWarnings.changed(result.warnings)) this.warn(warningLog(warning))
     },
 
     async generateBundle(this: HostContext, outputOptions: HostOutputOptions, bundle: HostBundle, isWrite = true): Promise<void> {
@@ -100,7 +111,7 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
       } catch (error) {
         return this.error(bundlerLog(errorsOf(error), session.root))
       }
-      for (const warning of delivered.report?.diagnostics ?? []) this.warn(bundlerLog([warning], session.root))
+      if (delivered.report) reportWrite(this, delivered.report.diagnostics, session.summary(target, delivered.report))
       for (const asset of delivered.assets) {
         const existing = bundle[asset.fileName]
         // Rollup and Rolldown only accept new assets through emitFile; one already in the bundle is updated in place.
@@ -116,7 +127,8 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
       if (!pending) return
       pendingWrites.delete(key)
       try {
-        for (const warning of await session.writeInto(pending.target, pending.result)) this.warn(bundlerLog([warning], session.root))
+        const { warnings, summary } = await session.writeInto(pending.target, pending.result)
+        reportWrite(this, warnings, summary)
       } catch (error) {
         return this.error(bundlerLog(errorsOf(error), session.root))
       }

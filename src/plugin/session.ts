@@ -1,11 +1,13 @@
 import { stat } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
-import type { Compiler, Generated } from '../api.js'
+import type { Compiler, Generated, WriteReport } from '../api.js'
 import type { Diagnostic } from '../diagnostics.js'
 import { parseRegistrySpec, resolveModulePath } from '../load/spec.js'
 import { packageRoot } from '../package-paths.js'
 import { type CacheKey, currentBuild, readRecord, writeCachedBuild } from './build-cache.js'
+import { debugRebuild } from '../debug.js'
 import type { OacPluginOptions } from './options.js'
+import type { TreeSummary } from './report.js'
 
 /** True when `path` is `folder` itself or lies inside it. */
 export function isInside(path: string, folder: string): boolean {
@@ -42,9 +44,25 @@ async function fingerprint(files: Iterable<string>): Promise<Fingerprint> {
 }
 
 async function unchanged(previous: Fingerprint): Promise<boolean> {
+  return (await firstChange(previous)) === undefined
+}
+
+/** A watched file whose size or modification time differs from the fingerprint (or that appeared or went). */
+async function firstChange(previous: Fingerprint): Promise<string | undefined> {
   const now = await fingerprint(previous.keys())
-  for (const [file, mark] of previous) if (now.get(file) !== mark) return false
-  return true
+  for (const [file, mark] of previous) if (now.get(file) !== mark) return file
+  return undefined
+}
+
+/** What putting the tree into a target gave: the write's warnings and what it did. */
+export interface WriteOutcome {
+  warnings: Diagnostic[]
+  summary: TreeSummary
+}
+
+async function changeReason(previous: Fingerprint): Promise<string | undefined> {
+  const changed = await firstChange(previous)
+  return changed === undefined ? undefined : `${changed} changed`
 }
 
 /** What the build hooks use of a compile, whether it ran in this process or the build cache served it. */
@@ -88,9 +106,19 @@ export class OacSession {
   private knownFiles: string[] = []
   /** The target the host writes the tree into outside any bundle, as given to `refresh`: the one the cache records. */
   private cacheTarget: string | undefined
+  private readonly reportedFailures = new WeakSet<object>()
 
   constructor(options: OacPluginOptions) {
     this.options = options
+  }
+
+  /** Marks a failed compile's error as shown by a build hook, so the load of virtual:oac does not show it again. */
+  markReported(error: unknown): void {
+    if (typeof error === 'object' && error !== null) this.reportedFailures.add(error)
+  }
+
+  wasReported(error: unknown): boolean {
+    return typeof error === 'object' && error !== null && this.reportedFailures.has(error)
   }
 
   /** Sets the project root once the host knows it (an explicit `root` option always wins). */
@@ -135,9 +163,13 @@ export class OacSession {
     if (cacheTarget !== undefined) this.cacheTarget = cacheTarget
     if (!this.inFlight) {
       const last = this.settled
-      if (!last || last.error !== undefined || !(await unchanged(last.fingerprint))) {
+      const reason = !last ? 'first build of this plugin instance' : last.error !== undefined ? 'the last compile failed' : await changeReason(last.fingerprint)
+      if (reason !== undefined) {
         const askCache = last === undefined && this.options.cache !== false ? cacheTarget : undefined
+        debugRebuild('compile: %s%s', reason, askCache === undefined ? '' : '; asking the build cache first')
         this.inFlight ??= this.compile(askCache)
+      } else {
+        debugRebuild('reusing the last compile: no watched file changed')
       }
     }
     const settled = this.inFlight ? await this.inFlight : this.settled!
@@ -156,22 +188,31 @@ export class OacSession {
     const result = await this.refresh()
     if (result.generated) return result.generated
     // Only an instance's first compile asks the cache, so the compile in flight (or this one) runs here.
+    if (!this.inFlight) debugRebuild('compile: the build cache served this build, but the tree goes into the bundle, whose bytes come from a compile')
     this.inFlight ??= this.compile(undefined)
     return unwrap(await this.inFlight).generated!
   }
 
   /**
-   * Puts the tree into `target`, outside any bundle, and returns the write's warnings. A build the cache
+   * Puts the tree into `target`, outside any bundle, and returns the write's warnings and summary. A build the cache
    * served for this target has nothing to write; else the tree is written (compiled first if need be)
    * and, for the cache's target, recorded. Throws OacError when the write fails.
    */
-  async writeInto(target: string, result: BuildResult): Promise<Diagnostic[]> {
-    if (result.cached?.target === target) return result.cached.writeWarnings
+  async writeInto(target: string, result: BuildResult): Promise<WriteOutcome> {
+    if (result.cached?.target === target) {
+      return { warnings: result.cached.writeWarnings, summary: this.summary(target, { written: [], unchanged: result.outputs, removed: [] }, true) }
+    }
     const generated = result.generated ?? (await this.generated())
     const { writeTree } = await import('./output.js')
     const report = await writeTree(generated, target, this.options.force ?? false)
     await this.record(target, generated, report.diagnostics)
-    return report.diagnostics
+    return { warnings: report.diagnostics, summary: this.summary(target, report) }
+  }
+
+  /** What a write did in `target`, for the build's summary line. */
+  summary(target: string, report: Pick<WriteReport, 'written' | 'unchanged' | 'removed'>, cached = false): TreeSummary {
+    const { written, unchanged, removed } = report
+    return { target, config: this.options.config ?? 'default', written, unchanged, removed, ...(cached && { cached }) }
   }
 
   private async record(target: string, generated: Generated, writeWarnings: Diagnostic[]): Promise<void> {

@@ -36,3 +36,13 @@ export interface OacManifest {
   /** Every generated file, relative to the target. */
   files: string[]
 }
+
+/**
+ * virtual:oac while the registry does not compile and the build already failed with its diagnostics:
+ * every export is there (empty), so the app's imports add no second error for the same problem.
+ */
+export const FAILED_MANIFEST_MODULE = (() => {
+  const empty: OacManifest = { config: '', harnesses: [], nativeTools: false, serverName: '', agents: [], tools: [], files: [] }
+  const named = Object.keys(empty).map((key) => `export const ${key} = manifest.${key}\n`)
+  return `const manifest = ${JSON.stringify(empty)}\nexport default manifest\n${named.join('')}`
+})()

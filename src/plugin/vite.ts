@@ -14,7 +14,7 @@ export interface ViteMode {
  */
 export function viteHooks(session: OacSession, mode: ViteMode): Partial<Plugin> {
   let outDir: string | undefined
-  const build = rollupLikeHooks(session, () => outDir)
+  const build = rollupLikeHooks(session, () => outDir, { warningsShowNoPlace: true })
   return {
     sharedDuringBuild: true,
     configResolved(config: ResolvedConfig) {

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { Diagnostic } from '../diagnostics.js'
-import { bundlerLog, diagnosticsOf } from './report.js'
-import { type BuildResult, isInside, type OacSession } from './session.js'
+import { bundlerLog, diagnosticsOf, SummaryGate, summaryLine, type TreeSummary, WarningGate } from './report.js'
+import { type BuildResult, isInside, type OacSession, posixRelative } from './session.js'
 
 const NAME = 'unplugin-oac'
 
@@ -32,6 +32,7 @@ interface TapPromise<Args extends unknown[]> {
 export interface HostCompiler<S extends HostSource> {
   options: { context?: string | undefined; output: { path?: string | undefined } }
   watchMode: boolean
+  getInfrastructureLogger(name: string): { info(message: string): void }
   webpack: {
     sources: { RawSource: new (source: string) => S }
     WebpackError: new (message?: string) => Error & { file?: string; hideStack?: boolean }
@@ -66,7 +67,9 @@ export function applyWebpackLike<S extends HostSource>(
 ): void {
   session.useRoot(compiler.options.context ?? process.cwd())
   const outDir = compiler.options.output.path
-  const reported = new WeakSet<BuildResult>()
+  const compileWarnings = new WarningGate()
+  const writeWarnings = new WarningGate()
+  const summaries = new SummaryGate()
   /** This compilation's result; undefined when its compile failed. */
   let current: BuildResult | undefined
 
@@ -75,14 +78,21 @@ export function applyWebpackLike<S extends HostSource>(
   /** A tree written after the build may come from the cache; emitted as assets, its bytes come from a compile. */
   const cacheTarget = () => (outDir === undefined && session.options.target === undefined) || emitsAssets() ? undefined : target()
 
+  /** Each diagnostic as a webpack error or warning: `ERROR in <file>:<line>:<column>` heads its text, so the text leaves the place out. */
   function push(list: Error[], diagnostics: readonly Diagnostic[]): void {
     for (const diagnostic of diagnostics) {
       const log = bundlerLog([diagnostic], session.root)
       const error = new compiler.webpack.WebpackError(`[${NAME}] ${log.message}`)
-      if (log.id) error.file = log.id
-      error.hideStack = true
+      if (log.loc) error.file = `${posixRelative(session.root, log.loc.file)}:${log.loc.line}:${log.loc.column}`
+      error.hideStack = log.stack === ''
       list.push(error)
     }
+  }
+
+  function reportWrite(compilation: HostCompilation<S>, warnings: readonly Diagnostic[], summary: TreeSummary): void {
+    push(compilation.warnings, writeWarnings.changed(warnings))
+    // The compiler's logger: it prints whatever the stats preset, as the other bundlers' build logs do.
+    if (summaries.changed(summary)) compiler.getInfrastructureLogger(NAME).info(summaryLine(summary, session.root))
   }
 
   compiler.hooks.make.tapPromise(NAME, async (compilation) => {
@@ -90,10 +100,10 @@ export function applyWebpackLike<S extends HostSource>(
     try {
       const result = await session.refresh(cacheTarget())
       current = result
-      if (reported.has(result)) return
-      reported.add(result)
-      push(compilation.warnings, result.warnings)
+      push(compilation.warnings, compileWarnings.changed(result.warnings))
     } catch (error) {
+      compileWarnings.reset()
+      session.markReported(error)
       push(compilation.errors, diagnosticsOf(error).filter((d) => d.severity === 'error'))
     }
   })
@@ -130,7 +140,7 @@ export function applyWebpackLike<S extends HostSource>(
           },
           { writeFirst: true, force: session.options.force ?? false },
         )
-        push(compilation.warnings, report?.diagnostics ?? [])
+        if (report) reportWrite(compilation, report.diagnostics, session.summary(target(), report))
         for (const asset of assets) {
           const source = new compiler.webpack.sources.RawSource(asset.source)
           // `minimized` keeps Terser / SWC from minifying our scripts again: the bytes must stay write/'s.
@@ -147,7 +157,8 @@ export function applyWebpackLike<S extends HostSource>(
     const result = current
     if (emitsAssets() || compilation.errors.length > 0 || !result) return
     try {
-      push(compilation.warnings, await session.writeInto(target(), result))
+      const { warnings, summary } = await session.writeInto(target(), result)
+      reportWrite(compilation, warnings, summary)
     } catch (error) {
       push(compilation.errors, diagnosticsOf(error).filter((d) => d.severity === 'error'))
     }

@@ -26,6 +26,15 @@ describe('oac CLI: the command line', () => {
     }
   })
 
+  it('prints the package version with --version and -v', async () => {
+    const { version } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as { version: string }
+    for (const flag of ['--version', '-v']) {
+      const { code, out } = await oac([flag])
+      expect(code, flag).toBe(0)
+      expect(out, flag).toBe(`${version}\n`)
+    }
+  })
+
   it.each([
     [['build'], 'unknown command "build"'],
     [['compile'], 'missing <registry>'],
@@ -93,7 +102,29 @@ describe('oac compile on the playground', () => {
     expect(drift.code).toBe(1)
     expect(drift.err).toContain('prompts/planner.md')
     expect(drift.err).toContain('owned-file-edited')
+    expect(drift.out).toContain('is out of date')
+    expect(drift.out).toContain('~ prompts/planner.md  [owned-file-edited]')
+    expect(drift.out).not.toContain('compile failed')
     expect(await readFile(join(project, 'build/prompts/planner.md'), 'utf8')).toBe('edited by hand\n')
+  })
+
+  it('--check lists every file that differs beside a hand edit, and the manifest that would change', async () => {
+    const args = ['compile', 'agents/registry.ts:registry', '--config', 'prod', '--target', 'both', '--root', project]
+    expect((await oac(args)).code).toBe(0)
+    await writeFile(join(project, 'both/prompts/reviewer.md'), 'edited by hand\n')
+    const promptFile = join(project, 'agents/planner.md')
+    const prompt = await readFile(promptFile, 'utf8')
+    await writeFile(promptFile, `${prompt}\nAlways answer in French.\n`)
+    try {
+      const drift = await oac([...args, '--check'])
+      expect(drift.code).toBe(1)
+      expect(drift.out).toContain('~ prompts/reviewer.md  [owned-file-edited]')
+      expect(drift.out).toContain('~ prompts/planner.md\n')
+      expect(drift.out).toContain('~ .oac/manifest.oac-tools.json')
+      expect(drift.out).toContain('writing it would stop at the errors above')
+    } finally {
+      await writeFile(promptFile, prompt)
+    }
   })
 
   it('--dry-run writes nothing', async () => {
@@ -101,7 +132,19 @@ describe('oac compile on the playground', () => {
     const { code, out } = await oac(['compile', 'agents/registry.ts:registry', '--target', 'dry', '--root', project, '--dry-run', '--config', 'dev'])
     expect(code).toBe(0)
     expect(out).toContain('~ scripts/forecast.mjs')
+    expect(out).toContain('~ .oac/manifest.oac-tools.json')
     expect(existsSync(join(project, 'dry'))).toBe(false)
+  })
+
+  it('--dry-run --reporter json says what would be written, not that it was', async () => {
+    await rm(join(project, 'dry-json'), { recursive: true, force: true })
+    const { code, out } = await oac(['compile', 'agents/registry.ts:registry', '--target', 'dry-json', '--root', project, '--dry-run', '--config', 'dev', '--reporter', 'json'])
+    expect(code).toBe(0)
+    const parsed = JSON.parse(out) as { files: { path: string; status: string }[] }
+    expect(parsed.files.find((f) => f.path === 'scripts/forecast.mjs')?.status).toBe('would write')
+    expect(parsed.files.find((f) => f.path === '.oac/manifest.oac-tools.json')?.status).toBe('would write')
+    expect(parsed.files.filter((f) => f.status === 'written')).toEqual([])
+    expect(existsSync(join(project, 'dry-json'))).toBe(false)
   })
 
   it('--reporter json prints the result as one JSON object', async () => {
@@ -125,6 +168,17 @@ describe('oac compile on the playground', () => {
     expect(code).toBe(0)
     const config = parse(await readFile(join(target, '.codex/config.toml'), 'utf8')) as { mcp_servers: Record<string, { command: string }> }
     expect(config.mcp_servers['oac-tools']?.command).toBe('node')
+  })
+
+  it('refuses to pick a config when the registry has configs and none is called default', async () => {
+    const { code, err } = await oac(['compile', 'agents/registry.ts:registry', '--root', project, '--target', 'no-config', '--check'])
+    expect(code).toBe(1)
+    const line = (await readFile(join(project, 'agents/registry.ts'), 'utf8')).split('\n').findIndex((text) => text.includes('defineRegistry({')) + 1
+    expect(err).toContain(`agents/registry.ts:${line}:`)
+    expect(err).toContain('[config-required]')
+    expect(err).toContain('(prod, dev)')
+    expect(err).toContain('--config prod')
+    expect(existsSync(join(project, 'no-config'))).toBe(false)
   })
 
   it('exits 1 with the diagnostics when the config is unknown', async () => {

@@ -93,6 +93,37 @@ describe('compilePlan: each invalid definition fails with a diagnostic at its de
     expect((await compile('harnessFields', { harnesses: ['opencode', 'pi'] })).plan).toBeDefined()
   })
 
+  it('harness fields of Gemini CLI (a closed schema), Qwen Code and Copilot: owned keys refused, unknown ones only for Gemini', async () => {
+    const result = await compile('newHarnessFields', { harnesses: ['gemini', 'qwen', 'copilot'] })
+    expect(result.plan).toBeUndefined()
+    expect(result.diagnostics.map((d) => [d.code, /`(harness\.[a-z]+\.[a-z_]+)`/.exec(d.message)?.[1]])).toEqual([
+      ['harness-field-reserved', 'harness.gemini.tools'],
+      ['harness-field-unknown', 'harness.gemini.color'],
+      ['harness-field-reserved', 'harness.copilot.name'],
+      ['harness-field-reserved', 'harness.qwen.model'],
+    ])
+    for (const d of result.diagnostics) await expectAt(d, 'registries.ts', 'gemini-field')
+    expect(result.diagnostics[1]!.fix).toContain('max_turns')
+    // Qwen and Copilot drop (or warn about) keys they do not know; Gemini is not compiled here.
+    expect((await compile('newHarnessFields', { harnesses: ['opencode'] })).plan).toBeDefined()
+  })
+
+  it("an agent prompt with ${name}, which Gemini CLI and Qwen Code fill in (and refuse to start without), only when one of them is selected", async () => {
+    const [d] = await failing('promptPlaceholder', 'prompt-placeholder', { harnesses: ['claude', 'gemini', 'qwen'] })
+    await expectAt(d!, 'registries.ts', 'prompt-placeholder')
+    expect(d!.message).toContain('`${query}`')
+    expect(d!.message).toContain('Gemini CLI and Qwen Code')
+    expect((await compile('promptPlaceholder', { harnesses: ['claude', 'copilot'] })).plan).toBeDefined()
+  })
+
+  it('a server name with "_" when Gemini CLI is selected, which splits mcp_<server>_<tool> at the first "_"', async () => {
+    expect((await compile('configured', { config: 'dev', serverName: 'oac_tools', harnesses: ['claude', 'qwen'] })).plan).toBeDefined()
+    const [d] = await failing('configured', 'server-name-invalid', { config: 'dev', serverName: 'oac_tools', harnesses: ['gemini'] })
+    expect(d!.message).toContain('mcp_oac_tools_<tool>')
+    expect(d!.fix).toContain('no "_" with gemini')
+    await expectAt(d!, 'registries.ts', 'registry-configured')
+  })
+
   it('replacesBuiltin is allowed for opencode and pi, but omp rejects it even then', async () => {
     expect((await compile('toolReplacesBuiltin', { harnesses: ['opencode', 'pi', 'claude'] })).plan).toBeDefined()
     const [d] = await failing('toolReplacesBuiltin', 'tool-replaces-builtin-omp')

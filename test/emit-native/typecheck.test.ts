@@ -2,6 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Plan } from '../../src/compile/plan.js'
+import { emitKilo } from '../../src/emit/kilo.js'
 import type { OutputFile } from '../../src/emit/types.js'
 import { emitNative, fixturePlan, linkedTempDir, run, writeFiles } from './fixture.js'
 
@@ -133,6 +134,17 @@ describe('generated TypeScript type-checks against the real type packages', () =
     const { code, output } = await typecheck(files)
     expect(output).toBe('')
     expect(code).toBe(0)
+  })
+
+  it.each(['process', 'inline'] as const)('Kilo shims with the %s bridge (@kilocode/plugin 7.3.1)', async (bridge) => {
+    const files = emitKilo(await fixturePlan({ bridge, harnesses: ['kilo'] })).filter((file) => file.path.endsWith('.ts'))
+    expect(files.map((file) => file.path)).toEqual(['.kilo/tools/forecast.ts', '.kilo/tools/add_note.ts', '.kilo/tools/count.ts', '.kilo/tools/explode.ts'])
+    const { code, output } = await typecheck(files)
+    expect(output).toBe('')
+    expect(code).toBe(0)
+    // The same check fails on a shim written against another context.
+    const broken = files.map((file) => (file.kind === 'owned' ? { ...file, content: file.content.replace('signal: context.abort,', 'signal: context.aborted,') } : file))
+    expect((await typecheck(broken)).output).toContain("Property 'aborted' does not exist")
   })
 
   it('fails on shims that do not match the harness types (the check can fail)', async () => {

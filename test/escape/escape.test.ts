@@ -9,6 +9,7 @@ import fc from 'fast-check'
 import { type Token, type Tokens, lexer } from 'marked'
 import { parse as parseToml } from 'smol-toml'
 import { describe, expect, it } from 'vitest'
+import { load as loadJsYaml } from 'js-yaml'
 import { Document, parse as parseYaml } from 'yaml'
 import type { JsonValue } from '../../src/define/types.js'
 import {
@@ -187,6 +188,17 @@ describe(`escape.ts round trips (${RUNS} hostile cases per format)`, () => {
     )
   })
 
+  it("yamlDocument: js-yaml 4.1 (Gemini CLI's reader, YAML 1.1 types such as dates) gives the exact data back too", { timeout: TIMEOUT }, () => {
+    const yaml11 = fc.constantFrom('2024-01-01', '2001-12-14t21:59:43.10-05:00', '1_000', '1:20', '0o17', 'yes', 'Off', 'y', '~', '.inf', '-', '- a')
+    fc.assert(
+      fc.property(frontmatter, fc.dictionary(fc.string(), yaml11), (data, typed) => {
+        const value = { ...data, ...typed }
+        expect(plain(loadJsYaml(throughFile(yamlDocument(value))))).toEqual(plain(value))
+      }),
+      { numRuns: RUNS },
+    )
+  })
+
   it('yamlDocument: maps of plain words (tool permissions) come out as the yaml library writes them, and read back as strings', { timeout: TIMEOUT }, () => {
     // Words that look plain but YAML 1.1 reads as booleans or null must not take the direct path.
     const word = fc.oneof(
@@ -198,7 +210,10 @@ describe(`escape.ts round trips (${RUNS} hostile cases per format)`, () => {
       fc.property(fc.dictionary(word, fc.oneof(map, word), { minKeys: 1, maxKeys: 4 }), (data) => {
         const text = yamlDocument(data)
         expect(plain(parseYaml(text))).toEqual(plain(data))
-        expect(text).toBe(new Document(data).toString({ lineWidth: 0 }))
+        // Words YAML 1.1 types (yes, off...) are quoted; the yaml library, writing YAML 1.2, leaves them plain.
+        const typed = JSON.stringify(data).match(/"(?:y|n|yes|no|on|off)"/gi)
+        if (!typed) expect(text).toBe(new Document(data).toString({ lineWidth: 0 }))
+        else for (const word of typed) expect(text).not.toMatch(new RegExp(`(?:^|: )${word.slice(1, -1)}$`, 'm'))
       }),
       { numRuns: Math.ceil(RUNS / 10) },
     )

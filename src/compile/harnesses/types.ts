@@ -102,6 +102,11 @@ export interface HarnessDescription {
   schemaLimits: Partial<Record<SchemaConstruct, ConstructEffect>>
   /** The agent file an agent becomes, relative to the target, or null when the harness has no agent files. */
   agentFile: ((agent: string) => string) | null
+  /**
+   * True when the harness fills `${name}` placeholders in an agent's prompt from the call (and refuses
+   * to start the agent when one has no value): compile then refuses such text in the agent's prompt.
+   */
+  fillsPromptPlaceholders?: boolean
   /** Checks an agent's `harness.<id>` fields (already plain JSON); every problem is reported, none thrown. */
   checkFields(fields: Record<string, JsonValue>, agentName: string): HarnessFieldProblem[]
   proof: HarnessProof

@@ -1,5 +1,5 @@
 import { stringify as stringifyToml } from 'smol-toml'
-import { Document, visit } from 'yaml'
+import { Document, parse as parseYaml, visit } from 'yaml'
 import type { JsonValue } from '../../define/types.js'
 
 /**
@@ -149,12 +149,27 @@ function plainWordMap(key: string, value: JsonValue): string | undefined {
   return `${key}:\n${entries.map(([k, v]) => `  ${k}: ${v as string}\n`).join('')}`
 }
 
+// Plain scalars that a YAML 1.1 reader may take as another type (js-yaml, Gemini CLI's reader, takes
+// `2024-01-01` as a date): timestamps, sexagesimal and `_` numbers, yes/no/on/off, and the merge key
+// `<<`. The yaml library writes for YAML 1.2, which reads them as strings, so it leaves them plain.
+const YAML11_CANDIDATE = /^[-+.\d]|^(?:y|n|yes|no|on|off)$/i
+function typedInYaml11(text: string): boolean {
+  if (text === '<<') return true
+  if (!YAML11_CANDIDATE.test(text)) return false
+  try {
+    return typeof parseYaml(text, { version: '1.1', logLevel: 'silent' }) !== 'string'
+  } catch {
+    // Not a plain scalar at all (`- "`): the library quotes it anyway, and quoting is always safe.
+    return true
+  }
+}
+
 function yamlLibraryDocument(value: { [key: string]: JsonValue }): string {
   const document = new Document(value)
   // Keys are scalars too: the visitor reaches them as well.
   visit(document, {
     Scalar(_, node) {
-      if (typeof node.value === 'string' && NEEDS_DOUBLE_QUOTES.test(node.value)) node.type = 'QUOTE_DOUBLE'
+      if (typeof node.value === 'string' && (NEEDS_DOUBLE_QUOTES.test(node.value) || typedInYaml11(node.value))) node.type = 'QUOTE_DOUBLE'
     },
   })
   // One line per scalar: yaml 2.9 folds long double-quoted strings over several lines, and writes

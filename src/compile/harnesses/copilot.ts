@@ -1,0 +1,28 @@
+import { frontmatterFieldCheck } from './agent-fields.js'
+import type { HarnessDescription } from './types.js'
+
+/**
+ * GitHub Copilot (the CLI, VS Code, the cloud agent): our tools over MCP (`.mcp.json`, `.vscode/mcp.json`),
+ * one `.github/agents/<agent>.agent.md` per agent. Unknown frontmatter keys only warn.
+ */
+export const copilot = {
+  id: 'copilot',
+  title: 'GitHub Copilot',
+  toolRoute: 'mcp',
+  // The model sees `<server>-<tool>`; agent files list the tool as `<server>/<tool>`.
+  modelToolName: (server, tool) => `${server}-${tool}`,
+  toolNameCap: { limit: 64, name: (server, tool) => `${server}-${tool}` },
+  // `--agent` shows the model only the tools its file lists (test/harness/copilot-kilo.test.ts).
+  scopesToolsPerAgent: true,
+  builtinTools: [],
+  builtinReplacement: 'allowed',
+  schemaLimits: {},
+  agentFile: (agent) => `.github/agents/${agent}.agent.md`,
+  checkFields: frontmatterFieldCheck('copilot', 'GitHub Copilot'),
+  proof: {
+    cli: { package: '@github/copilot', version: '1.0.102', bin: 'copilot' },
+    test: 'test/harness/copilot-kilo.test.ts',
+    // Lists the workspace's servers (the folder trusted in config.json) without starting them.
+    list: { kind: 'command', args: (_names) => ['mcp', 'list', '--json'], expect: ({ server }) => new RegExp(`"${server}":\\s*\\{`) },
+  },
+} satisfies HarnessDescription

@@ -1,0 +1,37 @@
+import { frontmatterFieldCheck } from './agent-fields.js'
+import type { HarnessDescription } from './types.js'
+
+/**
+ * The rest of Gemini CLI 0.61's local-agent frontmatter. Its zod schema is `.strict()`: any other key
+ * makes the agent fail to load. (`kind` is left out: `remote` turns the file into another schema.)
+ */
+export const GEMINI_AGENT_KEYS: readonly string[] = ['display_name', 'temperature', 'max_turns', 'timeout_mins', 'mcp_servers']
+
+/**
+ * Gemini CLI: our tools over MCP (`.gemini/settings.json`), one `.gemini/agents/<agent>.md` per agent.
+ * MCP tools reach the model as `parametersJsonSchema`, the schema as served.
+ */
+export const gemini = {
+  id: 'gemini',
+  title: 'Gemini CLI',
+  toolRoute: 'mcp',
+  // `generateValidName` in 0.61: `mcp_` + server + `_` + tool, cut to first 30 + `...` + last 30 past 63 characters.
+  modelToolName: (server, tool) => `mcp_${server}_${tool}`,
+  toolNameCap: { limit: 63, name: (server, tool) => `mcp_${server}_${tool}` },
+  // Gemini reads a tool name back by the first `_` after `mcp_` (policies, agent `tools` lists).
+  serverNameProblem: (server) => (server.includes('_') ? `contains "_", which Gemini CLI cannot tell from the "_" between server and tool in mcp_${server}_<tool>` : undefined),
+  // An agent's `tools` list is enforced: a call to another tool is refused (test/harness/gemini-qwen.test.ts).
+  scopesToolsPerAgent: true,
+  builtinTools: [],
+  builtinReplacement: 'allowed',
+  schemaLimits: {},
+  agentFile: (agent) => `.gemini/agents/${agent}.md`,
+  checkFields: frontmatterFieldCheck('gemini', 'Gemini CLI', GEMINI_AGENT_KEYS),
+  fillsPromptPlaceholders: true,
+  proof: {
+    cli: { package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
+    test: 'test/harness/gemini-qwen.test.ts',
+    // Starts each server and pings it; subcommands need no key (with the folder trusted).
+    list: { kind: 'command', args: (_names) => ['mcp', 'list'], expect: ({ server }) => new RegExp(`✓ ${server}: .* - Connected$`, 'm') },
+  },
+} satisfies HarnessDescription

@@ -1,0 +1,31 @@
+import { opencode } from './opencode.js'
+import type { HarnessDescription } from './types.js'
+
+/** Kilo (an opencode fork): opencode's tool shims and agent files under `.kilo/`, importing `@kilocode/plugin`. */
+export const kilo = {
+  id: 'kilo',
+  title: 'Kilo',
+  toolRoute: 'shim',
+  modelToolName: (_server, tool) => tool,
+  // Kilo 7.7.7's tool ids (its agents' tool maps) with opencode's: a custom tool takes a built-in's place.
+  // Each agent's permission map allows its own tools and denies our others, as in opencode.
+  scopesToolsPerAgent: true,
+  builtinTools: [
+    'apply_patch', 'background_process', 'bash', 'batch', 'board_post', 'board_read', 'cancel_wakeup', 'codesearch', 'edit',
+    'glob', 'goal_report', 'grep', 'invalid', 'kilo_local_recall', 'list', 'lsp', 'multiedit', 'patch', 'plan_enter',
+    'plan_exit', 'question', 'read', 'schedule_wakeup', 'skill', 'suggest', 'task', 'todoread', 'todowrite', 'webfetch',
+    'websearch', 'write',
+  ],
+  builtinReplacement: 'allowed',
+  schemaLimits: {
+    recursion: { severity: 'warning', effect: 'the Kilo shim types the recursive field as unknown (z.unknown(); the tool script still validates the real schema)' },
+  },
+  agentFile: (agent) => `.kilo/agents/${agent}.md`,
+  // As for opencode: every field is written as given; a `permission` map refines ours key by key.
+  checkFields: opencode.checkFields,
+  proof: {
+    cli: { package: '@kilocode/cli', version: '7.7.7', bin: 'kilo' },
+    test: 'test/harness/copilot-kilo.test.ts',
+    list: { kind: 'command', args: ({ agent }) => ['debug', 'agent', agent], expect: ({ tool }) => new RegExp(`"${tool}":\\s*true`) },
+  },
+} satisfies HarnessDescription

@@ -1,0 +1,27 @@
+import { frontmatterFieldCheck } from './agent-fields.js'
+import type { HarnessDescription } from './types.js'
+
+/**
+ * Qwen Code (a Gemini CLI fork): our tools over MCP (`.qwen/settings.json`), one `.qwen/agents/<agent>.md`
+ * per agent. Its frontmatter parsing is lenient (unknown keys are dropped), so only owned keys are refused.
+ */
+export const qwen = {
+  id: 'qwen',
+  title: 'Qwen Code',
+  toolRoute: 'mcp',
+  modelToolName: (server, tool) => `mcp__${server}__${tool}`,
+  // A sub-agent is shown only the tools its `tools` lists (test/harness/gemini-qwen.test.ts).
+  scopesToolsPerAgent: true,
+  builtinTools: [],
+  builtinReplacement: 'allowed',
+  schemaLimits: {},
+  agentFile: (agent) => `.qwen/agents/${agent}.md`,
+  checkFields: frontmatterFieldCheck('qwen', 'Qwen Code'),
+  fillsPromptPlaceholders: true,
+  proof: {
+    cli: { package: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
+    test: 'test/harness/gemini-qwen.test.ts',
+    // Project servers show "Pending approval" until `qwen mcp approve <name>`; then it connects to each.
+    list: { kind: 'command', args: (_names) => ['mcp', 'list'], expect: ({ server }) => new RegExp(`✓\\S* ${server}: .* - Connected$`, 'm') },
+  },
+} satisfies HarnessDescription

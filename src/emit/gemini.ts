@@ -1,0 +1,65 @@
+import { harness } from '../compile/harnesses/index.js'
+import type { Plan, PlannedAgent } from '../compile/plan.js'
+import type { Harness, JsonValue } from '../define/types.js'
+import { mcpServerCommand } from '../runtime/mcp-launcher.js'
+import { mcpAllowList } from './allow-list.js'
+import { markdownWithFrontmatter } from './codegen/escape.js'
+import { renderAgentPrompt } from './codegen/prompt-docs.js'
+import { servesMcp } from './mcp-tools.js'
+import type { OutputFile } from './types.js'
+
+/**
+ * The server entry of `.gemini/settings.json` (and Qwen Code's `.qwen/settings.json`): only keys of
+ * the closed `MCPServerConfig` schema. No `cwd`: the server starts in the folder the CLI was launched
+ * in, which is the project (both read project settings from the launch folder only), and the launcher
+ * walks up from there. The CLI passes a server only a cleaned environment (no `*TOKEN*`, `*KEY*`...),
+ * so the config's variables are listed; `${VAR}` is expanded from the CLI's environment.
+ */
+export function settingsServerEntry(plan: Plan): { [key: string]: JsonValue } {
+  const env = Object.fromEntries(plan.env.map((name) => [name, `\${${name}}`]))
+  return { ...mcpServerCommand(plan.serverName), ...(plan.env.length > 0 ? { env } : {}) }
+}
+
+/** Gemini CLI or a fork of it: the harness and the folder of its project settings and agents. */
+export interface GeminiFamily {
+  harness: Extract<Harness, 'gemini' | 'qwen'>
+  folder: string
+}
+
+/**
+ * Gemini CLI: our server merged into `.gemini/settings.json` (JSONC; the user's comments and keys
+ * stay), and one `.gemini/agents/<agent>.md` per agent whose `tools` name its MCP tools as the model
+ * sees them, `mcp_<server>_<tool>`.
+ */
+export function emitGemini(plan: Plan): OutputFile[] {
+  return emitGeminiFamily(plan, { harness: 'gemini', folder: '.gemini' })
+}
+
+export function emitGeminiFamily(plan: Plan, family: GeminiFamily): OutputFile[] {
+  const files: OutputFile[] = []
+  if (servesMcp(plan, family.harness)) {
+    files.push({
+      kind: 'merge',
+      path: `${family.folder}/settings.json`,
+      format: 'json',
+      entries: [{ keyPath: ['mcpServers', plan.serverName], value: settingsServerEntry(plan) }],
+    })
+  }
+  const path = harness(family.harness).agentFile!
+  for (const agent of plan.agents) files.push({ kind: 'owned', path: path(agent.name), content: agentFile(plan, agent, family) })
+  return files
+}
+
+function agentFile(plan: Plan, agent: PlannedAgent, family: GeminiFamily): string {
+  const tools = mcpAllowList(plan, agent, family.harness, 'run_shell_command')
+  const frontmatter: { [key: string]: JsonValue } = {
+    name: agent.name,
+    description: agent.description,
+    // No `tools` key gives the agent every tool, which is what an agent that names none gets.
+    ...(tools.length > 0 ? { tools } : {}),
+    ...(agent.model[family.harness] !== undefined ? { model: agent.model[family.harness]! } : {}),
+    // Checked in compile (Gemini's schema is closed; Qwen's drops what it does not know).
+    ...(agent.harness[family.harness] ?? {}),
+  }
+  return markdownWithFrontmatter(frontmatter, renderAgentPrompt(plan, agent, family.harness))
+}
