@@ -175,6 +175,17 @@ describe('mergeTomlText blank lines as entries come and go (found by the ownersh
     const original = { value: {}, text: '[mcp_servers.github]\n' }
     expect(mergeTomlText(forced, agentToml([]), [{ keyPath: ['name'] }, { keyPath: ['mcp_servers', 'github'], original }])).toBe(user)
   })
+
+  // Known bug, open in issue 15: a file we created holds our tables alone; the user then types a note and
+  // a blank line above them. The text is byte for byte what appending our tables below a note gives, so
+  // the merge takes the blank line as the one it put there. Telling the two apart needs the manifest to
+  // record whether we wrote that separator. `it.fails` keeps the case in the suite: it turns red once
+  // the fix lands, and is then made an ordinary test.
+  it.fails('keeps the blank line a user typed above our tables in a file we created, when our tables go', () => {
+    const created = mergeTomlText('', agentToml([server]), [])
+    const note = '# a note the user added later\n\n'
+    expect(mergeTomlText(note + created, agentToml([]), [{ keyPath: ['mcp_servers', 'oac-tools'] }])).toBe(note)
+  })
 })
 
 // ---------------------------------------------------------------- property tests
