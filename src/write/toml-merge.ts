@@ -60,13 +60,21 @@ export function mergeTomlText(text: string | undefined, file: MergeFile, previou
     }
     if (!inPlace) (section ? sections : topLevelKeys).push(withLineEnd(rendered, eol))
   }
-  for (const entry of file.entries) place(renderEntry(entry, eol), definingSpans(source, statements, entry.keyPath, claimed))
+  const ourSections: Span[] = []
+  // Tables where the user's definition comes back were the user's, where the user put them (not appended by us).
+  const ourSpans = (keyPath: readonly string[], usersPlace: boolean): Span[] => {
+    const spans = definingSpans(source, statements, keyPath, claimed)
+    if (!usersPlace) ourSections.push(...spans.filter((span) => span.section))
+    return spans
+  }
+  for (const entry of file.entries) place(renderEntry(entry, eol), ourSpans(entry.keyPath, false))
   for (const entry of removed) {
-    const spans = definingSpans(source, statements, entry.keyPath, claimed)
+    const spans = ourSpans(entry.keyPath, entry.original !== undefined)
     if (entry.original) place(entry.original.text ?? renderEntry({ keyPath: entry.keyPath, value: entry.original.value }, eol), spans)
     else removals.push(...spans)
   }
-  for (const span of joinAdjacent(source, removals)) removeSpan(source, result, span)
+  const tablesStart = trailingTablesStart(source, ourSections)
+  for (const span of joinAdjacent(source, removals)) removeSpan(source, result, span, tablesStart)
 
   // What is added is placed by the text that stays (a key or header removed now is no anchor).
   let merged = result.toString()
@@ -244,15 +252,28 @@ function joinAdjacent(text: string, spans: Span[]): Span[] {
   return joined
 }
 
+/** Where our tables at the end of the text start (they and the blank lines between them run to its end). */
+function trailingTablesStart(text: string, sections: Span[]): number {
+  let start = text.length
+  for (const span of [...sections].sort((a, b) => b.start - a.start)) {
+    if (span.end > start || text.slice(span.end, start).trim() !== '') break
+    start = span.start
+  }
+  return start
+}
+
 /** Removes a span with the blank lines that separated it from what follows (or, for tables at the end
- * of the file, the one blank line we put before them); key lines right below other lines take no blank lines with them. */
-function removeSpan(text: string, result: MagicString, span: Span): void {
+ * of the file, the one blank line we put before them). Key lines right below other lines take no blank
+ * lines with them, nor those below a blank line when our tables at the end follow: the blank line
+ * before those is theirs. */
+function removeSpan(text: string, result: MagicString, span: Span, tablesStart: number): void {
   let { start, end } = span
-  if (!span.section && start > 0 && !/(?:^|\n)[ \t]*\r?\n$/.test(text.slice(0, start))) {
+  const following = /^(?:[ \t]*\r?\n)*/.exec(text.slice(end))?.[0] ?? ''
+  const belowBlank = start === 0 || /(?:^|\n)[ \t]*\r?\n$/.test(text.slice(0, start))
+  if (!span.section && (!belowBlank || (start > 0 && following !== '' && end + following.length === tablesStart && tablesStart < text.length))) {
     result.remove(start, end)
     return
   }
-  const following = /^(?:[ \t]*\r?\n)*/.exec(text.slice(end))?.[0] ?? ''
   end += following.length
   if (span.section && end === text.length) start -= /(?:^|\n)([ \t]*\r?\n)$/.exec(text.slice(0, start))?.[1]?.length ?? 0
   result.remove(start, end)
