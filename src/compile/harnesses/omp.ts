@@ -11,8 +11,8 @@ export const omp = {
   title: 'oh-my-pi',
   toolRoute: 'shim',
   modelToolName: (_server, tool) => tool,
-  // omp 18.2.3 rejects a custom tool with one of these names ("conflicts with existing tool").
   scopesToolsPerAgent: false,
+  // omp 18.2.3 rejects a custom tool with one of these names ("conflicts with existing tool").
   builtinTools: [
     'ast_edit', 'bash', 'debug', 'edit', 'eval', 'glob', 'goal', 'grep', 'hub', 'init_experiment', 'log_experiment',
     'lsp', 'read', 'run_experiment', 'task', 'todo', 'update_notes', 'web_search', 'write',

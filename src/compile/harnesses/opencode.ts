@@ -6,8 +6,8 @@ export const opencode = {
   title: 'opencode',
   toolRoute: 'shim',
   modelToolName: (_server, tool) => tool,
-  // opencode 1.x tool ids; a custom tool with one of these names takes the built-in's place.
   scopesToolsPerAgent: true,
+  // opencode 1.x tool ids; a custom tool with one of these names takes the built-in's place.
   builtinTools: [
     'apply_patch', 'bash', 'batch', 'codesearch', 'edit', 'glob', 'grep', 'invalid', 'list', 'lsp', 'multiedit',
     'patch', 'plan_enter', 'plan_exit', 'question', 'read', 'skill', 'task', 'todoread', 'todowrite', 'webfetch',

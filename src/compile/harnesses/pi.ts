@@ -8,8 +8,8 @@ export const pi = {
   title: 'pi',
   toolRoute: 'shim',
   modelToolName: (_server, tool) => tool,
-  // An extension tool with one of these names silently replaces the built-in.
   scopesToolsPerAgent: false,
+  // An extension tool with one of these names silently replaces the built-in.
   builtinTools: ['bash', 'edit', 'find', 'grep', 'ls', 'powershell', 'read', 'write'],
   builtinReplacement: 'allowed',
   schemaLimits: {
