@@ -9,24 +9,8 @@ import oacRollup from '../../src/rollup.js'
 import oacWebpack from '../../src/webpack.js'
 import { copyProject, repoRoot } from '../util/project.js'
 import { BUNDLERS, buildWith, exists } from './bundlers.js'
-import { WARNING_REGISTRY } from './registries.js'
+import { BAD_REGISTRY, WARNING_REGISTRY } from './registries.js'
 
-// The defineTool call of the invalid tool is on line 5 of this file.
-const BAD_REGISTRY = `import { defineAgent, defineRegistry, defineTool } from 'unplugin-oac'
-import { z } from 'zod'
-
-// A name with a space is no tool name in any harness.
-const broken = defineTool({
-  name: 'bad name',
-  description: 'Broken on purpose.',
-  input: z.object({ q: z.string() }),
-  run: () => 'x',
-})
-
-export const registry = defineRegistry({
-  agents: [defineAgent({ name: 'helper', description: 'Helps.', prompt: 'Help.', tools: [broken] })],
-})
-`
 
 
 describe('diagnostics reach the bundler with the definition\'s file and line', () => {

@@ -13,7 +13,7 @@ import oacRspack from '../../src/rspack.js'
 import oacWebpack from '../../src/webpack.js'
 import { copyProject, repoRoot } from '../util/project.js'
 import { APP_BUNDLE, BUNDLERS, type BundlerName, readTree } from './bundlers.js'
-import { WARNING_REGISTRY } from './registries.js'
+import { BAD_REGISTRY, WARNING_REGISTRY } from './registries.js'
 import { backdate, startWatch, waitFor } from './watchers.js'
 
 // What a user sees when a definition is wrong: the text each bundler prints for our diagnostic.
@@ -21,21 +21,6 @@ import { backdate, startWatch, waitFor } from './watchers.js'
 // as a user's config would load it); esbuild's text is its formatMessages, webpack's and Rspack's the
 // stats text their command lines print.
 
-const BAD_REGISTRY = `import { defineAgent, defineRegistry, defineTool } from 'unplugin-oac'
-import { z } from 'zod'
-
-// A name with a space is no tool name in any harness.
-const broken = defineTool({
-  name: 'bad name',
-  description: 'Broken on purpose.',
-  input: z.object({ q: z.string() }),
-  run: () => 'x',
-})
-
-export const registry = defineRegistry({
-  agents: [defineAgent({ name: 'helper', description: 'Helps.', prompt: 'Help.', tools: [broken] })],
-})
-`
 const MESSAGE = 'The tool name "bad name" must start with a lowercase letter'
 const FIX = 'fix: Rename the tool to lowercase words joined by'
 const OPTIONS = "{ registry: './agents/bad.ts:registry', target: 'tree' }"

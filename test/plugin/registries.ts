@@ -16,3 +16,20 @@ export const registry = defineRegistry({
   agents: [defineAgent({ name: 'helper', description: 'Helps.', prompt: 'Help.', tools: [lookup] })],
 })
 `
+
+// An invalid tool name: an error, with the defineTool call on line 5.
+export const BAD_REGISTRY = `import { defineAgent, defineRegistry, defineTool } from 'unplugin-oac'
+import { z } from 'zod'
+
+// A name with a space is no tool name in any harness.
+const broken = defineTool({
+  name: 'bad name',
+  description: 'Broken on purpose.',
+  input: z.object({ q: z.string() }),
+  run: () => 'x',
+})
+
+export const registry = defineRegistry({
+  agents: [defineAgent({ name: 'helper', description: 'Helps.', prompt: 'Help.', tools: [broken] })],
+})
+`
