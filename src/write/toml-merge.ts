@@ -9,10 +9,13 @@ import {
   formatPath,
   getAtPath,
   isPlainObject,
+  type MergeContext,
   type MergeFormat,
+  type MergeResult,
   mergeError,
   type PlainValue,
   type PreviousEntry,
+  samePath,
   staleEntries,
   startsWithPath,
   toPlain,
@@ -28,16 +31,22 @@ interface Span {
   section: boolean
 }
 
+/** `mergeToml`'s text, for a merge with no record of what an earlier one wrote. */
+export function mergeTomlText(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[]): string {
+  return mergeToml(text, file, previous, { kept: [], forced: [] }).text
+}
+
 /**
  * Merges our entries into a TOML document (a Codex agent file) by splicing text: our top-level
  * keys are replaced in place or added after the user's, our tables (`[mcp_servers.<name>]` and
  * their sub-tables) are replaced where they are or appended. Entries of `previous` that `file` no
  * longer has are removed, or replaced by the user's original definition. Every other byte, comments
- * included, stays. smol-toml validates the text before and the result after (it never re-serialises
- * the user's file: it would drop comments). Throws OacError (file, line, fix) when the text does not
- * parse or a parent of our keys is not a table.
+ * included, stays: our tables at the end go with the blank line `context` says we put above them.
+ * smol-toml validates the text before and the result after (it never re-serialises the user's file:
+ * it would drop comments). Throws OacError (file, line, fix) when the text does not parse or a parent
+ * of our keys is not a table.
  */
-export function mergeTomlText(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[]): string {
+export function mergeToml(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[], context: MergeContext): MergeResult {
   const source = text ?? ''
   const before = parseToml(file, source)
   const removed = staleEntries(file, previous)
@@ -47,34 +56,43 @@ export function mergeTomlText(text: string | undefined, file: MergeFile, previou
   const result = new MagicString(source)
   const claimed = new Set<TomlStatement>()
   const topLevelKeys: string[] = []
-  const sections: string[] = []
+  // `usersPlace`: a table the user's definition comes back to (see ourSpans).
+  const sections: { text: string; usersPlace: boolean }[] = []
   const removals: Span[] = []
 
   /** Writes `rendered` over the span it replaces (the rest of the key's spans go), else adds it. */
-  const place = (rendered: string, spans: Span[]): void => {
+  const place = (rendered: string, spans: Span[], usersPlace: boolean): void => {
     const section = rendered.trimStart().startsWith('[')
     const inPlace = inPlaceSpan(statements, spans, section)
     for (const span of spans) {
       if (span !== inPlace) removals.push(span)
       else if (source.slice(span.start, span.end) !== rendered) result.overwrite(span.start, span.end, span.end < source.length ? withLineEnd(rendered, eol) : rendered)
     }
-    if (!inPlace) (section ? sections : topLevelKeys).push(withLineEnd(rendered, eol))
+    if (inPlace) return
+    if (section) sections.push({ text: withLineEnd(rendered, eol), usersPlace })
+    else topLevelKeys.push(withLineEnd(rendered, eol))
   }
   const ourSections: Span[] = []
-  // Tables where the user's definition comes back were the user's, where the user put them (not appended by us).
+  // Tables where the user's definition comes back (taken with force) were the user's, where the user put them (not appended by us).
   const ourSpans = (keyPath: readonly string[], usersPlace: boolean): Span[] => {
     const spans = definingSpans(source, statements, keyPath, claimed)
     if (!usersPlace) ourSections.push(...spans.filter((span) => span.section))
     return spans
   }
-  for (const entry of file.entries) place(renderEntry(entry, eol), ourSpans(entry.keyPath, false))
+  const forced = (keyPath: readonly string[]): boolean => context.forced.some((path) => samePath(path, keyPath))
+  for (const keyPath of context.kept) ourSpans(keyPath, forced(keyPath))
+  for (const entry of file.entries) place(renderEntry(entry, eol), ourSpans(entry.keyPath, forced(entry.keyPath)), forced(entry.keyPath))
   for (const entry of removed) {
     const spans = ourSpans(entry.keyPath, entry.original !== undefined)
-    if (entry.original) place(entry.original.text ?? renderEntry({ keyPath: entry.keyPath, value: entry.original.value }, eol), spans)
+    if (entry.original) place(entry.original.text ?? renderEntry({ keyPath: entry.keyPath, value: entry.original.value }, eol), spans, true)
     else removals.push(...spans)
   }
   const tablesStart = trailingTablesStart(source, ourSections)
-  for (const span of joinAdjacent(source, removals)) removeSpan(source, result, span, tablesStart)
+  const cut = joinAdjacent(source, removals).map((span) => removeSpan(source, result, span, tablesStart, context.tablesSeparator))
+  // Our tables at the end that stay keep the blank line above them (none once key lines of ours at the start of
+  // the file went with them); with none staying, those of tables we append now count.
+  const tablesStay = ourSections.some((span) => span.start >= tablesStart && !removals.includes(span))
+  let tablesSeparator = !tablesStay ? undefined : cut.some((span) => span.start === 0 && span.end === tablesStart) ? '' : context.tablesSeparator
 
   // What is added is placed by the text that stays (a key or header removed now is no anchor).
   let merged = result.toString()
@@ -84,16 +102,22 @@ export function mergeTomlText(text: string | undefined, file: MergeFile, previou
     if (topLevelKeys.length > 0) insertTopLevelKeys(staying, scanTomlStatements(staying), added, topLevelKeys.join(''), eol)
     if (sections.length > 0) {
       const current = added.toString()
-      // One blank line before our tables, also after a blank line of the user's: removing them at the end takes exactly that one.
-      const separator = current === '' ? '' : current.endsWith('\n') ? eol : eol + eol
-      added.append(separator + sections.join(eol))
+      // One blank line before our tables, also after a blank line of the user's: removing them at the end takes exactly that one
+      // (the manifest records it). A line break that ends the user's last line stays theirs.
+      const lineEnd = current === '' || current.endsWith('\n') ? '' : eol
+      const separator = current === '' ? '' : eol
+      added.append(lineEnd + separator + sections.map((section) => section.text).join(eol))
+      // Our tables appended now start with the first that is not the user's: after the separator, or after the blank line that joins it.
+      const first = sections.findIndex((section) => !section.usersPlace)
+      if (!tablesStay && first !== -1) tablesSeparator = first === 0 ? separator : eol
     }
     merged = added.toString()
   }
-  if (merged === source) return source
+  const withSeparator = (text: string): MergeResult => (tablesSeparator === undefined ? { text } : { text, tablesSeparator })
+  if (merged === source) return withSeparator(source)
   const after = parseToml(file, merged)
   verifyMerge(file, before, after, removed, tomlReadBack)
-  return merged
+  return withSeparator(merged)
 }
 
 function tomlReadBack(value: JsonValue): PlainValue {
@@ -131,7 +155,7 @@ function tomlDefinition(text: string, entry: MergeEntry): { offset: number; orig
   return { offset: first.start, original: entry.keyPath.length === 1 || isTableLike(value) ? { value } : undefined }
 }
 
-export const tomlFormat: MergeFormat = { merge: mergeTomlText, read: readTomlPath, readBack: tomlReadBack, definition: tomlDefinition }
+export const tomlFormat: MergeFormat = { merge: mergeToml, read: readTomlPath, readBack: tomlReadBack, definition: tomlDefinition }
 
 // A merge reads several key paths of one text in a row (each entry, before and after): parsed once for them.
 let lastRead: { text: string; data: PlainValue | undefined } | undefined
@@ -262,21 +286,41 @@ function trailingTablesStart(text: string, sections: Span[]): number {
   return start
 }
 
-/** Removes a span with the blank lines that separated it from what follows (or, for tables at the end
- * of the file, the one blank line we put before them). Key lines right below other lines take no blank
- * lines with them, nor those below a blank line when our tables at the end follow: the blank line
- * before those is theirs. */
-function removeSpan(text: string, result: MagicString, span: Span, tablesStart: number): void {
+/**
+ * Removes a span with the blank lines that separated it from what follows (or, for tables at the end of
+ * the file, the blank line we put before them: `separator` above all of them, one between two); returns
+ * what it removed. Key lines right below other lines take no blank lines with them, unless our tables at
+ * the end follow: then they take all but those tables' separator (not knowing it, none), which is theirs.
+ */
+function removeSpan(text: string, result: MagicString, span: Span, tablesStart: number, separator: string | undefined): { start: number; end: number } {
   let { start, end } = span
   const following = /^(?:[ \t]*\r?\n)*/.exec(text.slice(end))?.[0] ?? ''
   const belowBlank = start === 0 || /(?:^|\n)[ \t]*\r?\n$/.test(text.slice(0, start))
-  if (!span.section && (!belowBlank || (start > 0 && following !== '' && end + following.length === tablesStart && tablesStart < text.length))) {
-    result.remove(start, end)
-    return
+  if (span.section) {
+    end += following.length
+    if (end === text.length) start -= start === tablesStart && separator !== undefined ? separatorLength(text, start, separator) : blankLineAbove(text, start)
+  } else if (start > 0 && end + following.length === tablesStart && tablesStart < text.length) {
+    // The other blank lines between a key line of ours and our tables came in with the key (put above our tables at the start of a file we created).
+    end += separator !== undefined && following.endsWith(separator) ? following.length - separator.length : 0
+  } else if (belowBlank) {
+    end += following.length
   }
-  end += following.length
-  if (span.section && end === text.length) start -= /(?:^|\n)([ \t]*\r?\n)$/.exec(text.slice(0, start))?.[1]?.length ?? 0
   result.remove(start, end)
+  return { start, end }
+}
+
+/** The length of the blank line right above `start`, or 0. */
+function blankLineAbove(text: string, start: number): number {
+  return /(?:^|\n)([ \t]*\r?\n)$/.exec(text.slice(0, start))?.[1]?.length ?? 0
+}
+
+/**
+ * The length of the blank line we put above our tables (`separator`, '' when we put none), when it is
+ * still there. A blank line the user typed there instead (above the tables of a file we created, say) stays.
+ */
+function separatorLength(text: string, start: number, separator: string): number {
+  const userEnd = start - separator.length
+  return separator !== '' && text.slice(userEnd, start) === separator && (userEnd === 0 || text[userEnd - 1] === '\n') ? separator.length : 0
 }
 
 /**
