@@ -528,8 +528,8 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
   }
   const existingMode = canChmod && readStats && existing !== undefined ? readStats.mode & 0o7777 : FILE_MODE
   const inputs = mergeInputs(file, next)
-  if (file.entries.length === 0 && created && merged === emptySkeleton(file.format, removable)) {
-    // We created the file and nothing but our (now removed) entries' empty parents is left.
+  if (file.entries.length === 0 && created && merged.trim() === emptySkeleton(file.format, removable).trim()) {
+    // We created the file and nothing but our (now removed) entries' empty parents is left, and blank lines (typed below our tables, say).
     plan.operations.push({ kind: 'remove', path: file.path })
   } else if (merged === text) {
     plan.unchanged.push(file.path)

@@ -288,8 +288,8 @@ function trailingTablesStart(text: string, sections: Span[]): number {
 
 /**
  * Removes a span with the blank lines that separated it from what follows (or, for tables at the end of
- * the file, the blank line we put before them: `separator` above all of them, one between two); returns
- * what it removed. Key lines right below other lines take no blank lines with them, unless our tables at
+ * the file, the blank line we put before them: `separator` above all of them, one between two, and none
+ * below them); returns what it removed. Key lines right below other lines take no blank lines with them, unless our tables at
  * the end follow: then they take all but those tables' separator (not knowing it, none), which is theirs.
  */
 function removeSpan(text: string, result: MagicString, span: Span, tablesStart: number, separator: string | undefined): { start: number; end: number } {
@@ -297,8 +297,9 @@ function removeSpan(text: string, result: MagicString, span: Span, tablesStart: 
   const following = /^(?:[ \t]*\r?\n)*/.exec(text.slice(end))?.[0] ?? ''
   const belowBlank = start === 0 || /(?:^|\n)[ \t]*\r?\n$/.test(text.slice(0, start))
   if (span.section) {
-    end += following.length
-    if (end === text.length) start -= start === tablesStart && separator !== undefined ? separatorLength(text, start, separator) : blankLineAbove(text, start)
+    // Blank lines below our last table are the user's: we end what we write with its last line.
+    if (end + following.length < text.length) end += following.length
+    else start -= start === tablesStart && separator !== undefined ? separatorLength(text, start, separator) : blankLineAbove(text, start)
   } else if (start > 0 && end + following.length === tablesStart && tablesStart < text.length) {
     // The other blank lines between a key line of ours and our tables came in with the key (put above our tables at the start of a file we created).
     end += separator !== undefined && following.endsWith(separator) ? following.length - separator.length : 0

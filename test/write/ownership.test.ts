@@ -239,6 +239,12 @@ describe('the blank line above our tables in a Codex TOML file (the manifest rec
     expect(await read(path)).toBe(note)
   })
 
+  it('a file we created is removed with our tables when all that is left is blank lines the user typed below them', async () => {
+    await writeOutputs([planner], options())
+    await put(path, `${await read(path)}\n`)
+    expect((await writeOutputs([], options())).removed).toEqual([path])
+  })
+
   it('reads a manifest an earlier build wrote, without the separator: its tables take one blank line with them, as they did', async () => {
     const userFile = '# mine\n'
     await put(path, userFile)

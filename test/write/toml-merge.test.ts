@@ -224,6 +224,15 @@ describe('mergeTomlText blank lines as entries come and go (found by the ownersh
     expect(mergeToml(tableOnly.text, agentToml([]), [{ keyPath: server.keyPath }], context).text).toBe(note)
   })
 
+  it('keeps the blank lines a user typed below its tables at the end of the file', () => {
+    const added = mergeToml('# mine\n', agentToml([server]), [], { kept: [], forced: [] })
+    const context = { kept: [], forced: [], tablesSeparator: added.tablesSeparator }
+    expect(mergeToml(`${added.text}\n\n`, agentToml([]), [{ keyPath: server.keyPath }], context).text).toBe('# mine\n\n\n')
+    const other = entry(['mcp_servers', 'oac-more'], { command: 'node' })
+    const two = mergeToml('# mine\n', agentToml([server, other]), [], { kept: [], forced: [] })
+    expect(mergeToml(`${two.text}\n`, agentToml([]), [{ keyPath: other.keyPath }], { ...context, kept: [server.keyPath] }).text).toBe(`${added.text}\n`)
+  })
+
   it('without a recorded separator (a manifest of an earlier build) takes one blank line above its tables, as those builds did', () => {
     const note = '# a note\n\n'
     expect(mergeTomlText(`${note}[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n`, agentToml([]), [{ keyPath: server.keyPath }])).toBe('# a note\n')
