@@ -87,19 +87,25 @@ export function mergeToml(text: string | undefined, file: MergeFile, previous: r
     if (entry.original) place(entry.original.text ?? renderEntry({ keyPath: entry.keyPath, value: entry.original.value }, eol), spans, true)
     else removals.push(...spans)
   }
-  const tablesStart = trailingTablesStart(source, ourSections)
-  const cut = joinAdjacent(source, removals).map((span) => removeSpan(source, result, span, tablesStart, context.tablesSeparator))
-  // Our tables at the end that stay keep the blank line above them (none once key lines of ours at the start of
-  // the file went with them); with none staying, those of tables we append now count.
-  const tablesStay = ourSections.some((span) => span.start >= tablesStart && !removals.includes(span))
-  let tablesSeparator = !tablesStay ? undefined : cut.some((span) => span.start === 0 && span.end === tablesStart) ? '' : context.tablesSeparator
+  const tables = lastTablesRun(source, ourSections)
+  const cut = joinAdjacent(source, removals).map((span) => removeSpan(source, result, span, tables, context.tablesSeparator))
+  // Our last tables, when some stay, keep the blank line above them (none once key lines of ours at the start of the
+  // file went with it); else those we append now count. Appended below text of the user's, they are our last tables now.
+  const stayingTables = tables ? ourSections.filter((span) => span.start >= tables.start && !removals.includes(span)).sort((a, b) => a.start - b.start) : []
+  const tablesStay = tables !== undefined && stayingTables.length > 0
+  let tablesSeparator = !tablesStay ? undefined : cut.some((span) => span.start === 0 && span.end === tables.start) ? '' : context.tablesSeparator
 
   // What is added is placed by the text that stays (a key or header removed now is no anchor).
   let merged = result.toString()
   if (topLevelKeys.length > 0 || sections.length > 0) {
     const staying = merged
     const added = new MagicString(staying)
-    if (topLevelKeys.length > 0) insertTopLevelKeys(staying, scanTomlStatements(staying), added, topLevelKeys.join(''), eol)
+    if (topLevelKeys.length > 0) {
+      const header = insertTopLevelKeys(staying, scanTomlStatements(staying), added, topLevelKeys.join(''), eol)
+      // Our keys went right above our last tables, with a blank line of ours between: the separator of those tables now.
+      const firstTable = statements.find((statement) => statement.start === stayingTables[0]?.start)
+      if (header && firstTable && samePath(header.path, firstTable.path)) tablesSeparator = eol
+    }
     if (sections.length > 0) {
       const current = added.toString()
       // One blank line before our tables, also after a blank line of the user's: removing them at the end takes exactly that one
@@ -109,7 +115,7 @@ export function mergeToml(text: string | undefined, file: MergeFile, previous: r
       added.append(lineEnd + separator + sections.map((section) => section.text).join(eol))
       // Our tables appended now start with the first that is not the user's: after the separator, or after the blank line that joins it.
       const first = sections.findIndex((section) => !section.usersPlace)
-      if (!tablesStay && first !== -1) tablesSeparator = first === 0 ? separator : eol
+      if ((!tablesStay || !tables.atEnd) && first !== -1) tablesSeparator = first === 0 ? separator : eol
     }
     merged = added.toString()
   }
@@ -276,34 +282,42 @@ function joinAdjacent(text: string, spans: Span[]): Span[] {
   return joined
 }
 
-/** Where our tables at the end of the text start (they and the blank lines between them run to its end). */
-function trailingTablesStart(text: string, sections: Span[]): number {
-  let start = text.length
-  for (const span of [...sections].sort((a, b) => b.start - a.start)) {
+/** Our last tables: the last one and those above it with only blank lines between; `atEnd` when only blank lines follow. */
+interface TablesRun {
+  start: number
+  end: number
+  atEnd: boolean
+}
+
+function lastTablesRun(text: string, sections: Span[]): TablesRun | undefined {
+  const [last, ...above] = [...sections].sort((a, b) => b.start - a.start)
+  if (!last) return undefined
+  let start = last.start
+  for (const span of above) {
     if (span.end > start || text.slice(span.end, start).trim() !== '') break
     start = span.start
   }
-  return start
+  return { start, end: last.end, atEnd: text.slice(last.end).trim() === '' }
 }
 
 /**
- * Removes a span with the blank lines that separated it from what follows (or, for tables at the end of
- * the file, the blank line we put before them: `separator` above all of them, one between two, and none
- * below them); returns what it removed. Key lines right below other lines take no blank lines with them, unless our tables at
- * the end follow: then they take all but those tables' separator (not knowing it, none), which is theirs.
+ * Removes a span with the blank lines that joined it to our next table, or, for the last of our tables,
+ * the blank line we put above it: `separator` above all of them, one between two (not knowing the
+ * separator, the blank lines below them when they do not end the file, as earlier builds did). Key lines
+ * right below other lines take no blank lines with them, nor those above our last tables: those are the
+ * tables' (not knowing their separator, only when they end the file). Returns what it removed.
  */
-function removeSpan(text: string, result: MagicString, span: Span, tablesStart: number, separator: string | undefined): { start: number; end: number } {
+function removeSpan(text: string, result: MagicString, span: Span, tables: TablesRun | undefined, separator: string | undefined): { start: number; end: number } {
   let { start, end } = span
   const following = /^(?:[ \t]*\r?\n)*/.exec(text.slice(end))?.[0] ?? ''
   const belowBlank = start === 0 || /(?:^|\n)[ \t]*\r?\n$/.test(text.slice(0, start))
   if (span.section) {
     // Blank lines below our last table are the user's: we end what we write with its last line.
-    if (end + following.length < text.length) end += following.length
-    else start -= start === tablesStart && separator !== undefined ? separatorLength(text, start, separator) : blankLineAbove(text, start)
-  } else if (start > 0 && end + following.length === tablesStart && tablesStart < text.length) {
-    // The other blank lines between a key line of ours and our tables came in with the key (put above our tables at the start of a file we created).
-    end += separator !== undefined && following.endsWith(separator) ? following.length - separator.length : 0
-  } else if (belowBlank) {
+    const endsTables = span.end === tables?.end
+    const all = endsTables && start === tables.start
+    if (!endsTables || (all && separator === undefined && !tables.atEnd)) end += following.length
+    else start -= all && separator !== undefined ? separatorLength(text, start, separator) : blankLineAbove(text, start)
+  } else if (belowBlank && !(start > 0 && tables && end + following.length === tables.start && (separator !== undefined || tables.atEnd))) {
     end += following.length
   }
   result.remove(start, end)
@@ -326,9 +340,10 @@ function separatorLength(text: string, start: number, separator: string): number
 
 /**
  * Adds top-level keys after the user's last top-level key; with none, before the first table
- * (and the comment lines and blank lines directly above it), else at the end.
+ * (and the comment lines and blank lines directly above it), else at the end. Returns the table
+ * header the keys went right above, with a blank line of ours between.
  */
-function insertTopLevelKeys(text: string, statements: TomlStatement[], result: MagicString, keys: string, eol: string): void {
+function insertTopLevelKeys(text: string, statements: TomlStatement[], result: MagicString, keys: string, eol: string): TomlStatement | undefined {
   const firstHeader = statements.find((s) => s.kind !== 'key')
   const lastTopLevel = statements.filter((s) => s.kind === 'key' && s.table.length === 0 && (!firstHeader || s.start < firstHeader.start)).pop()
   if (lastTopLevel) {
@@ -339,10 +354,14 @@ function insertTopLevelKeys(text: string, statements: TomlStatement[], result: M
     // removing our keys again takes no blank line of the user's); else with a blank line of our own.
     const blankStart = above - (/(?:^|\n)((?:[ \t]*\r?\n)+)$/.exec(text.slice(0, above))?.[1]?.length ?? 0)
     if (blankStart > 0 && blankStart < above) result.appendLeft(blankStart, keys)
-    else result.appendLeft(above, keys + eol)
+    else {
+      result.appendLeft(above, keys + eol)
+      return above === firstHeader.start ? firstHeader : undefined
+    }
   } else {
     result.append((text === '' || text.endsWith('\n') ? '' : eol) + keys)
   }
+  return undefined
 }
 
 /** The start of the comment lines directly above `lineStart` (no blank line between). */

@@ -211,17 +211,33 @@ describe('mergeTomlText blank lines as entries come and go (found by the ownersh
     expect(mergeToml(joined, agentToml([]), [{ keyPath: server.keyPath }], { kept: [], forced: [], tablesSeparator: below.tablesSeparator }).text).toBe('# mine\n')
   })
 
-  it('takes the blank line it put between a key line of ours and its tables at the start of a file it created, also below a note typed right above the key', () => {
+  it('a key line of ours put above its tables at the start of a file it created: the blank line between is theirs now, also below a note typed right above the key', () => {
     const created = mergeToml('', agentToml([server]), [], { kept: [], forced: [] })
     const withName = mergeToml(created.text, agentToml([name]), [], { kept: [server.keyPath], forced: [], tablesSeparator: created.tablesSeparator })
-    expect(withName).toEqual({ text: 'name = "planner"\n\n[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n', tablesSeparator: '' })
-    const note = '# a note the user added later\n'
+    expect(withName).toEqual({ text: 'name = "planner"\n\n[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n', tablesSeparator: '\n' })
+    const table = '[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n'
     const context = { kept: [], forced: [], tablesSeparator: withName.tablesSeparator }
-    const previous = [{ keyPath: name.keyPath }, { keyPath: server.keyPath }]
-    expect(mergeToml(note + withName.text, agentToml([]), previous, context).text).toBe(note)
-    const tableOnly = mergeToml(note + withName.text, agentToml([]), [{ keyPath: name.keyPath }], { ...context, kept: [server.keyPath] })
-    expect(tableOnly).toEqual({ text: `${note}[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n`, tablesSeparator: '' })
-    expect(mergeToml(tableOnly.text, agentToml([]), [{ keyPath: server.keyPath }], context).text).toBe(note)
+    const both = [{ keyPath: name.keyPath }, { keyPath: server.keyPath }]
+    for (const note of ['# a note the user added later\n', '# a note the user added later\n\n']) {
+      expect(mergeToml(note + withName.text, agentToml([]), both, context).text).toBe(note)
+      const tableOnly = mergeToml(note + withName.text, agentToml([]), [{ keyPath: name.keyPath }], { ...context, kept: [server.keyPath] })
+      expect(tableOnly).toEqual({ text: `${note}\n${table}`, tablesSeparator: '\n' })
+      expect(mergeToml(tableOnly.text, agentToml([]), [{ keyPath: server.keyPath }], context).text).toBe(note)
+    }
+    // Without the note the key goes with the blank line, and the table starts the file again.
+    expect(mergeToml(withName.text, agentToml([]), [{ keyPath: name.keyPath }], { ...context, kept: [server.keyPath] })).toEqual({ text: table, tablesSeparator: '' })
+  })
+
+  it('a key line of ours put above the blank lines above its tables takes none of them (the property test found it)', () => {
+    const note = '# a note the user added later\n\n'
+    const added = mergeToml(note, agentToml([server]), [], { kept: [], forced: [] })
+    expect(added.tablesSeparator).toBe('\n')
+    const withName = mergeToml(added.text, agentToml([name]), [], { kept: [server.keyPath], forced: [], tablesSeparator: added.tablesSeparator })
+    expect(withName).toEqual({ text: `# a note the user added later\nname = "planner"\n\n\n[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n`, tablesSeparator: '\n' })
+    const context = { kept: [server.keyPath], forced: [], tablesSeparator: withName.tablesSeparator }
+    const tableOnly = mergeToml(withName.text, agentToml([]), [{ keyPath: name.keyPath }], context)
+    expect(tableOnly).toEqual(added)
+    expect(mergeToml(tableOnly.text, agentToml([]), [{ keyPath: server.keyPath }], { ...context, kept: [] }).text).toBe(note)
   })
 
   it('keeps the blank lines a user typed below its tables at the end of the file', () => {
@@ -231,6 +247,23 @@ describe('mergeTomlText blank lines as entries come and go (found by the ownersh
     const other = entry(['mcp_servers', 'oac-more'], { command: 'node' })
     const two = mergeToml('# mine\n', agentToml([server, other]), [], { kept: [], forced: [] })
     expect(mergeToml(`${two.text}\n`, agentToml([]), [{ keyPath: other.keyPath }], { ...context, kept: [server.keyPath] }).text).toBe(`${added.text}\n`)
+  })
+
+  it('text the user typed below its tables stays, and the blank line above them goes (with the blank line that joins two of ours)', () => {
+    const other = entry(['mcp_servers', 'oac-more'], { command: 'node' })
+    const two = mergeToml('# mine\n', agentToml([server, other]), [], { kept: [], forced: [] })
+    const context = { kept: [], forced: [], tablesSeparator: two.tablesSeparator }
+    for (const tail of ['# typed below\n', '\n[mcp_servers.github]\ncommand = "gh"\n']) {
+      expect(mergeToml(two.text + tail, agentToml([]), [{ keyPath: server.keyPath }, { keyPath: other.keyPath }], context).text).toBe(`# mine\n${tail}`)
+      const firstGoes = mergeToml(two.text + tail, agentToml([]), [{ keyPath: server.keyPath }], { ...context, kept: [other.keyPath] })
+      expect(firstGoes).toEqual({ text: `# mine\n\n[mcp_servers.oac-more]\ncommand = "node"\n${tail}`, tablesSeparator: '\n' })
+      const lastGoes = mergeToml(two.text + tail, agentToml([]), [{ keyPath: other.keyPath }], { ...context, kept: [server.keyPath] })
+      expect(lastGoes).toEqual({ text: `# mine\n\n[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n${tail}`, tablesSeparator: '\n' })
+      // Tables appended below the user's text are our last tables now, with a separator of their own.
+      const below = mergeToml(lastGoes.text, agentToml([other]), [], { ...context, kept: [server.keyPath] })
+      expect(below.tablesSeparator).toBe('\n')
+      expect(mergeToml(below.text, agentToml([]), [{ keyPath: other.keyPath }], { ...context, kept: [server.keyPath] }).text).toBe(lastGoes.text)
+    }
   })
 
   it('without a recorded separator (a manifest of an earlier build) takes one blank line above its tables, as those builds did', () => {
