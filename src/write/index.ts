@@ -420,7 +420,7 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
 
   const recorded = new Map((record?.entries ?? []).map((entry) => [JSON.stringify(entry.keyPath), entry]))
   const writing: MergeEntry[] = []
-  // Ours and already right: not written, but the merge must know they are our text (where our tables end the file).
+  // Ours and already right: not written, but the merge must know they are our text (which tables are our last ones, say).
   const kept: string[][] = []
   const claimed: { keyPath: string[]; original?: UserOriginal }[] = []
   for (const entry of file.entries) {
@@ -692,7 +692,7 @@ function transitional(previous: Manifest, next: Manifest, folders: string[]): Ma
       const original = entry.original ?? before?.original
       entries.set(key, { keyPath: entry.keyPath, sha256: [...new Set([...(before?.sha256 ?? []), ...entry.sha256])], ...(original ? { original } : {}) })
     }
-    // The blank line above our tables at the end as this write leaves it, or, where it leaves no tables there, as it is now.
+    // The blank line above our last tables as this write leaves it, or, where it leaves no tables, as it is now.
     const tablesSeparator = record.tablesSeparator ?? old?.tablesSeparator
     merges.set(path, {
       format: record.format,

@@ -27,9 +27,9 @@ export interface MergeRecord {
   created: boolean
   entries: MergeRecordEntry[]
   /**
-   * TOML: the blank line we put between the user's text and our tables at the end of the file ('' when
-   * none, as in a file we created), so removing the tables takes exactly that. Absent when no tables of
-   * ours end the file, and in manifests of earlier builds, which did not record it: the tables take one blank line.
+   * TOML: the blank line we put between the user's text and our last tables ('' when none, as in a file
+   * we created), so removing the tables takes exactly that. Absent when the file holds no tables of ours,
+   * and in manifests of earlier builds, which did not record it: the tables take one blank line.
    */
   tablesSeparator?: string
 }

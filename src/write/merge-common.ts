@@ -60,14 +60,14 @@ export interface MergeContext {
   kept: readonly (readonly string[])[]
   /** Key paths of our entries (written now or kept) that replaced the user's definition with force: it comes back where it was. */
   forced: readonly (readonly string[])[]
-  /** TOML: the blank line we put between the user's text and our tables at its end ('' for none), as the manifest
+  /** TOML: the blank line we put between the user's text and our last tables ('' for none), as the manifest
    * records it (undefined: not recorded, as by earlier builds). */
   tablesSeparator?: string
 }
 
 export interface MergeResult {
   text: string
-  /** TOML: the blank line we put between the user's text and our tables at the end of the result, when known; for the manifest. */
+  /** TOML: the blank line we put between the user's text and our last tables in the result, when known; for the manifest. */
   tablesSeparator?: string
 }
 

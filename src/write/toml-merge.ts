@@ -41,7 +41,7 @@ export function mergeTomlText(text: string | undefined, file: MergeFile, previou
  * keys are replaced in place or added after the user's, our tables (`[mcp_servers.<name>]` and
  * their sub-tables) are replaced where they are or appended. Entries of `previous` that `file` no
  * longer has are removed, or replaced by the user's original definition. Every other byte, comments
- * included, stays: our tables at the end go with the blank line `context` says we put above them.
+ * included, stays: our last tables go with the blank line `context` says we put above them.
  * smol-toml validates the text before and the result after (it never re-serialises the user's file:
  * it would drop comments). Throws OacError (file, line, fix) when the text does not parse or a parent
  * of our keys is not a table.
@@ -108,7 +108,7 @@ export function mergeToml(text: string | undefined, file: MergeFile, previous: r
     }
     if (sections.length > 0) {
       const current = added.toString()
-      // One blank line before our tables, also after a blank line of the user's: removing them at the end takes exactly that one
+      // One blank line before our tables, also after a blank line of the user's: removing them takes exactly that one
       // (the manifest records it). A line break that ends the user's last line stays theirs.
       const lineEnd = current === '' || current.endsWith('\n') ? '' : eol
       const separator = current === '' ? '' : eol
@@ -312,7 +312,7 @@ function removeSpan(text: string, result: MagicString, span: Span, tables: Table
   const following = /^(?:[ \t]*\r?\n)*/.exec(text.slice(end))?.[0] ?? ''
   const belowBlank = start === 0 || /(?:^|\n)[ \t]*\r?\n$/.test(text.slice(0, start))
   if (span.section) {
-    // Blank lines below our last table are the user's: we end what we write with its last line.
+    // Blank lines below our last table are the user's (we end what we write with its last line); the others below ours join two.
     const endsTables = span.end === tables?.end
     const all = endsTables && start === tables.start
     if (!endsTables || (all && separator === undefined && !tables.atEnd)) end += following.length
