@@ -73,7 +73,7 @@ function watching(counter: Counter, close: () => Promise<void>): Watching {
 
 type WebpackLikeWatcher = { close(callback: () => void): void }
 type WatchRunFiles = { modifiedFiles?: ReadonlySet<string>; removedFiles?: ReadonlySet<string> }
-export type WebpackLikeCompiler = {
+type WebpackLikeCompiler = {
   hooks: { watchRun: { tap(name: string, hook: (compiler: WatchRunFiles) => void): void } }
   watch(
     options: { aggregateTimeout: number },

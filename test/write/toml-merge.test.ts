@@ -196,7 +196,7 @@ describe('mergeTomlText blank lines as entries come and go (found by the ownersh
     }
   })
 
-  it('keeps the separator of its tables at the end while one of them stays, and a blank line the user typed in its place', () => {
+  it('keeps the separator of its last tables while one of them stays, and a blank line the user typed in its place', () => {
     const other = entry(['mcp_servers', 'oac-more'], { command: 'node' })
     const both = mergeToml('', agentToml([server, other]), [], { kept: [], forced: [] })
     expect(both.tablesSeparator).toBe('')
