@@ -2,15 +2,9 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { copyProject, repoRoot } from '../util/project.js'
 import { exists } from './bundlers.js'
-import { waitFor, webpackLikeCompiler } from './watchers.js'
+import { serviceHeld, waitFor, webpackLikeCompiler } from './watchers.js'
 
 const fixture = join(repoRoot, 'test/fixtures/plugin-basic')
-
-/**
- * True while a child process keeps this process alive: our esbuild service, whose open contexts hold it
- * (nothing else in this file starts one).
- */
-const serviceHeld = (): boolean => process.getActiveResourcesInfo().includes('ProcessWrap')
 
 /**
  * The Node API closes a watch with `watching.close()`, which does not close the compiler (webpack-cli

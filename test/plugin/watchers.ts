@@ -181,6 +181,14 @@ export function webpackLikeCompiler(bundler: 'webpack' | 'rspack', spec: BuildSp
 }
 
 /** Polls until `check` passes, failing with `what` after `timeoutMs` (a bound, not a timing assertion). */
+/**
+ * True while a child process keeps this process alive: our esbuild service, whose open contexts hold it
+ * (the files that ask start no other child process).
+ */
+export function serviceHeld(): boolean {
+  return process.getActiveResourcesInfo().includes('ProcessWrap')
+}
+
 export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
