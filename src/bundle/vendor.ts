@@ -18,10 +18,11 @@ import type { RuntimeFiles } from './entries.js'
 /** The folder of the vendor files, inside the scripts folder. */
 export const VENDOR_FOLDER = 'vendor'
 
-/** Gives bundled CommonJS dependencies a `require` for node built-ins (ESM output has none). The
- * import is renamed so it cannot clash with a bundled module's own `createRequire` import; esbuild
- * already renames bundled top-level `require` bindings, which it treats as reserved. */
-export const REQUIRE_BANNER = "import { createRequire as __oacCreateRequire } from 'node:module'; const require = __oacCreateRequire(import.meta.url);"
+/** Gives bundled CommonJS dependencies a `require` for node built-ins (ESM output has none). No
+ * import, so nothing can clash with a bundled module's own imports, and no ES facade of node:module
+ * to build (see runtime/start.ts); esbuild already renames bundled top-level `require` bindings,
+ * which it treats as reserved. */
+export const REQUIRE_BANNER = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);"
 
 /** The SDK's server module, and the namespace of the module served in place of its ajv validator. */
 const SDK_SERVER_MODULE = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/
@@ -202,11 +203,13 @@ export class Vendor {
       // `// path` comments, which would name where the package is installed.
       minifyWhitespace: true,
       minifySyntax: true,
-      banner: { js: REQUIRE_BANNER },
       logLevel: 'silent',
       plugins: [this.plugin(`${folder}/index.mjs`, needs)],
     })
-    const files = result.outputFiles.map((file) => relocate(file, join(pkg.dir, '.oac-vendor')))
+    // A bundled CommonJS module's `require` of a built-in needs a `require` in scope. Only then: the
+    // banner's `node:module` import costs every script that loads the file a few milliseconds.
+    const banner = result.outputFiles.some((file) => file.text.includes('__require')) ? `${REQUIRE_BANNER}\n` : ''
+    const files = result.outputFiles.map((file) => ({ ...relocate(file, join(pkg.dir, '.oac-vendor')), text: banner + file.text }))
     const built = { key, files, needs: [...needs.values()].filter((module) => module.pkg.dir !== pkg.dir) }
     this.built.set(group, built)
     return built
