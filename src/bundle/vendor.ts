@@ -116,9 +116,10 @@ export class Vendor {
    * import of an ES module package, and of `unplugin-oac`, stays an import, of the package's vendor
    * file, recorded in `needs` under the specifier the output imports it by; the runtime files'
    * imports (`../vendor/...`, written by the entries) are left as they are. CommonJS packages,
-   * `require`d packages and local code (workspace packages too) are bundled.
+   * `require`d packages and local code (workspace packages too) are bundled. An import for which
+   * `forBindingsOnly(importer, specifier)` holds is dropped when its bindings go unused.
    */
-  plugin(output: string, needs: Map<string, VendorModule>): Plugin {
+  plugin(output: string, needs: Map<string, VendorModule>, forBindingsOnly: (importer: string, specifier: string) => boolean = () => false): Plugin {
     return {
       name: 'oac-vendor',
       setup: (build) => {
@@ -131,7 +132,7 @@ export class Vendor {
           if (!vendored) return undefined
           const path = importPath(output, vendored.path)
           needs.set(path, vendored)
-          return { path, external: true }
+          return { path, external: true, ...(forBindingsOnly(args.importer, args.path) && { sideEffects: false }) }
         })
       },
     }
