@@ -224,7 +224,15 @@ export class Vendor {
     if (this.serverBuild) return this.serverBuild
     const path = this.runtimeFiles().mcpServer
     const result = await esbuild({
-      entryPoints: [ownModule('runtime/mcp-server')],
+      // The jitless module first: ES modules run in import order, and the SDK builds its schemas as it loads.
+      stdin: {
+        contents: `import ${jsString(JITLESS_MODULE)}\nexport { startMcpServer } from ${jsString(ownModule('runtime/mcp-server'))}\n`,
+        resolveDir: packageRoot,
+        loader: 'js',
+      },
+      // ES modules are strict; as CommonJS they are so only with the directive, which esbuild adds for
+      // an entry file it knows to be an ES module, and not for this one.
+      banner: { js: '"use strict";' },
       absWorkingDir: packageRoot,
       outfile: join(packageRoot, '.oac-vendor', ...path.split('/')),
       write: false,
@@ -296,12 +304,28 @@ function relocate(file: OutputFile, base: string): ScriptFile {
   return { path: relative(base, file.path).split(sep).join('/'), text: file.text }
 }
 
+/**
+ * Turns off zod's JIT in the server, before the SDK's schemas are made: zod compiles a `new
+ * Function` per object schema on its first synchronous parse, which pays off over many parses of one
+ * schema, not over the handful each protocol message type gets while a server starts (about a tenth
+ * of its start). zod's documented `config({ jitless: true })`; the tools' own checks parse
+ * asynchronously, which never compiles.
+ */
+const JITLESS_MODULE = 'oac:zod-jitless'
+
 /** The SDK's server imports its ajv validator as the default; ours passes NoElicitationValidator
- * instead, so that module (and ajv, the bulk of the server's code) is swapped for ours. */
+ * instead, so that module (and ajv, the bulk of the server's code) is swapped for ours. And zod
+ * goes jitless (JITLESS_MODULE). */
 function validatorPlugin(): Plugin {
   return {
     name: 'oac-server',
     setup(build) {
+      build.onResolve({ filter: /^oac:zod-jitless$/ }, () => ({ path: JITLESS_MODULE, namespace: JITLESS_MODULE }))
+      build.onLoad({ filter: /.*/, namespace: JITLESS_MODULE }, () => ({
+        contents: `import { config } from "zod/v4"\nconfig({ jitless: true })\n`,
+        loader: 'js',
+        resolveDir: packageRoot,
+      }))
       build.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, (args) =>
         SDK_SERVER_MODULE.test(args.importer) ? { path: args.path, namespace: VALIDATOR_NAMESPACE } : undefined,
       )
