@@ -117,8 +117,8 @@ export class ScriptBundler {
   readonly root: string
   private readonly vendor = new Vendor()
   private readonly tools = new Map<string, ToolBuild>()
-  /** Each parsed tool module with the text it was parsed from, so that an unchanged module is not parsed again. */
-  private readonly parsed = new Map<string, { text: string; module: ToolModule | undefined }>()
+  /** Each tool module as last read (and parsed, if it was), so that a rebuild reads only what changed. */
+  private readonly seenModules = new Map<string, { version: FileVersion | undefined; text: string; parsed: boolean; module: ToolModule | undefined }>()
   private queue: Promise<unknown> = Promise.resolve()
   /** The local inputs of the last successful build, still worth watching when a build fails. */
   private lastInputs: string[] = []
@@ -153,6 +153,7 @@ export class ScriptBundler {
   async dispose(): Promise<void> {
     await this.queue
     this.tools.clear()
+    this.seenModules.clear()
   }
 
   private async buildNow(plan: Plan, whileBundling: () => void): Promise<BundleResult> {
@@ -171,9 +172,13 @@ export class ScriptBundler {
     const planned = new Set(plan.tools.map((tool) => tool.name))
     for (const name of this.tools.keys()) if (!planned.has(name)) this.tools.delete(name)
 
+    const vendorOptions = { withServer: needsMcpServer(plan), schemaPackages: new Set(plan.tools.map((tool) => tool.schemaPackage)) }
     const building = this.buildTools(plan, context, scriptsDir)
+    // Our runtime's vendor files and the server's take nothing from the tools' builds: they are built
+    // alongside them (and kept), and only the packages the tools import wait for those builds.
+    const runtime = this.vendor.build([], vendorOptions)
     whileBundling()
-    const outcome = await building
+    const [outcome] = await Promise.all([building, runtime])
     if (!outcome.ok) {
       return {
         files: [],
@@ -184,7 +189,7 @@ export class ScriptBundler {
     const builds = outcome.builds
     const vendorFiles = await this.vendor.build(
       builds.flatMap((build) => build.needs),
-      { withServer: needsMcpServer(plan), schemaPackages: new Set(plan.tools.map((tool) => tool.schemaPackage)) },
+      vendorOptions,
     )
     const scriptFiles: ScriptFile[] = [
       ...plan.tools.map((tool) => ({ path: `${tool.name}.mjs`, text: toolLauncherSource(tool, context) })),
@@ -206,7 +211,7 @@ export class ScriptBundler {
   private async buildTools(plan: Plan, context: EntryContext, scriptsDir: string): Promise<ToolsOutcome> {
     // Taken before the tool modules are read: a module edited after it counts as changed (InputStamps).
     const startedAt = Date.now()
-    const modules = this.toolModules(plan)
+    const modules = this.toolModules(plan, startedAt)
     const wanted = plan.tools.map((tool) => {
       const definition = modules.get(toolModulePath(this.root, tool))?.definitionAt(tool.source)
       return { tool, entry: toolCodeSource(plan, tool, context, definition?.export) }
@@ -272,22 +277,29 @@ export class ScriptBundler {
    * text names `defineTool` more than an import and one call do. (A module that imports it under
    * another name and defines tools the plan leaves out keeps them in its tool's script.)
    */
-  private toolModules(plan: Plan): Map<string, ToolModule> {
+  private toolModules(plan: Plan, startedAt: number): Map<string, ToolModule> {
     const modules = new Map<string, ToolModule>()
     const definedIn = groupBy(plan.tools, (tool) => tool.source.file)
+    const planned = new Set([...definedIn.values()].map((tools) => toolModulePath(this.root, tools[0]!)))
+    for (const path of this.seenModules.keys()) if (!planned.has(path)) this.seenModules.delete(path)
     for (const [file, tools] of definedIn) {
       const path = toolModulePath(this.root, tools[0]!)
-      let text: string
-      try {
-        text = readFileSync(path, 'utf8')
-      } catch {
-        continue
+      let seen = this.seenModules.get(path)
+      if (!seen?.version?.holds(path)) {
+        let text: string
+        try {
+          text = readFileSync(path, 'utf8')
+        } catch {
+          this.seenModules.delete(path)
+          continue
+        }
+        seen = { version: FileVersion.take(path, startedAt), text, parsed: false, module: undefined }
+        this.seenModules.set(path, seen)
       }
-      if (tools.length < 2 && text.split('defineTool').length <= 3) continue
-      const last = this.parsed.get(path)
-      const module = last?.text === text ? last.module : ToolModule.read(file, text)
-      this.parsed.set(path, { text, module })
-      if (module) modules.set(path, module)
+      if (tools.length < 2 && seen.text.split('defineTool').length <= 3) continue
+      if (!seen.parsed) seen = { ...seen, parsed: true, module: ToolModule.read(file, seen.text) }
+      this.seenModules.set(path, seen)
+      if (seen.module) modules.set(path, seen.module)
     }
     return modules
   }
