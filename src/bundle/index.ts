@@ -44,10 +44,12 @@ interface ToolBuild {
   warnings: Message[]
 }
 
-/** A build of some tools' code; `crossed`: the tools whose code imports a module another tool of the build owned. */
-type BatchOutcome = { ok: true; crossed: Array<{ tool: PlannedTool; entry: string }> } | { ok: false; errors: Message[]; warnings: Message[] }
+type BuildFailed = { ok: false; errors: Message[]; warnings: Message[] }
 
-type ToolsOutcome = { ok: true; builds: ToolBuild[] } | { ok: false; errors: Message[]; warnings: Message[] }
+/** A build of some tools' code; `crossed`: the tools whose code imports a module another tool of the build owned. */
+type BatchOutcome = { ok: true; crossed: Array<{ tool: PlannedTool; entry: string }> } | BuildFailed
+
+type ToolsOutcome = { ok: true; builds: ToolBuild[] } | BuildFailed
 
 /** The namespace of the generated entries, which esbuild loads from memory: the entry of `tools/<tool>.mjs` is `oac-entry:tools/<tool>.mjs`. */
 const ENTRY_NAMESPACE = 'oac-entry'
@@ -248,7 +250,7 @@ export class ScriptBundler {
     scriptsDir: string,
     banner: string | undefined,
     startedAt: number,
-  ): Promise<BatchOutcome> {
+  ): Promise<{ ok: true } | BuildFailed> {
     const hashedBefore = FileVersion.hashRecent(
       stale.flatMap(({ tool }) => this.tools.get(tool.name)?.inputs.files() ?? []),
       startedAt,
@@ -263,8 +265,8 @@ export class ScriptBundler {
     const outcomes = await Promise.all([...batches.values()].map(build))
     const crossed = outcomes.flatMap((outcome) => (outcome.ok ? outcome.crossed : []))
     outcomes.push(...(await Promise.all(crossed.map((tool) => build([tool])))))
-    const failed = outcomes.filter((outcome) => !outcome.ok)
-    if (failed.length === 0) return { ok: true, crossed: [] }
+    const failed = outcomes.filter((outcome): outcome is BuildFailed => !outcome.ok)
+    if (failed.length === 0) return { ok: true }
     // A module several builds share reports its error in each: once is enough.
     const once = (messages: Message[]) => [...new Map(messages.map((m) => [JSON.stringify([m.text, m.location]), m])).values()]
     return { ok: false, errors: once(failed.flatMap((f) => f.errors)), warnings: once(failed.flatMap((f) => f.warnings)) }

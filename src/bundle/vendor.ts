@@ -207,8 +207,8 @@ export class Vendor {
       logLevel: 'silent',
       plugins: [this.plugin(`${folder}/index.mjs`, needs)],
     })
-    // A bundled CommonJS module's `require` of a built-in needs a `require` in scope. Only then: the
-    // banner's `node:module` import costs every script that loads the file a few milliseconds.
+    // A bundled CommonJS module's `require` of a built-in needs a `require` in scope; only such a
+    // package's files get one (making it is work for every script that loads them).
     const banner = result.outputFiles.some((file) => file.text.includes('__require')) ? `${REQUIRE_BANNER}\n` : ''
     const files = result.outputFiles.map((file) => ({ ...relocate(file, join(pkg.dir, '.oac-vendor')), text: banner + file.text }))
     const built = { key, files, needs: [...needs.values()].filter((module) => module.pkg.dir !== pkg.dir) }
@@ -307,9 +307,9 @@ function relocate(file: OutputFile, base: string): ScriptFile {
 /**
  * Turns off zod's JIT in the server, before the SDK's schemas are made: zod compiles a `new
  * Function` per object schema on its first synchronous parse, which pays off over many parses of one
- * schema, not over the handful each protocol message type gets while a server starts (about a tenth
- * of its start). zod's documented `config({ jitless: true })`; the tools' own checks parse
- * asynchronously, which never compiles.
+ * schema, not over the handful each protocol message type gets while a server starts (some 7% of
+ * the instructions of its start). zod's documented `config({ jitless: true })`; the tools' own checks
+ * parse asynchronously, which never compiles.
  */
 const JITLESS_MODULE = 'oac:zod-jitless'
 
