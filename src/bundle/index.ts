@@ -213,15 +213,14 @@ export class ScriptBundler {
   private async buildTools(plan: Plan, context: EntryContext, scriptsDir: string): Promise<ToolsOutcome> {
     // Taken before the tool modules are read: a module edited after it counts as changed (InputStamps).
     const startedAt = Date.now()
-    const modules = this.toolModules(plan, startedAt)
+    // The files of the last builds still as they were: a tool module among them need not be read again.
+    const unchanged = new Set([...this.tools].filter(([, last]) => last.inputs.unchanged()).map(([name]) => name))
+    const modules = this.toolModules(plan, startedAt, new Set(plan.tools.filter((tool) => unchanged.has(tool.name)).map((tool) => toolModulePath(this.root, tool))))
     const wanted = plan.tools.map((tool) => {
       const definition = modules.get(toolModulePath(this.root, tool))?.definitionAt(tool.source)
       return { tool, entry: toolCodeSource(plan, tool, context, definition?.export) }
     })
-    const stale = wanted.filter(({ tool, entry }) => {
-      const last = this.tools.get(tool.name)
-      return !(last && last.entry === entry && last.inputs.unchanged())
-    })
+    const stale = wanted.filter(({ tool, entry }) => !(unchanged.has(tool.name) && this.tools.get(tool.name)!.entry === entry))
     if (stale.length > 0) {
       const built = await this.buildBatches(plan, stale, modules, scriptsDir, undefined, startedAt)
       if (!built.ok) return built
@@ -277,9 +276,10 @@ export class ScriptBundler {
    * absolute path. Parsing every tool module would cost a cold compile of 1,000 tools a few hundred
    * milliseconds, so a module is parsed only when the plan has several tools from it, or when its
    * text names `defineTool` more than an import and one call do. (A module that imports it under
-   * another name and defines tools the plan leaves out keeps them in its tool's script.)
+   * another name and defines tools the plan leaves out keeps them in its tool's script.) `unchanged`:
+   * modules a last build read that are still as it read them.
    */
-  private toolModules(plan: Plan, startedAt: number): Map<string, ToolModule> {
+  private toolModules(plan: Plan, startedAt: number, unchanged: ReadonlySet<string>): Map<string, ToolModule> {
     const modules = new Map<string, ToolModule>()
     const definedIn = groupBy(plan.tools, (tool) => tool.source.file)
     const planned = new Set([...definedIn.values()].map((tools) => toolModulePath(this.root, tools[0]!)))
@@ -287,7 +287,7 @@ export class ScriptBundler {
     for (const [file, tools] of definedIn) {
       const path = toolModulePath(this.root, tools[0]!)
       let seen = this.seenModules.get(path)
-      if (!seen?.version?.holds(path)) {
+      if (!seen || !(unchanged.has(path) || seen.version?.holds(path))) {
         let text: string
         try {
           text = readFileSync(path, 'utf8')
