@@ -1,6 +1,6 @@
 // The measurements of `npm run bench`. Each returns `{ values: { key: figure }, details: [lines] }`;
 // every ratio is taken from contenders run side by side in the same process, in rotating order.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -306,16 +306,27 @@ async function mcpCommand(target, node) {
   return { command: server.command === 'node' ? node : server.command, args: server.args ?? [] }
 }
 
+/** The vendor file of `name` (`zod@4.6.7/index.mjs`, say) in a generated scripts folder: the figures' floors load it alone. */
+function vendorFile(target, folderPrefix, file) {
+  const vendor = join(target, 'scripts', 'vendor')
+  const folder = readdirSync(vendor).find((name) => name.startsWith(folderPrefix))
+  if (!folder) throw new Error(`no ${folderPrefix}* folder in ${vendor}`)
+  return join(vendor, folder, file)
+}
+
 // The floor: a bare node process that answers every JSON-RPC request line with an empty result.
 const FLOOR_SERVER = `const rl = require('node:readline').createInterface({ input: process.stdin })
 rl.on('line', (line) => { const m = JSON.parse(line); if (m.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { tools: [] } }) + '\\n') })`
 
 /**
  * mcp_cold_start_vs_node: spawn -> first tools/list answered, generated server (100 tools) / bare node.
+ * The detail adds the floor any server on the official SDK has: the generated tree's vendor server
+ * file (the SDK, zod and our runtime, compile cache on) serving no tools.
  * mcp_call_p50_ms, mcp_call_p99_ms: `calls` sequential warm tools/call round trips.
  */
 export async function mcp({ small, target, rounds, calls, node, log }) {
   const server = await mcpCommand(target, node)
+  const sdkAlone = `require('node:module').enableCompileCache?.(); require(${JSON.stringify(vendorFile(target, 'unplugin-oac@', 'mcp-server.cjs'))}).startMcpServer({ name: 'floor', version: '0', env: [], tools: [] })`
   const coldStart = async (command, args, expectTools) => {
     const peer = new StdioPeer(command, args, { cwd: target })
     try {
@@ -334,20 +345,24 @@ export async function mcp({ small, target, rounds, calls, node, log }) {
     return startMs
   }
   await coldStart(server.command, server.args, small.tools.length)
-  const starts = { server: [], floor: [] }
+  await coldStart(node, ['-e', sdkAlone], 0)
+  const starts = { server: [], floor: [], sdk: [] }
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 ? ['floor', 'server'] : ['server', 'floor']
+    const order = round % 2 ? ['sdk', 'floor', 'server'] : ['server', 'floor', 'sdk']
     for (const which of order) {
       const startMs =
         which === 'server'
           ? await timedStart(server.command, server.args, small.tools.length)
-          : await timedStart(node, ['-e', FLOOR_SERVER], 0)
+          : which === 'sdk'
+            ? await timedStart(node, ['-e', sdkAlone], 0)
+            : await timedStart(node, ['-e', FLOOR_SERVER], 0)
       starts[which].push(startMs)
       log(`  round ${round + 1}/${rounds} ${which}: ${ms(startMs)}`)
     }
   }
   const serverStart = median(starts.server)
   const floorStart = median(starts.floor)
+  const sdkStart = median(starts.sdk)
 
   const peer = new StdioPeer(server.command, server.args, { cwd: target })
   const latencies = []
@@ -373,7 +388,8 @@ export async function mcp({ small, target, rounds, calls, node, log }) {
       mcp_call_p99_ms: percentile(latencies, 99),
     },
     details: [
-      `MCP spawn -> tools/list under node ${await nodeVersion(node)}: ${ms(serverStart)} for the generated server (${small.tools.length} tools), ${ms(floorStart)} for bare node (median of ${rounds})`,
+      `MCP spawn -> tools/list under node ${await nodeVersion(node)}: ${ms(serverStart)} for the generated server (${small.tools.length} tools), ${ms(floorStart)} for bare node, ` +
+        `${ms(sdkStart)} for its vendor server file (the SDK) serving no tools, ${(sdkStart / floorStart).toFixed(2)} x bare node (median of ${rounds})`,
       `MCP tools/call round trip over ${calls} warm calls: p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(Math.max(...latencies))}`,
     ],
   }
@@ -393,23 +409,32 @@ export async function nodeVersion(node) {
  * script_start_vs_node: spawn -> output of a generated zod tool script given `--json` on stdin (the bash
  * route, and the process bridge of every native shim) / a bare node process that reads stdin and prints.
  * The first runs fill Node's compile cache (where the script turns it on), as any earlier call would.
+ * The detail adds the floor of any zod tool: node loading the tree's zod vendor file (compile cache
+ * on), reading stdin and parsing it with a zod schema.
  */
 export async function scriptStart({ small, target, rounds, node, log }) {
   const tool = small.tools.find((t) => t.schemaKind === 'zod')
   const script = join(target, 'scripts', `${tool.name}.mjs`)
   const input = JSON.stringify(tool.sample)
+  const zodAlone =
+    `require('node:module').enableCompileCache?.(); import(${JSON.stringify(pathToFileURL(vendorFile(target, 'zod@', 'index.mjs')).href)}).then(({ z }) => {` +
+    ` let text = ''; process.stdin.setEncoding('utf8').on('data', (d) => (text += d)).on('end', async () => process.stdout.write(JSON.stringify(await z.looseObject({}).parseAsync(JSON.parse(text))) + '\\n')) })`
   const samples = await rotate(
     {
       script: () => runProcess(node, [script, '--json'], { cwd: target, input }),
       'bare node': () => runProcess(node, ['-e', FLOOR_SCRIPT], { cwd: target, input }),
+      'node and zod': () => runProcess(node, ['-e', zodAlone], { cwd: target, input }),
     },
     { rounds, warmup: 2, log },
   )
   const scriptMs = median(samples.script)
   const floorMs = median(samples['bare node'])
+  const zodMs = median(samples['node and zod'])
   return {
     ratio: scriptMs / floorMs,
-    detail: `script start under node ${await nodeVersion(node)}: node scripts/${tool.name}.mjs --json ${ms(scriptMs)}, bare node reading stdin ${ms(floorMs)} (median of ${rounds})`,
+    detail:
+      `script start under node ${await nodeVersion(node)}: node scripts/${tool.name}.mjs --json ${ms(scriptMs)}, bare node reading stdin ${ms(floorMs)}, ` +
+      `node loading the zod vendor file and parsing stdin with it ${ms(zodMs)}, ${(zodMs / floorMs).toFixed(2)} x bare node (median of ${rounds})`,
   }
 }
 

@@ -3,6 +3,7 @@ import { harness } from '../compile/harnesses/index.js'
 import type { Plan, PlannedTool } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
 import { jsLineComment, jsString } from '../emit/codegen/escape.js'
+import type { ToolExport } from './tool-module.js'
 
 /** The entry that serves every JSON tool over MCP stdio, next to the tool scripts. */
 export const MCP_SERVER_ENTRY = 'mcp_tools_server'
@@ -72,14 +73,18 @@ export function toolLauncherSource(tool: PlannedTool, context: EntryContext): st
 /**
  * The entry esbuild builds `scripts/tools/<tool>.mjs` from: the tool's own module (and the local
  * modules it imports), the runtime, the input check of its schema package and packages left to the
- * vendor files.
+ * vendor files. With `definition`, the export that holds the tool, it imports that export alone, so
+ * that tree shaking can leave out what only the module's other exports use; without, the module.
  */
-export function toolCodeSource(plan: Plan, tool: PlannedTool, context: EntryContext): string {
+export function toolCodeSource(plan: Plan, tool: PlannedTool, context: EntryContext, definition: ToolExport | undefined): string {
   const spec = { name: tool.name, description: tool.description, script: tool.script, schema: tool.schema, env: plan.env }
+  const module = jsString(toolModulePath(context.root, tool))
   return [
     `import { invokeTool, pickTool, runToolCli } from ${jsString(`../${context.runtime.script}`)}`,
     `import { checkInput } from ${jsString(`../${context.runtime.check[tool.schemaPackage]}`)}`,
-    `import * as toolModule from ${jsString(toolModulePath(context.root, tool))}`,
+    definition
+      ? `import { ${jsString(definition.exportName)} as definition } from ${module}\nconst toolModule = { definition }`
+      : `import * as toolModule from ${module}`,
     `const spec = ${jsonData(spec)}`,
     `export const tool = pickTool(toolModule, spec.name, ${jsString(tool.source.file)})`,
     `export function invoke(input, options) { return invokeTool(tool, input, options, checkInput) }`,

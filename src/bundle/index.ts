@@ -1,11 +1,12 @@
-import { existsSync } from 'node:fs'
-import { join, relative, resolve, sep } from 'node:path'
-import { type BuildFailure, build as esbuild, type Message, type Plugin } from 'esbuild'
+import { existsSync, readFileSync } from 'node:fs'
+import { extname, join, relative, resolve, sep } from 'node:path'
+import { type BuildFailure, build as esbuild, type Loader, type Message, type Plugin } from 'esbuild'
 import { type Plan, type PlannedTool, scriptsFolder } from '../compile/plan.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { OwnedFile } from '../emit/types.js'
 import { FileVersion } from '../file-stamps.js'
 import { InputStamps } from './input-stamps.js'
+import { ToolModule } from './tool-module.js'
 import {
   type EntryContext,
   MCP_SERVER_ENTRY,
@@ -43,10 +44,45 @@ interface ToolBuild {
   warnings: Message[]
 }
 
-type ToolsOutcome = { ok: true; builds: ToolBuild[] } | { ok: false; errors: Message[]; warnings: Message[] }
+type BuildFailed = { ok: false; errors: Message[]; warnings: Message[] }
+
+/** A build of some tools' code; `crossed`: the tools whose code imports a module another tool of the build owned. */
+type BatchOutcome = { ok: true; crossed: Array<{ tool: PlannedTool; entry: string }> } | BuildFailed
+
+type ToolsOutcome = { ok: true; builds: ToolBuild[] } | BuildFailed
 
 /** The namespace of the generated entries, which esbuild loads from memory: the entry of `tools/<tool>.mjs` is `oac-entry:tools/<tool>.mjs`. */
 const ENTRY_NAMESPACE = 'oac-entry'
+
+/** esbuild's loader of a module, by its extension, for a module whose text the plugin hands over. */
+function loaderOf(path: string): Loader {
+  const extension = extname(path)
+  if (extension === '.tsx' || extension === '.jsx') return extension.slice(1) as Loader
+  return ['.ts', '.mts', '.cts'].includes(extension) ? 'ts' : 'js'
+}
+
+/**
+ * Hands esbuild each parsed tool module with the definitions of every tool but the one this build
+ * makes a script for (`owners`, by module) marked pure. A module whose tool is not in this build
+ * only lends code to a script: all its definitions are marked.
+ */
+function otherToolsPlugin(modules: ReadonlyMap<string, ToolModule>, owners: ReadonlyMap<string, PlannedTool>): Plugin {
+  return {
+    name: 'oac-other-tools',
+    setup(build) {
+      if (modules.size === 0) return
+      // Literal paths: esbuild calls back only for these modules.
+      const filter = new RegExp(`^(?:${[...modules.keys()].map((path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`)
+      build.onLoad({ filter }, (args) => {
+        const module = modules.get(args.path)
+        if (!module) return undefined
+        const owner = owners.get(args.path)
+        const own = owner ? module.definitionAt(owner.source)?.call : undefined
+        return { contents: module.withoutOtherTools(own) ?? module.text, loader: loaderOf(args.path) }
+      })
+    },
+  }
+}
 
 function entryPlugin(entries: ReadonlyMap<string, string>, root: string): Plugin {
   return {
@@ -57,6 +93,18 @@ function entryPlugin(entries: ReadonlyMap<string, string>, root: string): Plugin
       build.onLoad({ filter: /.*/, namespace: ENTRY_NAMESPACE }, (args) => ({ contents: entries.get(args.path), loader: 'js', resolveDir: root }))
     },
   }
+}
+
+/** `items` grouped by `keyOf`, groups and items in the order met (Map.groupBy, which Node 20 lacks). */
+function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>()
+  for (const item of items) {
+    const key = keyOf(item)
+    const group = groups.get(key)
+    if (group) group.push(item)
+    else groups.set(key, [item])
+  }
+  return groups
 }
 
 const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
@@ -71,6 +119,8 @@ export class ScriptBundler {
   readonly root: string
   private readonly vendor = new Vendor()
   private readonly tools = new Map<string, ToolBuild>()
+  /** Each tool module as last read (and parsed, if it was), so that a rebuild reads only what changed. */
+  private readonly seenModules = new Map<string, { version: FileVersion | undefined; text: string; parsed: boolean; module: ToolModule | undefined }>()
   private queue: Promise<unknown> = Promise.resolve()
   /** The local inputs of the last successful build, still worth watching when a build fails. */
   private lastInputs: string[] = []
@@ -105,6 +155,7 @@ export class ScriptBundler {
   async dispose(): Promise<void> {
     await this.queue
     this.tools.clear()
+    this.seenModules.clear()
   }
 
   private async buildNow(plan: Plan, whileBundling: () => void): Promise<BundleResult> {
@@ -123,9 +174,13 @@ export class ScriptBundler {
     const planned = new Set(plan.tools.map((tool) => tool.name))
     for (const name of this.tools.keys()) if (!planned.has(name)) this.tools.delete(name)
 
+    const vendorOptions = { withServer: needsMcpServer(plan), schemaPackages: new Set(plan.tools.map((tool) => tool.schemaPackage)) }
     const building = this.buildTools(plan, context, scriptsDir)
+    // Our runtime's vendor files and the server's take nothing from the tools' builds: they are built
+    // alongside them (and kept), and only the packages the tools import wait for those builds.
+    const runtime = this.vendor.build([], vendorOptions)
     whileBundling()
-    const outcome = await building
+    const [outcome] = await Promise.all([building, runtime])
     if (!outcome.ok) {
       return {
         files: [],
@@ -136,7 +191,7 @@ export class ScriptBundler {
     const builds = outcome.builds
     const vendorFiles = await this.vendor.build(
       builds.flatMap((build) => build.needs),
-      { withServer: needsMcpServer(plan), schemaPackages: new Set(plan.tools.map((tool) => tool.schemaPackage)) },
+      vendorOptions,
     )
     const scriptFiles: ScriptFile[] = [
       ...plan.tools.map((tool) => ({ path: `${tool.name}.mjs`, text: toolLauncherSource(tool, context) })),
@@ -150,47 +205,127 @@ export class ScriptBundler {
   }
 
   /**
-   * Every tool's code: the last build of a tool while nothing it was built from changed, and one
-   * esbuild build for all the others (an edit gives one small build; a cold compile, one build of
-   * every tool: each output holds its own entry's graph alone, so its bytes are those of a build of
-   * that tool by itself).
+   * Every tool's code: the last build of a tool while nothing it was built from changed, and esbuild
+   * builds for all the others (an edit gives one small build; a cold compile, one build of every tool
+   * whose module defines no other tool of the plan: each output holds its own entry's graph alone, so
+   * its bytes are those of a build of that tool by itself).
    */
   private async buildTools(plan: Plan, context: EntryContext, scriptsDir: string): Promise<ToolsOutcome> {
-    const wanted = plan.tools.map((tool) => ({ tool, entry: toolCodeSource(plan, tool, context), codeFile: toolCodeFile(tool) }))
-    const stale = wanted.filter(({ tool, entry }) => {
-      const last = this.tools.get(tool.name)
-      return !(last && last.entry === entry && last.inputs.unchanged())
+    // Taken before the tool modules are read: a module edited after it counts as changed (InputStamps).
+    const startedAt = Date.now()
+    // The files of the last builds still as they were: a tool module among them need not be read again.
+    const unchanged = new Set([...this.tools].filter(([, last]) => last.inputs.unchanged()).map(([name]) => name))
+    const modules = this.toolModules(plan, startedAt, new Set(plan.tools.filter((tool) => unchanged.has(tool.name)).map((tool) => toolModulePath(this.root, tool))))
+    const wanted = plan.tools.map((tool) => {
+      const definition = modules.get(toolModulePath(this.root, tool))?.definitionAt(tool.source)
+      return { tool, entry: toolCodeSource(plan, tool, context, definition?.export) }
     })
+    const stale = wanted.filter(({ tool, entry }) => !(unchanged.has(tool.name) && this.tools.get(tool.name)!.entry === entry))
     if (stale.length > 0) {
-      const built = await this.buildBatch(stale, scriptsDir, undefined)
+      const built = await this.buildBatches(plan, stale, modules, scriptsDir, undefined, startedAt)
       if (!built.ok) return built
       // A CommonJS package bundled into a script may `require` node built-ins: that script gets a `require`.
       const needRequire = stale.filter(({ tool }) => this.tools.get(tool.name)!.files[0]!.text.includes('__require('))
       if (needRequire.length > 0) {
-        const again = await this.buildBatch(needRequire, scriptsDir, REQUIRE_BANNER)
+        const again = await this.buildBatches(plan, needRequire, modules, scriptsDir, REQUIRE_BANNER, startedAt)
         if (!again.ok) return again
       }
     }
     return { ok: true, builds: plan.tools.map((tool) => this.tools.get(tool.name)!) }
   }
 
-  private async buildBatch(
-    batch: ReadonlyArray<{ tool: PlannedTool; entry: string; codeFile: string }>,
+  /**
+   * Builds `stale` tools' code. A module that defines several of the plan's tools is handed to
+   * esbuild once per tool, each time with the other definitions marked pure (see tool-module.ts):
+   * esbuild loads a module once per build, so the k-th tool of every such module goes into build k,
+   * and the tools of the other modules into one more. A tool whose code imports a module another
+   * tool of its build owns is built again alone, so that no script depends on which tools were
+   * built together.
+   */
+  private async buildBatches(
+    plan: Plan,
+    stale: ReadonlyArray<{ tool: PlannedTool; entry: string }>,
+    modules: ReadonlyMap<string, ToolModule>,
     scriptsDir: string,
     banner: string | undefined,
-  ): Promise<{ ok: true } | { ok: false; errors: Message[]; warnings: Message[] }> {
-    const startedAt = Date.now()
+    startedAt: number,
+  ): Promise<{ ok: true } | BuildFailed> {
     const hashedBefore = FileVersion.hashRecent(
-      batch.flatMap(({ tool }) => this.tools.get(tool.name)?.inputs.files() ?? []),
+      stale.flatMap(({ tool }) => this.tools.get(tool.name)?.inputs.files() ?? []),
       startedAt,
     )
-    for (const { tool } of batch) this.tools.delete(tool.name)
-    const entries = new Map(batch.map(({ codeFile, entry }) => [codeFile, entry]))
+    for (const { tool } of stale) this.tools.delete(tool.name)
+    const definedIn = groupBy(plan.tools, (tool) => tool.source.file)
+    const batches = groupBy(stale, ({ tool }) => {
+      const siblings = definedIn.get(tool.source.file)!
+      return siblings.length > 1 ? 1 + siblings.indexOf(tool) : 0
+    })
+    const build = (batch: ReadonlyArray<{ tool: PlannedTool; entry: string }>) => this.buildBatch(batch, modules, scriptsDir, banner, startedAt, hashedBefore)
+    const outcomes = await Promise.all([...batches.values()].map(build))
+    const crossed = outcomes.flatMap((outcome) => (outcome.ok ? outcome.crossed : []))
+    outcomes.push(...(await Promise.all(crossed.map((tool) => build([tool])))))
+    const failed = outcomes.filter((outcome): outcome is BuildFailed => !outcome.ok)
+    if (failed.length === 0) return { ok: true }
+    // A module several builds share reports its error in each: once is enough.
+    const once = (messages: Message[]) => [...new Map(messages.map((m) => [JSON.stringify([m.text, m.location]), m])).values()]
+    return { ok: false, errors: once(failed.flatMap((f) => f.errors)), warnings: once(failed.flatMap((f) => f.warnings)) }
+  }
+
+  /**
+   * The plan's tool modules that may define more than one tool, parsed (see tool-module.ts), by
+   * absolute path. Parsing every tool module would cost a cold compile of 1,000 tools a few hundred
+   * milliseconds, so a module is parsed only when the plan has several tools from it, or when its
+   * text names `defineTool` more than an import and one call do. (A module that imports it under
+   * another name and defines tools the plan leaves out keeps them in its tool's script.) `unchanged`:
+   * modules a last build read that are still as it read them.
+   */
+  private toolModules(plan: Plan, startedAt: number, unchanged: ReadonlySet<string>): Map<string, ToolModule> {
+    const modules = new Map<string, ToolModule>()
+    const definedIn = groupBy(plan.tools, (tool) => tool.source.file)
+    const planned = new Set([...definedIn.values()].map((tools) => toolModulePath(this.root, tools[0]!)))
+    for (const path of this.seenModules.keys()) if (!planned.has(path)) this.seenModules.delete(path)
+    for (const [file, tools] of definedIn) {
+      const path = toolModulePath(this.root, tools[0]!)
+      let seen = this.seenModules.get(path)
+      if (!seen || !(unchanged.has(path) || seen.version?.holds(path))) {
+        let text: string
+        try {
+          text = readFileSync(path, 'utf8')
+        } catch {
+          this.seenModules.delete(path)
+          continue
+        }
+        seen = { version: FileVersion.take(path, startedAt), text, parsed: false, module: undefined }
+        this.seenModules.set(path, seen)
+      }
+      if (tools.length < 2 && seen.text.split('defineTool').length <= 3) continue
+      if (!seen.parsed) seen = { ...seen, parsed: true, module: ToolModule.read(file, seen.text) }
+      this.seenModules.set(path, seen)
+      if (seen.module) modules.set(path, seen.module)
+    }
+    return modules
+  }
+
+  private async buildBatch(
+    batch: ReadonlyArray<{ tool: PlannedTool; entry: string }>,
+    modules: ReadonlyMap<string, ToolModule>,
+    scriptsDir: string,
+    banner: string | undefined,
+    startedAt: number,
+    hashedBefore: ReadonlyMap<string, string>,
+  ): Promise<BatchOutcome> {
+    const owners = new Map(batch.map(({ tool }) => [toolModulePath(this.root, tool), tool]))
+    const wanted = batch.map(({ tool, entry }) => ({ tool, entry, codeFile: toolCodeFile(tool) }))
+    const entries = new Map(wanted.map(({ codeFile, entry }) => [codeFile, entry]))
     const needs = new Map<string, VendorModule>()
+    // An import a parsed module makes only for its bindings goes when tree shaking leaves them unused,
+    // as TypeScript itself drops an import whose bindings are unused: TypeBox goes with the
+    // TypeBox tool left out of a zod tool's script, even though TypeBox declares no `sideEffects`.
+    const forBindingsOnly = (importer: string, specifier: string) => modules.get(importer)?.importsForBindingsOnly.has(specifier) === true
     let result
     try {
       result = await esbuild({
-        entryPoints: batch.map(({ codeFile }) => ({ in: `${ENTRY_NAMESPACE}:${codeFile}`, out: codeFile.replace(/\.mjs$/, '') })),
+        entryPoints: wanted.map(({ codeFile }) => ({ in: `${ENTRY_NAMESPACE}:${codeFile}`, out: codeFile.replace(/\.mjs$/, '') })),
         absWorkingDir: this.root,
         outdir: scriptsDir,
         outExtension: { '.js': '.mjs' },
@@ -205,7 +340,11 @@ export class ScriptBundler {
         sourcesContent: false,
         logLevel: 'silent',
         ...(banner !== undefined && { banner: { js: banner } }),
-        plugins: [entryPlugin(entries, this.root), this.vendor.plugin(`${TOOL_CODE_FOLDER}/entry.mjs`, needs)],
+        plugins: [
+          entryPlugin(entries, this.root),
+          otherToolsPlugin(modules, owners),
+          this.vendor.plugin(`${TOOL_CODE_FOLDER}/entry.mjs`, needs, forBindingsOnly),
+        ],
       })
     } catch (error) {
       const failure = error as Partial<BuildFailure>
@@ -213,13 +352,15 @@ export class ScriptBundler {
       return { ok: false, errors: failure.errors, warnings: failure.warnings ?? [] }
     }
     const outputs = new Map(result.outputFiles.map((file) => [relative(scriptsDir, file.path).split(sep).join('/'), file.text]))
-    for (const [index, { tool, entry, codeFile }] of batch.entries()) {
+    const crossed: Array<{ tool: PlannedTool; entry: string }> = []
+    for (const [index, { tool, entry, codeFile }] of wanted.entries()) {
       const meta = result.metafile.outputs[relative(this.root, join(scriptsDir, ...codeFile.split('/'))).split(sep).join('/')]
       if (!meta) throw new Error(`esbuild gave no output for ${codeFile}`)
       const read = Object.keys(meta.inputs)
         .filter((input) => !input.startsWith(`${ENTRY_NAMESPACE}:`))
         .map((input) => resolve(this.root, input))
       const readSet = new Set(read)
+      if (read.some((input) => modules.has(input) && owners.has(input) && owners.get(input) !== tool)) crossed.push({ tool, entry })
       this.tools.set(tool.name, {
         entry,
         files: [codeFile, `${codeFile}.map`].map((path) => ({ path, text: outputs.get(path) ?? '' })),
@@ -232,7 +373,7 @@ export class ScriptBundler {
         ),
       })
     }
-    return { ok: true }
+    return { ok: true, crossed }
   }
 
   /**

@@ -18,10 +18,11 @@ import type { RuntimeFiles } from './entries.js'
 /** The folder of the vendor files, inside the scripts folder. */
 export const VENDOR_FOLDER = 'vendor'
 
-/** Gives bundled CommonJS dependencies a `require` for node built-ins (ESM output has none). The
- * import is renamed so it cannot clash with a bundled module's own `createRequire` import; esbuild
- * already renames bundled top-level `require` bindings, which it treats as reserved. */
-export const REQUIRE_BANNER = "import { createRequire as __oacCreateRequire } from 'node:module'; const require = __oacCreateRequire(import.meta.url);"
+/** Gives bundled CommonJS dependencies a `require` for node built-ins (ESM output has none). No
+ * import, so nothing can clash with a bundled module's own imports, and no ES facade of node:module
+ * to build (see runtime/start.ts); esbuild already renames bundled top-level `require` bindings,
+ * which it treats as reserved. */
+export const REQUIRE_BANNER = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);"
 
 /** The SDK's server module, and the namespace of the module served in place of its ajv validator. */
 const SDK_SERVER_MODULE = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/
@@ -115,9 +116,10 @@ export class Vendor {
    * import of an ES module package, and of `unplugin-oac`, stays an import, of the package's vendor
    * file, recorded in `needs` under the specifier the output imports it by; the runtime files'
    * imports (`../vendor/...`, written by the entries) are left as they are. CommonJS packages,
-   * `require`d packages and local code (workspace packages too) are bundled.
+   * `require`d packages and local code (workspace packages too) are bundled. An import for which
+   * `forBindingsOnly(importer, specifier)` holds is dropped when its bindings go unused.
    */
-  plugin(output: string, needs: Map<string, VendorModule>): Plugin {
+  plugin(output: string, needs: Map<string, VendorModule>, forBindingsOnly: (importer: string, specifier: string) => boolean = () => false): Plugin {
     return {
       name: 'oac-vendor',
       setup: (build) => {
@@ -130,7 +132,7 @@ export class Vendor {
           if (!vendored) return undefined
           const path = importPath(output, vendored.path)
           needs.set(path, vendored)
-          return { path, external: true }
+          return { path, external: true, ...(forBindingsOnly(args.importer, args.path) && { sideEffects: false }) }
         })
       },
     }
@@ -202,11 +204,13 @@ export class Vendor {
       // `// path` comments, which would name where the package is installed.
       minifyWhitespace: true,
       minifySyntax: true,
-      banner: { js: REQUIRE_BANNER },
       logLevel: 'silent',
       plugins: [this.plugin(`${folder}/index.mjs`, needs)],
     })
-    const files = result.outputFiles.map((file) => relocate(file, join(pkg.dir, '.oac-vendor')))
+    // A bundled CommonJS module's `require` of a built-in needs a `require` in scope; only such a
+    // package's files get one (making it is work for every script that loads them).
+    const banner = result.outputFiles.some((file) => file.text.includes('__require')) ? `${REQUIRE_BANNER}\n` : ''
+    const files = result.outputFiles.map((file) => ({ ...relocate(file, join(pkg.dir, '.oac-vendor')), text: banner + file.text }))
     const built = { key, files, needs: [...needs.values()].filter((module) => module.pkg.dir !== pkg.dir) }
     this.built.set(group, built)
     return built
@@ -220,7 +224,15 @@ export class Vendor {
     if (this.serverBuild) return this.serverBuild
     const path = this.runtimeFiles().mcpServer
     const result = await esbuild({
-      entryPoints: [ownModule('runtime/mcp-server')],
+      // The jitless module first: ES modules run in import order, and the SDK builds its schemas as it loads.
+      stdin: {
+        contents: `import ${jsString(JITLESS_MODULE)}\nexport { startMcpServer } from ${jsString(ownModule('runtime/mcp-server'))}\n`,
+        resolveDir: packageRoot,
+        loader: 'js',
+      },
+      // ES modules are strict; as CommonJS they are so only with the directive, which esbuild adds for
+      // an entry file it knows to be an ES module, and not for this one.
+      banner: { js: '"use strict";' },
       absWorkingDir: packageRoot,
       outfile: join(packageRoot, '.oac-vendor', ...path.split('/')),
       write: false,
@@ -292,12 +304,28 @@ function relocate(file: OutputFile, base: string): ScriptFile {
   return { path: relative(base, file.path).split(sep).join('/'), text: file.text }
 }
 
+/**
+ * Turns off zod's JIT in the server, before the SDK's schemas are made: zod compiles a `new
+ * Function` per object schema on its first synchronous parse, which pays off over many parses of one
+ * schema, not over the handful each protocol message type gets while a server starts (some 7% of
+ * the instructions of its start). zod's documented `config({ jitless: true })`; the tools' own checks
+ * parse asynchronously, which never compiles.
+ */
+const JITLESS_MODULE = 'oac:zod-jitless'
+
 /** The SDK's server imports its ajv validator as the default; ours passes NoElicitationValidator
- * instead, so that module (and ajv, the bulk of the server's code) is swapped for ours. */
+ * instead, so that module (and ajv, the bulk of the server's code) is swapped for ours. And zod
+ * goes jitless (JITLESS_MODULE). */
 function validatorPlugin(): Plugin {
   return {
     name: 'oac-server',
     setup(build) {
+      build.onResolve({ filter: /^oac:zod-jitless$/ }, () => ({ path: JITLESS_MODULE, namespace: JITLESS_MODULE }))
+      build.onLoad({ filter: /.*/, namespace: JITLESS_MODULE }, () => ({
+        contents: `import { config } from "zod/v4"\nconfig({ jitless: true })\n`,
+        loader: 'js',
+        resolveDir: packageRoot,
+      }))
       build.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, (args) =>
         SDK_SERVER_MODULE.test(args.importer) ? { path: args.path, namespace: VALIDATOR_NAMESPACE } : undefined,
       )

@@ -1,7 +1,9 @@
-import { parseArgs } from 'node:util'
 import type { JsonSchema } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
 import { describeSchema, describeValue, schemaChoices } from './describe.js'
+
+// A built-in taken as in runtime/start.ts.
+const { parseArgs } = process.getBuiltinModule('node:util')
 
 /**
  * The command line of a tool script, derived from the tool's canonical JSON Schema: one

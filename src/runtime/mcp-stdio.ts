@@ -1,4 +1,4 @@
-import { Writable } from 'node:stream'
+import type { Writable } from 'node:stream'
 
 /**
  * Takes stdout away from everyone but the MCP transport.
@@ -20,6 +20,8 @@ export function divertStdout(): Writable {
   const written = () => {
     if (--unwritten === 0) whenWritten?.()
   }
+  // A built-in taken as in runtime/start.ts.
+  const { Writable } = process.getBuiltinModule('node:stream')
   return new Writable({
     write(chunk: Buffer, _encoding, callback) {
       unwritten++

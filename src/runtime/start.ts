@@ -1,12 +1,15 @@
-import module from 'node:module'
-import { realpathSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-
 /**
- * The first module a tool script loads (`scripts/<tool>.mjs`), kept free of imports beyond Node's
- * built-ins: what it enables applies only to modules compiled after it runs, so the tool's code,
- * zod and the runtime are imported after it, by `startToolScript`.
+ * The first module a tool script loads (`scripts/<tool>.mjs`), kept free of imports: what it enables
+ * applies only to modules compiled after it runs, so the tool's code, zod and the runtime are
+ * imported after it, by `startToolScript`.
+ *
+ * The runtime takes Node's built-ins with `process.getBuiltinModule`, not `import`: an ES module's
+ * import of a built-in makes Node build that module's ES facade, which reads every export (for
+ * node:fs that loads fs/promises, file streams and readline; for node:util, worker_threads), work
+ * that a tool call would pay for on every start.
  */
+const { realpathSync } = process.getBuiltinModule('node:fs')
+const { fileURLToPath } = process.getBuiltinModule('node:url')
 
 /** What the code file of a tool (`scripts/tools/<tool>.mjs`) exports. */
 export interface ToolCode {
@@ -48,6 +51,6 @@ export async function startToolScript(scriptUrl: string, load: () => Promise<Too
 /** The compile cache and, with OAC_DEBUG set, source maps: for a process that runs generated scripts (a tool script, the MCP server). */
 export function enableRunSupport(): void {
   // Typed here: @types/node for Node 20 (the oldest Node supported) does not declare it.
-  ;(module as { enableCompileCache?: () => unknown }).enableCompileCache?.()
+  ;(process.getBuiltinModule('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.()
   if (process.env.OAC_DEBUG) process.setSourceMapsEnabled(true)
 }

@@ -1,4 +1,3 @@
-import { constants } from 'node:os'
 import type { JsonSchema } from '../compile/plan.js'
 import type { AnyToolDefinition } from '../define/types.js'
 import { describeValue } from './describe.js'
@@ -82,7 +81,7 @@ export async function runToolCli(tool: AnyToolDefinition, spec: ToolScriptSpec, 
     const controller = new AbortController()
     const cancel = (signal: 'SIGINT' | 'SIGTERM') => {
       // The first signal asks the tool to stop through ctx.signal; a second one does not wait for it.
-      if (controller.signal.aborted) process.exit(128 + constants.signals[signal])
+      if (controller.signal.aborted) process.exit(128 + process.getBuiltinModule('node:os').constants.signals[signal])
       controller.abort(new Error(`cancelled by ${signal}`))
     }
     process.on('SIGINT', cancel)

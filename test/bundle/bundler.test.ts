@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MCP_SERVER_ENTRY, needsMcpServer } from '../../src/bundle/entries.js'
 import { type BundleResult, ScriptBundler } from '../../src/bundle/index.js'
-import type { Plan } from '../../src/compile/plan.js'
+import type { JsonSchema, Plan, PlannedTool } from '../../src/compile/plan.js'
 import { packageRoot } from '../../src/package-paths.js'
 import { fixturePlan, fixtureRoot, runNode, tempDir, writeAndMove } from './fixture.js'
 
@@ -315,6 +315,126 @@ describe('incremental rebuilds', () => {
       expect(fixed.files.map((f) => f.path)).toContain('scripts/weather.mjs')
     } finally {
       await bundler.dispose()
+    }
+  })
+})
+
+describe('tools that share a module', () => {
+  // tools/shop.ts defines pick_color (TypeBox 1.x), order_total (zod), check_items (zod, which the plan
+  // leaves out) and quote (zod, which calls check_items and order_total); all of them use one helper.
+  const shop = readFileSync(join(fixtureRoot, 'tools', 'shop.ts'), 'utf8').split('\n')
+  /** 1-based, as compile locates a definition: the `defineTool` of `export const <binding> = defineTool(`. */
+  const definedAt = (binding: string, file = 'tools/shop.ts') => {
+    const lines = readFileSync(join(fixtureRoot, file), 'utf8').split('\n')
+    const index = lines.findIndex((line) => line.includes(`export const ${binding} = defineTool(`))
+    return { file, line: index + 1, column: lines[index]!.indexOf('defineTool') + 1 }
+  }
+  const lineOf = (text: string) => 1 + shop.findIndex((line) => line.includes(text))
+  const items = { type: 'object', properties: { items: { type: 'array', items: { type: 'integer' } } }, required: ['items'] } satisfies JsonSchema
+  function shopTool(name: string, binding: string, fields: Partial<PlannedTool>, file?: string): PlannedTool {
+    return { ...fixturePlan().tools[0]!, name, description: name, script: `scripts/${name}.mjs`, schema: items, source: definedAt(binding, file), ...fields }
+  }
+  const shopPlan = fixturePlan({
+    tools: [
+      shopTool('pick_color', 'pickColor', {
+        schemaKind: 'typebox',
+        schemaPackage: 'typebox',
+        schema: { type: 'object', properties: { shade: { type: 'string', enum: ['light', 'dark'] } }, required: ['shade'] },
+      }),
+      shopTool('order_total', 'orderTotal', {}),
+      shopTool('quote', 'quote', {}),
+    ],
+  })
+  const bundler = new ScriptBundler(fixtureRoot)
+  let result: BundleResult
+  let dir: string
+  beforeAll(async () => {
+    result = await bundler.build(shopPlan)
+    dir = await writeAndMove(result.files)
+  })
+  afterAll(() => bundler.dispose())
+
+  it('gives each script its own tool and what that tool uses, and leaves out the module’s other tools with their imports', () => {
+    expect(result.diagnostics).toEqual([])
+    const code = (tool: string) => contentOf(result, `scripts/tools/${tool}.mjs`)
+    const vendorImports = (tool: string) => importsOf(code(tool)).filter((specifier) => !specifier.includes('/unplugin-oac@'))
+    for (const tool of ['pick_color', 'order_total', 'quote']) expect(code(tool)).toContain('function euros(cents) {')
+
+    expect(code('pick_color')).toContain('name: "pick_color"')
+    expect(code('pick_color')).not.toMatch(/name: "(order_total|quote)"/)
+    expect(vendorImports('pick_color')).toEqual([expect.stringMatching(/^\.\.\/vendor\/typebox@[\d.]+\//)])
+
+    expect(code('order_total')).toContain('name: "order_total"')
+    expect(code('order_total')).not.toMatch(/name: "(pick_color|quote)"|colorInput|Type\./)
+    expect(vendorImports('order_total')).toEqual([expect.stringMatching(/^\.\.\/vendor\/zod@[\d.]+\/index\.mjs$/)])
+
+    expect(code('pick_color')).not.toContain('check_items')
+    expect(code('order_total')).not.toContain('check_items')
+    // quote calls check_items and order_total, so its script keeps them.
+    for (const kept of ['quote', 'check_items', 'order_total']) expect(code('quote')).toContain(`name: "${kept}"`)
+    expect(code('quote')).not.toMatch(/name: "pick_color"|colorInput|Type\./)
+    expect(vendorImports('quote')).toEqual([expect.stringMatching(/^\.\.\/vendor\/zod@[\d.]+\/index\.mjs$/)])
+
+    // A script's own tool reads as it was written: the marks that let esbuild drop the others are not in it.
+    for (const tool of ['pick_color', 'order_total']) expect(code(tool)).not.toContain('@__PURE__')
+  })
+
+  it('runs each script', async () => {
+    expect(await runNode(dir, ['scripts/pick_color.mjs', '--shade', 'dark'])).toEqual({ code: 0, stdout: 'slate, 2.50 EUR\n', stderr: '' })
+    expect(await runNode(dir, ['scripts/order_total.mjs', '--json'], { stdin: '{"items":[150,250]}' })).toEqual({ code: 0, stdout: '4.00 EUR\n', stderr: '' })
+    expect(await runNode(dir, ['scripts/quote.mjs', '--json'], { stdin: '{"items":[150,250]}' })).toEqual({ code: 0, stdout: 'quote: 4.00 EUR\n', stderr: '' })
+  })
+
+  it('names the line and column of the module that threw in a stack with OAC_DEBUG, also where marks moved that line’s code', async () => {
+    const frame = (message: string) => `${join(dir, 'tools', 'shop.ts')}:${lineOf(message)}:${shop[lineOf(message) - 1]!.indexOf('new Error') + 1}`
+    const calls = [
+      { script: 'scripts/order_total.mjs', items: '[]', expected: frame('an order needs at least one item') },
+      // check_items is marked in quote's script, on the very line that throws.
+      { script: 'scripts/quote.mjs', items: '[1,2,3,4,5,6,7,8,9,10]', expected: frame('an order holds nine items at most') },
+    ]
+    for (const { script, items, expected } of calls) {
+      const run = await runNode(dir, [script, '--json'], { stdin: `{"items":${items}}`, env: { OAC_DEBUG: '1' } })
+      expect(run.code).toBe(1)
+      expect(/\n\s+at .*?\((.+?shop\.ts:\d+:\d+)\)\n/.exec(run.stderr)?.[1], run.stderr).toBe(expected)
+    }
+  })
+
+  it('gives a tool of another such module that calls one of them the same script whichever tools are built with it', async () => {
+    // tools/desk.ts defines receipt, which calls shop's order_total, and greet. In a cold build receipt
+    // and pick_color, each the first tool of its module, share a build; after an edit of desk.ts only
+    // desk's tools are built.
+    const root = await copyFixture(join(await tempDir(), 'project'))
+    const deskPlan = {
+      ...shopPlan,
+      tools: [...shopPlan.tools, shopTool('receipt', 'receipt', {}, 'tools/desk.ts'), shopTool('greet', 'greet', { schema: { type: 'object', properties: {} } }, 'tools/desk.ts')],
+    }
+    const bundler = new ScriptBundler(root)
+    try {
+      const cold = await bundler.build(deskPlan)
+      expect(cold.diagnostics).toEqual([])
+      const code = contentOf(cold, 'scripts/tools/receipt.mjs')
+      expect(code).toContain('name: "order_total"')
+      expect(code).not.toMatch(/name: "(pick_color|quote|check_items|greet)"/)
+      const desk = join(root, 'tools', 'desk.ts')
+      await writeFile(desk, (await readFile(desk, 'utf8')).replace("'hello'", "'hi'"))
+      const rebuilt = await bundler.build(deskPlan)
+      expect(contentOf(rebuilt, 'scripts/tools/greet.mjs')).toContain('"hi"')
+      expect(contentOf(rebuilt, 'scripts/tools/receipt.mjs')).toBe(code)
+      const run = await runNode(await writeAndMove(rebuilt.files), ['scripts/receipt.mjs', '--json'], { stdin: '{"items":[150,250]}' })
+      expect(run).toEqual({ code: 0, stdout: 'receipt: 4.00 EUR\n', stderr: '' })
+    } finally {
+      await bundler.dispose()
+    }
+  })
+
+  it('ships no TypeBox when the plan leaves out the module’s one TypeBox tool', async () => {
+    const zodOnly = new ScriptBundler(fixtureRoot)
+    try {
+      const built = await zodOnly.build({ ...shopPlan, tools: shopPlan.tools.filter((tool) => tool.schemaPackage === 'zod') })
+      expect(built.diagnostics).toEqual([])
+      expect(built.files.filter((f) => f.path.includes('typebox') || f.content.includes('Type.Object')).map((f) => f.path)).toEqual([])
+    } finally {
+      await zodOnly.dispose()
     }
   })
 })

@@ -58,10 +58,15 @@ describe('generated entries', () => {
     const expected: string[] = []
     for (const [index, c] of cases.entries()) {
       const base = fixturePlan().tools[0]!
-      const tool = { ...base, name: c.name, description: c.description, schema: objectFrom(c.properties), source: { file: 'tools/x.mjs', line: 1, column: 1 } }
+      // Every other tool is imported by the name its module exports it under (the tool's own name here,
+      // where it is a name a module can export: no lone surrogate); the others, as the whole module.
+      const named = index % 2 === 1 && !/\p{Surrogate}/u.test(c.name)
+      const file = named ? `tools/named-${index}.mjs` : 'tools/x.mjs'
+      if (named) await writeFile(join(root, file), `const defined = 1\nexport { defined as ${jsString(c.name)} }\n`)
+      const tool = { ...base, name: c.name, description: c.description, schema: objectFrom(c.properties), source: { file, line: 1, column: 1 } }
       const plan: Plan = { ...fixturePlan(), serverName: c.serverName, env: c.env, tools: [tool] }
       // The code file sits in tools/, as `scripts/tools/<tool>.mjs` does.
-      await writeFile(join(root, 'tools', `tool-${index}.mjs`), toolCodeSource(plan, tool, context))
+      await writeFile(join(root, 'tools', `tool-${index}.mjs`), toolCodeSource(plan, tool, context, named ? { exportName: c.name } : undefined))
       await writeFile(join(root, `server-${index}.cjs`), mcpServerSource(plan, { ...context, version: c.version }))
       // The launcher names the tool in its first line, a comment: it must stay one line.
       const launcher = toolLauncherSource(tool, context).split(/\r\n|[\n\r\u2028\u2029]/)
@@ -72,7 +77,7 @@ describe('generated entries', () => {
         `export const { tool, invoke } = await startToolScript(import.meta.url, () => import(${jsString(`./tools/${c.name}.mjs`)}))`,
         '',
       ])
-      const picked = { picked: c.name, file: 'tools/x.mjs', exports: ['defined'] }
+      const picked = { picked: c.name, file, exports: [named ? 'definition' : 'defined'] }
       expected.push(
         JSON.stringify({ tool: picked, spec: { name: c.name, description: c.description, script: tool.script, schema: tool.schema, env: c.env } }),
         JSON.stringify({ name: c.serverName, version: c.version, env: c.env, tools: [{ name: c.name, description: c.description, inputSchema: tool.schema, load: 'function' }] }),
