@@ -60,7 +60,7 @@ for (const id of VERIFIED) {
   describe(driver.title, () => {
     it("shows the model each schema construct as its description's schema limits say", async () => {
       await driver.install()
-      const { dir, plan } = await compiledProject(fixture, `oac-schemas-${id}-`, { config: 'test', harnesses: [id] })
+      const { dir, plan, diagnostics } = await compiledProject(fixture, `oac-schemas-${id}-`, { config: 'test', harnesses: [id] })
       const { home, env } = await isolatedHome()
       cleanup.push(dir, home)
       const model = await converse(driver, { project: dir, plan, home, env }, { main: [...driver.startAgent!('shaper'), { text: 'done' }], shaper: [driver.finishAgent('shaped')] })
@@ -79,11 +79,14 @@ for (const id of VERIFIED) {
         }
       }
       const limits = harness(id).schemaLimits
-      for (const { construct } of SCHEMA_SUPPORT) {
+      for (const { construct, label } of SCHEMA_SUPPORT) {
         expect(fields.has(construct), `the fixture has no field described '${construct}'`).toBe(true)
         const { served, shown } = fields.get(construct)!
         if (limits[construct]) expect(shown, `${id} ${construct}`).not.toEqual(served)
         else expect(shown, `${id} ${construct}`).toEqual(served)
+        // The build said so: a warning names each construct the harness does not show as written.
+        const warned = diagnostics.filter((d) => d.code === 'tool-schema-construct' && d.message.includes(label) && d.message.includes(`for ${id},`))
+        expect(warned.length > 0, `${id} ${construct} warning`).toBe(limits[construct] !== undefined)
       }
       if (id === 'copilot') expectCopilotText(fields)
       else expect(fields.get('keywords')!.shown).toEqual(fields.get('keywords')!.served)
