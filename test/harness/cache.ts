@@ -45,19 +45,22 @@ export async function isolatedHome(): Promise<{ home: string; env: NodeJS.Proces
 }
 
 /**
- * opencode installs @opencode-ai/plugin into every config folder before loading tools (offline
- * that waits and fails), so each folder gets a package.json listing it, a lock and node_modules
- * (linked to one install kept in the harness cache).
+ * opencode (and Kilo, its fork) installs its plugin package (`@opencode-ai/plugin`,
+ * `@kilocode/plugin`) into every config folder before loading tools, and offline that waits and
+ * fails. So each folder gets a package.json listing it, a lock and node_modules (linked to one
+ * install kept in the harness cache): this is that install, once per package and version.
  */
-export async function opencodeConfigTemplate(version: string): Promise<string> {
-  const template = join(harnessCacheDir, `opencode-config@${version}`)
-  if (!existsSync(join(template, 'node_modules/@opencode-ai/plugin/package.json'))) {
+export async function pluginTemplate(name: string, version: string): Promise<string> {
+  const template = join(harnessCacheDir, `${name.replace(/[/@]/g, '_')}-template@${version}`)
+  if (!existsSync(join(template, 'node_modules', ...name.split('/'), 'package.json'))) {
     await mkdir(template, { recursive: true })
-    await run('npm', ['install', '--prefix', template, '--no-audit', '--no-fund', `@opencode-ai/plugin@${version}`], { maxBuffer: 64 * 1024 * 1024 })
+    await writeFile(join(template, 'package.json'), '{"private":true}\n')
+    await run('npm', ['install', '--prefix', template, '--no-audit', '--no-fund', `${name}@${version}`], { maxBuffer: 64 * 1024 * 1024 })
   }
   return template
 }
 
+/** Gives a config folder the plugin install of `pluginTemplate`, so the harness finds it there and installs nothing. */
 export async function preinstallPlugin(template: string, folder: string): Promise<void> {
   await mkdir(folder, { recursive: true })
   await cp(join(template, 'package.json'), join(folder, 'package.json'))

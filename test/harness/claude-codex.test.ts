@@ -1,18 +1,17 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { promisify } from 'node:util'
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Compiler } from '../../src/api.js'
 import type { Plan } from '../../src/compile/plan.js'
 import type { JsonValue } from '../../src/define/types.js'
 import { CODEX_AGENT_KEYS } from '../../src/compile/harnesses/codex.js'
 import { emitCodex } from '../../src/emit/codex.js'
-import { mergeTomlText, writeOutputs } from '../../src/write/index.js'
-import { copyProject, repoRoot } from '../util/project.js'
+import { mergeTomlText } from '../../src/write/index.js'
 import { installHarnessPackage, isolatedHome } from './cache.js'
+import { playgroundProject } from './project.js'
 
 /**
  * The real Claude Code and Codex CLIs load what we generate for the playground (offline, no
@@ -39,18 +38,7 @@ const AGENTS = ['planner', 'triager', 'reviewer']
 beforeAll(async () => {
   claude = join(await installHarnessPackage('@anthropic-ai/claude-code', CLAUDE_VERSION), 'node_modules', '.bin', 'claude')
   codex = join(await installHarnessPackage('@openai/codex', CODEX_VERSION), 'node_modules', '.bin', 'codex')
-  project = await copyProject(resolve(repoRoot, 'playground'), 'oac-harness-cc-')
-  // Codex finds a project's `.codex/` by its git root.
-  await run('git', ['init', '-q', project])
-  const compiler = new Compiler(project)
-  try {
-    const generated = await compiler.generate({ registry: 'agents/registry.ts:registry', config: 'prod' })
-    plan = generated.plan
-    const report = await writeOutputs(generated.files, { target: project, mode: 'write', force: false, owner: plan.serverName })
-    expect(report.diagnostics.filter((d) => d.severity === 'error')).toEqual([])
-  } finally {
-    await compiler.dispose()
-  }
+  ;({ dir: project, plan } = await playgroundProject('oac-harness-cc-'))
   expect(plan.tools.filter((t) => t.json).map((t) => t.name)).toEqual(SERVED)
   expect(plan.agents.map((a) => a.name)).toEqual(AGENTS)
   await mkdir(join(project, 'src', 'deeper'), { recursive: true })

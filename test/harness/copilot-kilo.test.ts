@@ -1,18 +1,14 @@
-import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
-import { promisify } from 'node:util'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Compiler } from '../../src/api.js'
 import { copilot } from '../../src/compile/harnesses/copilot.js'
 import { kilo } from '../../src/compile/harnesses/kilo.js'
 import type { Plan } from '../../src/compile/plan.js'
-import { writeOutputs } from '../../src/write/index.js'
-import { copyProject, repoRoot } from '../util/project.js'
-import { harnessCacheDir, installHarnessPackage, isolatedHome } from './cache.js'
-import { shownTools, startChatModel, toolResults } from './chat-model.js'
-import { offlineRun, scriptOutput } from './offline.js'
+import { installHarnessPackage, isolatedHome, pluginTemplate, preinstallPlugin } from './cache.js'
+import { converse } from './conversation.js'
+import { DRIVERS, KILO_PLUGIN, toolCall } from './drivers.js'
+import { offlineRun } from './offline.js'
+import { direct, playgroundProject } from './project.js'
 
 /**
  * The real GitHub Copilot CLI and Kilo CLI load what we generate for the playground, offline and
@@ -21,11 +17,8 @@ import { offlineRun, scriptOutput } from './offline.js'
 
 const COPILOT_VERSION = '1.0.102'
 const KILO_VERSION = '7.7.7'
-/** The newest @kilocode/plugin on npm (Kilo 7.7.7 asks for its own version, which is not published). */
-const KILO_PLUGIN = '7.3.1'
 const SERVER = 'oac-tools'
 const AGENTS = ['planner', 'triager', 'reviewer']
-const run = promisify(execFile)
 
 let project: string
 let plan: Plan
@@ -33,18 +26,7 @@ let home: string
 let env: NodeJS.ProcessEnv
 
 beforeAll(async () => {
-  project = await copyProject(resolve(repoRoot, 'playground'), 'oac-harness-ck-')
-  // Copilot reads `.mcp.json` from the working folder up to the git root.
-  await run('git', ['init', '-q', project])
-  const compiler = new Compiler(project)
-  try {
-    const generated = await compiler.generate({ registry: 'agents/registry.ts:registry', config: 'prod', harnesses: ['copilot', 'kilo'] })
-    plan = generated.plan
-    const report = await writeOutputs(generated.files, { target: project, mode: 'write', force: false, owner: plan.serverName })
-    expect(report.diagnostics.filter((d) => d.severity === 'error')).toEqual([])
-  } finally {
-    await compiler.dispose()
-  }
+  ;({ dir: project, plan } = await playgroundProject('oac-harness-ck-', ['copilot', 'kilo']))
   expect(plan.agents.map((a) => a.name)).toEqual(AGENTS)
   ;({ home, env } = await isolatedHome())
   env.FORECAST_UNITS = 'metric'
@@ -93,66 +75,24 @@ describe(`GitHub Copilot CLI ${COPILOT_VERSION}`, () => {
   })
 
   it('in its offline BYOK mode, --agent planner shows the model only its own MCP tools as <server>-<tool>, and the call returns the script output', async () => {
-    await mkdir(join(home, '.copilot'), { recursive: true })
-    await writeFile(join(home, '.copilot', 'config.json'), JSON.stringify({ trusted_folders: [project] }))
-    const forecast = { name: `${SERVER}-forecast`, input: { city: 'Oslo', days: 1 } }
-    const model = await startChatModel((request) =>
-      shownTools(request).includes(forecast.name) && toolResults(request).length === 0 ? { calls: [forecast] } : { text: 'Done.' },
-    )
-    try {
-      // Not in its own network namespace: Copilot must reach the loopback endpoint of this process.
-      const result = await run(bin, ['-p', 'Plan the week in Oslo.', '--agent', 'planner', '--allow-all-tools'], {
-        cwd: project,
-        env: {
-          ...copilotEnv,
-          COPILOT_OFFLINE: 'true',
-          COPILOT_PROVIDER_BASE_URL: model.url,
-          COPILOT_PROVIDER_TYPE: 'openai',
-          COPILOT_MODEL: 'scripted',
-          GITHUB_COPILOT_PROMPT_MODE_WORKSPACE_MCP: 'true',
-        },
-        timeout: 180_000,
-      })
-      expect(result.stdout).toContain('Done.')
-      const first = model.requests[0]!
-      const shown = shownTools(first)
-      // The planner's MCP tools (forecast, convert_units), none of the triager's; Copilot's own built-ins beside them.
-      expect(shown.filter((name) => name.startsWith(`${SERVER}-`)).sort()).toEqual([`${SERVER}-convert_units`, `${SERVER}-forecast`])
-      // `execute` in its list (its prompt documents the scripts too) gives it Copilot's shell.
-      expect(shown).toContain('bash')
-      expect(JSON.stringify(first.messages)).toContain(`Call the tool \`${SERVER}-forecast\``)
-      const toolResult = model.requests.flatMap(toolResults).find((result) => result.name === forecast.name)
-      const expected = await scriptOutput(project, join(project, 'scripts', 'forecast.mjs'), { city: 'Oslo', days: 1 }, env)
-      // Copilot hands a JSON result back re-serialized (compact): the same value.
-      expect(typeof toolResult?.content).toBe('string')
-      expect(JSON.parse(toolResult!.content as string)).toEqual(JSON.parse(expected))
-    } finally {
-      await model.close()
-    }
+    await DRIVERS.copilot.install()
+    const forecast = toolCall('copilot', plan, 'forecast', { city: 'Oslo', days: 1 })
+    // The planner is the main agent here: its requests carry its prompt.
+    const model = await converse(DRIVERS.copilot, { project, plan, home, env, prompt: 'Plan the week in Oslo.', args: ['--agent', 'planner'] }, {
+      planner: [{ calls: [forecast] }, { text: 'Done.' }],
+    })
+    const [first, second] = model.conversation('planner')
+    const shown = first!.tools.map((tool) => tool.name)
+    // The planner's MCP tools (forecast, convert_units), none of the triager's; Copilot's own built-ins beside them.
+    expect(shown.filter((name) => name.startsWith(`${SERVER}-`)).sort()).toEqual([`${SERVER}-convert_units`, forecast.name])
+    // `execute` in its list (its prompt documents the scripts too) gives it Copilot's shell.
+    expect(shown).toContain('bash')
+    expect(first!.system).toContain(`Call the tool \`${forecast.name}\``)
+    // Copilot hands a JSON result back re-serialized (compact): the same value.
+    const expected = await direct(project, 'forecast', forecast.input, env)
+    expect(JSON.parse(second!.toolResults[0]!.text)).toEqual(JSON.parse(expected.stdout))
   })
 })
-
-/**
- * Kilo installs @kilocode/plugin into every config folder before loading tools (offline that
- * fails), so each folder gets a package.json listing it, a lock and node_modules (linked to one
- * install kept in the harness cache), as for opencode.
- */
-async function kiloConfigTemplate(): Promise<string> {
-  const template = join(harnessCacheDir, `kilo-config@${KILO_PLUGIN}`)
-  if (!existsSync(join(template, 'node_modules/@kilocode/plugin/package.json'))) {
-    await mkdir(template, { recursive: true })
-    await writeFile(join(template, 'package.json'), '{"private":true}\n')
-    await run('npm', ['install', '--prefix', template, '--no-audit', '--no-fund', `@kilocode/plugin@${KILO_PLUGIN}`], { maxBuffer: 64 * 1024 * 1024 })
-  }
-  return template
-}
-
-async function preinstallPlugin(template: string, folder: string): Promise<void> {
-  await mkdir(folder, { recursive: true })
-  await cp(join(template, 'package.json'), join(folder, 'package.json'))
-  await cp(join(template, 'package-lock.json'), join(folder, 'package-lock.json'))
-  if (!existsSync(join(folder, 'node_modules'))) await symlink(join(template, 'node_modules'), join(folder, 'node_modules'))
-}
 
 describe(`Kilo CLI ${KILO_VERSION}`, () => {
   let bin = ''
@@ -161,7 +101,7 @@ describe(`Kilo CLI ${KILO_VERSION}`, () => {
   beforeAll(async () => {
     bin = join(await installHarnessPackage('@kilocode/cli', KILO_VERSION), 'node_modules', '.bin', 'kilo')
     kiloEnv = { ...env, KILO_DISABLE_AUTOUPDATE: '1', KILO_DISABLE_MODELS_FETCH: '1' }
-    const template = await kiloConfigTemplate()
+    const template = await pluginTemplate('@kilocode/plugin', KILO_PLUGIN)
     await preinstallPlugin(template, join(env.XDG_CONFIG_HOME!, 'kilo'))
     await preinstallPlugin(template, join(project, '.kilo'))
     await mkdir(join(project, 'src', 'deeper'), { recursive: true })
@@ -188,11 +128,11 @@ describe(`Kilo CLI ${KILO_VERSION}`, () => {
 
   it('runs a tool and returns what the script prints, also from a subfolder; refuses a tool the agent may not use', async () => {
     const input = { city: 'Oslo', days: 2 }
-    const expected = await scriptOutput(project, join(project, 'scripts', 'forecast.mjs'), input, env)
+    const expected = await direct(project, 'forecast', input, env)
     for (const cwd of [project, join(project, 'src', 'deeper')]) {
       const result = await debugAgent(cwd, 'planner', { name: 'forecast', params: input })
       expect(result.code, result.stderr).toBe(0)
-      expect((JSON.parse(result.stdout) as { result: { output: string } }).result.output).toBe(expected)
+      expect((JSON.parse(result.stdout) as { result: { output: string } }).result.output).toBe(expected.stdout)
     }
     const refused = await debugAgent(project, 'planner', { name: 'search_issues', params: { query: 'x' } })
     expect(refused.stdout + refused.stderr).toContain('Tool search_issues is disabled for agent planner')

@@ -1,18 +1,15 @@
 import { createHash } from 'node:crypto'
-import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Compiler } from '../../src/api.js'
 import { gemini } from '../../src/compile/harnesses/gemini.js'
 import { qwen } from '../../src/compile/harnesses/qwen.js'
 import type { Plan } from '../../src/compile/plan.js'
-import { writeOutputs } from '../../src/write/index.js'
-import { copyProject, repoRoot } from '../util/project.js'
 import { installHarnessPackage, isolatedHome } from './cache.js'
-import { shownTools, startChatModel, toolResults } from './chat-model.js'
-import { offlineRun, scriptOutput } from './offline.js'
-import { run } from '../util/process.js'
+import { converse } from './conversation.js'
+import { DRIVERS, installQwen, NODE22, toolCall } from './drivers.js'
+import { offlineRun } from './offline.js'
+import { direct, playgroundProject } from './project.js'
 
 /**
  * The real Gemini CLI and Qwen Code load what we generate for the playground, offline and with no
@@ -21,8 +18,8 @@ import { run } from '../util/process.js'
  */
 
 const GEMINI_VERSION = '0.61.0'
+/** The version qwen.proof.cli pins, which the driver installs. */
 const QWEN_VERSION = '0.24.4'
-const NODE22 = '22.23.3'
 const SERVER = 'oac-tools'
 const AGENTS = ['planner', 'triager', 'reviewer']
 
@@ -31,19 +28,9 @@ let plan: Plan
 const cleanup: string[] = []
 
 beforeAll(async () => {
-  project = await copyProject(resolve(repoRoot, 'playground'), 'oac-harness-gq-')
+  ;({ dir: project, plan } = await playgroundProject('oac-harness-gq-', ['gemini', 'qwen']))
   cleanup.push(project)
-  const compiler = new Compiler(project)
-  try {
-    const generated = await compiler.generate({ registry: 'agents/registry.ts:registry', config: 'prod', harnesses: ['gemini', 'qwen'] })
-    plan = generated.plan
-    const report = await writeOutputs(generated.files, { target: project, mode: 'write', force: false, owner: plan.serverName })
-    expect(report.diagnostics.filter((d) => d.severity === 'error')).toEqual([])
-  } finally {
-    await compiler.dispose()
-  }
   expect(plan.agents.map((a) => a.name)).toEqual(AGENTS)
-  await mkdir(join(project, 'src', 'deeper'), { recursive: true })
 })
 
 afterAll(async () => {
@@ -135,28 +122,26 @@ describe(`Gemini CLI ${GEMINI_VERSION}`, () => {
 
     const responses = await subagentToolResponses(home)
     const forecast = responses.find((r) => r.name === `mcp_${SERVER}_forecast`)
-    const expected = await scriptOutput(project, join(project, 'scripts', 'forecast.mjs'), { city: 'Oslo', days: 1 }, env)
-    expect(forecast?.response.output).toContain(expected.trim())
+    const expected = await direct(project, 'forecast', { city: 'Oslo', days: 1 }, env)
+    expect(forecast?.response.output).toContain(expected.stdout.trim())
     const foreign = responses.find((r) => r.name === `mcp_${SERVER}_search_issues`)
     expect(foreign?.response.error).toContain('is not available to this agent')
   })
 })
 
-describe(`Qwen Code ${QWEN_VERSION}`, () => {
+describe(`Qwen Code ${QWEN_VERSION} under Node ${NODE22}`, () => {
   let node = ''
   let cli = ''
   beforeAll(async () => {
-    const nodePrefix = await installHarnessPackage(`node-${process.platform}-${process.arch}`, NODE22)
-    node = join(nodePrefix, 'node_modules', `node-${process.platform}-${process.arch}`, 'bin', 'node')
-    cli = join(await installHarnessPackage('@qwen-code/qwen-code', QWEN_VERSION), 'node_modules', '@qwen-code', 'qwen-code', 'cli.js')
-    expect(existsSync(node)).toBe(true)
+    ;({ node, cli } = await installQwen())
+    await DRIVERS.qwen.install()
   })
 
   const names = { server: SERVER, tool: 'forecast', agent: 'planner' }
 
   it('qwen mcp list shows the project server pending approval, then connected once approved; a headless run gives a sub-agent just its own tools', async () => {
-    const { env } = await freshHome()
-    const qwenEnv = { ...env, PATH: `${resolve(node, '..')}:${env.PATH}` }
+    const { home, env } = await freshHome()
+    const qwenEnv = { ...env, PATH: `${join(node, '..')}:${env.PATH}` }
     const pending = await offlineRun(node, [cli, ...qwen.proof.list.args(names)], { cwd: project, env: qwenEnv })
     expect(pending.stdout, pending.stderr).toMatch(new RegExp(`${SERVER}: .* - Pending approval`))
     // The user's once-per-project step.
@@ -165,32 +150,20 @@ describe(`Qwen Code ${QWEN_VERSION}`, () => {
     const listed = await offlineRun(node, [cli, ...qwen.proof.list.args(names)], { cwd: project, env: qwenEnv })
     expect(listed.stdout, listed.stderr).toMatch(qwen.proof.list.expect(names))
 
-    // A headless run against a loopback model: the main agent starts the planner, which is shown its
-    // own MCP tools as mcp__<server>__<tool> (not the triager's), calls one and gets the script output.
-    const forecast = { name: `mcp__${SERVER}__forecast`, input: { city: 'Oslo', days: 1 } }
-    const foreign = { name: `mcp__${SERVER}__search_issues`, input: { query: 'crash' } }
-    const model = await startChatModel((request) => {
-      const shown = shownTools(request)
-      if (toolResults(request).length > 0) return { text: 'Done.' }
-      if (shown.includes(forecast.name)) return { calls: [forecast, foreign] }
-      if (shown.includes('agent')) return { calls: [{ name: 'agent', input: { subagent_type: 'planner', description: 'Plan the week', prompt: 'Weather in Oslo tomorrow?' } }] }
-      return { text: 'Done.' }
+    // A headless run against the scripted model: the main agent starts the planner, which is shown its
+    // own MCP tools as mcp__<server>__<tool> (not the triager's), calls one and gets the script output;
+    // a call to the triager's tool is refused.
+    const forecast = toolCall('qwen', plan, 'forecast', { city: 'Oslo', days: 1 })
+    const foreign = toolCall('qwen', plan, 'search_issues', { query: 'crash' })
+    const model = await converse(DRIVERS.qwen, { project, plan, home, env, prompt: 'Plan the week.' }, {
+      main: [...DRIVERS.qwen.startAgent!('planner'), { text: 'Done.' }],
+      planner: [{ calls: [forecast, foreign] }, DRIVERS.qwen.finishAgent('Sunny.')],
     })
-    try {
-      const runEnv = { ...qwenEnv, OPENAI_API_KEY: 'offline', OPENAI_BASE_URL: model.url, OPENAI_MODEL: 'scripted', QWEN_CODE_SUPPRESS_YOLO_WARNING: '1' }
-      const result = await run(node, [cli, '-p', 'Plan the week.', '--yolo'], { cwd: project, env: runEnv })
-      expect(result.code, result.stderr).toBe(0)
-      const planner = model.requests.find((request) => shownTools(request).includes(forecast.name))
-      expect(planner, JSON.stringify(model.requests.map(shownTools))).toBeDefined()
-      const ours = shownTools(planner!).filter((name) => name.startsWith(`mcp__${SERVER}__`)).sort()
-      expect(ours).toEqual([`mcp__${SERVER}__convert_units`, `mcp__${SERVER}__forecast`])
-      expect(JSON.stringify(planner!.messages)).toContain(`Call the tool \`${forecast.name}\``)
-      const results = model.requests.flatMap(toolResults)
-      const expected = await scriptOutput(project, join(project, 'scripts', 'forecast.mjs'), forecast.input, env)
-      expect(JSON.stringify(results.find((r) => r.name === forecast.name)?.content)).toContain(JSON.stringify(expected.trim()).slice(1, -1))
-      expect(JSON.stringify(results.find((r) => r.name === foreign.name)?.content)).toContain(`Tool \\"${foreign.name}\\" not found`)
-    } finally {
-      await model.close()
-    }
+    const [shown, answered] = model.conversation('planner')
+    expect(shown!.tools.map((tool) => tool.name).filter((name) => name.startsWith(`mcp__${SERVER}__`)).sort()).toEqual([`mcp__${SERVER}__convert_units`, forecast.name])
+    expect(shown!.system).toContain(`Call the tool \`${forecast.name}\``)
+    const results = new Map(answered!.toolResults.map((result) => [result.name, result.text]))
+    expect(results.get(forecast.name)).toContain((await direct(project, 'forecast', forecast.input, env)).stdout.trim())
+    expect(results.get(foreign.name)).toContain(`Tool "${foreign.name}" not found`)
   })
 })

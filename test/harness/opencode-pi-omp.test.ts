@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -8,7 +8,8 @@ import type { JsonValue } from '../../src/define/types.js'
 import { zodGaps } from '../../src/emit/codegen/zod-code.js'
 import { buildTarget, fixturePlan, type Run, run } from '../emit-native/fixture.js'
 import { normalizeSchema } from '../emit-native/schema-tools.js'
-import { installHarnessPackage, isolatedHome, opencodeConfigTemplate, preinstallPlugin } from './cache.js'
+import { installHarnessPackage, isolatedHome, pluginTemplate, preinstallPlugin } from './cache.js'
+import { offlineRun } from './offline.js'
 
 /*
  * The opt-in tier: the real harnesses load what the native emitters write, offline.
@@ -22,13 +23,6 @@ const repoRoot = resolve(import.meta.dirname, '../..')
 const OPENCODE = '1.18.33'
 const TOKEN = 'harness-token'
 const MODEL = 'anthropic/claude-sonnet-4-5'
-
-const offline = spawnSync('unshare', ['-n', 'true']).status === 0
-/** Runs a command, without network when the machine allows it. */
-function harnessRun(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string }): Promise<Run> {
-  if (!offline) return run(command, args, options)
-  return run('unshare', ['-n', '--', 'sh', '-c', 'ip link set lo up 2>/dev/null; exec "$@"', 'sh', command, ...args], options)
-}
 
 /** What the script prints when run directly: the result every native form must give back. */
 async function direct(target: string, tool: string, input: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd = target): Promise<Run & { progress: string[] }> {
@@ -80,7 +74,7 @@ describe('opencode 1.18.33', () => {
     const prefix = await installHarnessPackage('opencode-ai', OPENCODE, [`@opencode-ai/plugin@${OPENCODE}`])
     opencode = join(prefix, 'node_modules/.bin/opencode')
     env = { ...homeEnv, OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' }
-    const template = await opencodeConfigTemplate(OPENCODE)
+    const template = await pluginTemplate('@opencode-ai/plugin', OPENCODE)
     await preinstallPlugin(template, join(env.XDG_CONFIG_HOME!, 'opencode'))
     for (const { dir } of targets.values()) {
       await preinstallPlugin(template, join(dir, '.opencode'))
@@ -92,7 +86,7 @@ describe('opencode 1.18.33', () => {
 
   async function debugAgent(cwd: string, agent: string, tool?: { name: string; params: unknown }): Promise<Record<string, unknown>> {
     const args = ['debug', 'agent', agent, ...(tool ? ['--tool', tool.name, '--params', JSON.stringify(tool.params)] : [])]
-    const result = await harnessRun(opencode, args, { cwd, env })
+    const result = await offlineRun(opencode, args, { cwd, env })
     expect(result.code, result.stderr).toBe(0)
     return JSON.parse(result.stdout) as Record<string, unknown>
   }
@@ -126,7 +120,7 @@ describe('opencode 1.18.33', () => {
 
   it('refuses a tool the agent may not use', async () => {
     const { dir } = targets.get('process')!
-    const result = await harnessRun(opencode, ['debug', 'agent', 'planner', '--tool', 'count', '--params', '{"to":1}'], { cwd: dir, env })
+    const result = await offlineRun(opencode, ['debug', 'agent', 'planner', '--tool', 'count', '--params', '{"to":1}'], { cwd: dir, env })
     expect(result.stdout + result.stderr).toContain('Tool count is disabled for agent planner')
   })
 
@@ -196,7 +190,7 @@ describe('pi 0.73.1', () => {
         { tool: 'add_note', input: { title: 'Pack', kind: 'idea', priority: 2 } },
         { tool: 'explode', input: { reason: 'boom' } },
       ]
-      const result = await harnessRun('node', [script, dir, JSON.stringify(calls)], { cwd: dir, env: homeEnv })
+      const result = await offlineRun('node', [script, dir, JSON.stringify(calls)], { cwd: dir, env: homeEnv })
       expect(result.code, result.stderr).toBe(0)
       const report = JSON.parse(result.stdout) as {
         errors: unknown[]
@@ -288,7 +282,7 @@ describe('oh-my-pi 18.2.3 under bun 1.4.5', () => {
       const script = join(scriptDir, 'check.ts')
       await writeFile(script, ompCheck(prefix))
       const bun = join(prefix, 'node_modules/.bin/bun')
-      const result = await harnessRun(bun, [script, dir, JSON.stringify(TOOLS), JSON.stringify({ tool: 'count', input: COUNT_INPUT })], { cwd: dir, env: homeEnv })
+      const result = await offlineRun(bun, [script, dir, JSON.stringify(TOOLS), JSON.stringify({ tool: 'count', input: COUNT_INPUT })], { cwd: dir, env: homeEnv })
       expect(result.code, result.stderr).toBe(0)
       const report = JSON.parse(result.stdout.slice(result.stdout.indexOf('{"names"'))) as {
         names: string[]

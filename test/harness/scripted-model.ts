@@ -7,7 +7,8 @@ import { join } from 'node:path'
 
 /**
  * A scripted model: a loopback HTTP endpoint that speaks the provider APIs the harness CLIs are
- * configured with (Anthropic messages, OpenAI chat completions and responses), streaming or not.
+ * configured with (Anthropic messages, OpenAI chat completions and responses, Gemini
+ * generateContent), streaming or not.
  * Each request of the conversation gets the script's next reply; every request is recorded with
  * the tools it showed the model and the tool results it carried back.
  */
@@ -25,14 +26,19 @@ export interface ToolCall {
   input: Record<string, unknown>
 }
 
-export type Api = 'anthropic' | 'chat' | 'responses'
+export type Api = 'anthropic' | 'chat' | 'responses' | 'gemini'
 
 /** A tool result the harness sent back: the new ones of a request, after the model's last turn. */
 export interface ToolResult {
   callId: string
+  /** The name of the call it answers, as the script made it (`undefined` for a call the endpoint did not hand out). */
+  name: string | undefined
+  /** The result's text (its text parts joined). */
   text: string
-  /** Anthropic's `is_error`; the OpenAI APIs have no such flag. */
+  /** Anthropic's `is_error`, or a Gemini `functionResponse` holding `error`; the OpenAI APIs have no such flag. */
   isError?: boolean
+  /** The result as the request carries it (the tool message, content block, input item or function response), for what `text` leaves out. */
+  raw: unknown
 }
 
 export interface SeenRequest {
@@ -53,6 +59,8 @@ export interface SeenRequest {
 export interface ShownTool {
   name: string
   namespace?: string
+  /** The input schema as the harness sent it (`undefined` for a tool without one, such as a provider's built-in). */
+  schema: unknown
 }
 
 export interface ScriptedModelOptions {
@@ -86,6 +94,8 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
   const requests: SeenRequest[] = []
   const refused: ScriptedModel['refused'] = []
   const next = new Map<string, number>()
+  /** Each call id handed out, with the name of the tool it called. */
+  const callNames = new Map<string, string>()
   let callCounter = 0
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
@@ -109,6 +119,10 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       json(res, 200, { input_tokens: 1 })
       return
     }
+    if (path.endsWith(':countTokens')) {
+      json(res, 200, { totalTokens: 1 })
+      return
+    }
     const api = apiOf(path)
     if (!api) {
       json(res, 404, { error: { message: `scripted model: no API at ${path}` } })
@@ -125,14 +139,17 @@ export async function startScriptedModel(options: ScriptedModelOptions): Promise
       return
     }
     if (conversation !== undefined) next.set(conversation, turn + 1)
-    const seen = { api, path, body, system, tools, toolResults: toolResults(api, body), conversation }
+    const results = toolResults(api, body).map((result) => ({ ...result, name: result.name ?? callNames.get(result.callId) }))
+    const seen = { api, path, body, system, tools, toolResults: results, conversation }
     const scripted = script?.[turn]
     const reply = scripted === undefined ? (options.sideReply ?? { text: 'ok' }) : typeof scripted === 'function' ? scripted(seen) : scripted
     requests.push({ ...seen, reply })
     const ids = 'calls' in reply ? reply.calls.map(() => `call_${++callCounter}`) : []
-    const stream = body.stream === true
+    if ('calls' in reply) reply.calls.forEach((call, i) => callNames.set(api === 'anthropic' ? `toolu_${ids[i]}` : ids[i]!, call.name))
+    const stream = body.stream === true || path.endsWith(':streamGenerateContent')
     if (api === 'anthropic') return stream ? sse(res, anthropicEvents(reply, ids)) : json(res, 200, anthropicMessage(reply, ids))
     if (api === 'chat') return stream ? sse(res, chatChunks(reply, ids), true) : json(res, 200, chatCompletion(reply, ids))
+    if (api === 'gemini') return stream ? sse(res, [geminiResponse(reply, ids)]) : json(res, 200, geminiResponse(reply, ids))
     return stream ? sse(res, responsesEvents(reply, ids)) : json(res, 200, responsesObject(reply, ids))
   }
 
@@ -167,6 +184,7 @@ function apiOf(path: string): Api | undefined {
   if (path.endsWith('/messages')) return 'anthropic'
   if (path.endsWith('/chat/completions')) return 'chat'
   if (path.endsWith('/responses')) return 'responses'
+  if (/:(stream)?[gG]enerateContent$/.test(path)) return 'gemini'
   return undefined
 }
 
@@ -192,10 +210,17 @@ function shownTools(api: Api, body: Json): ShownTool[] {
   const tools = Array.isArray(body.tools) ? (body.tools as Json[]) : []
   const shown: ShownTool[] = []
   for (const tool of tools) {
-    if (api === 'chat') shown.push({ name: String((tool.function as Json | undefined)?.name ?? tool.name) })
-    else if (api === 'responses' && tool.type === 'namespace' && Array.isArray(tool.tools)) {
-      for (const inner of tool.tools as Json[]) shown.push({ namespace: String(tool.name), name: String(inner.name) })
-    } else shown.push({ name: String(tool.name ?? tool.type) })
+    if (api === 'chat') {
+      const fn = (tool.function ?? tool) as Json
+      shown.push({ name: String(fn.name), schema: fn.parameters })
+    } else if (api === 'gemini') {
+      // A Gemini tool is a group of function declarations (or a built-in such as googleSearch, shown by its key).
+      const declarations = Array.isArray(tool.functionDeclarations) ? (tool.functionDeclarations as Json[]) : []
+      if (declarations.length === 0) shown.push(...Object.keys(tool).map((name) => ({ name, schema: undefined })))
+      for (const fn of declarations) shown.push({ name: String(fn.name), schema: fn.parametersJsonSchema ?? fn.parameters })
+    } else if (api === 'responses' && tool.type === 'namespace' && Array.isArray(tool.tools)) {
+      for (const inner of tool.tools as Json[]) shown.push({ namespace: String(tool.name), name: String(inner.name), schema: inner.parameters })
+    } else shown.push({ name: String(tool.name ?? tool.type), schema: api === 'anthropic' ? tool.input_schema : tool.parameters })
   }
   return shown
 }
@@ -210,6 +235,10 @@ function systemText(api: Api, body: Json): string {
   const parts: string[] = []
   if (api === 'anthropic') parts.push(textOf(body.system))
   if (api === 'responses') parts.push(textOf(body.instructions))
+  if (api === 'gemini') {
+    const instruction = body.systemInstruction as Json | string | undefined
+    parts.push(typeof instruction === 'object' ? textOf(instruction.parts) : textOf(instruction))
+  }
   const items = (api === 'responses' ? body.input : body.messages) as Json[] | undefined
   for (const item of Array.isArray(items) ? items : []) {
     if (item.role === 'system' || item.role === 'developer') parts.push(textOf(item.content))
@@ -217,27 +246,44 @@ function systemText(api: Api, body: Json): string {
   return parts.join('\n')
 }
 
+/** A tool result as the request carries it: only Gemini's results name the call they answer. */
+type SentResult = Omit<ToolResult, 'name'> & { name?: string }
+
 /** The tool results after the model's last turn: what the harness sends back for the calls it just made. */
-function toolResults(api: Api, body: Json): ToolResult[] {
+function toolResults(api: Api, body: Json): SentResult[] {
+  if (api === 'gemini') {
+    const contents = Array.isArray(body.contents) ? (body.contents as Json[]) : []
+    const lastModel = contents.findLastIndex((content) => content.role === 'model')
+    return contents.slice(lastModel + 1).flatMap((content) =>
+      (Array.isArray(content.parts) ? (content.parts as Json[]) : []).flatMap((part) => {
+        const result = part.functionResponse as { id?: string; name: string; response?: Json } | undefined
+        if (!result) return []
+        // Gemini CLI answers with `{ output }`, or `{ error }` for a failed call.
+        const response = result.response ?? {}
+        const text = typeof response.output === 'string' ? response.output : typeof response.error === 'string' ? response.error : JSON.stringify(response)
+        return [{ callId: String(result.id ?? result.name), name: result.name, text, isError: 'error' in response, raw: result }]
+      }),
+    )
+  }
   if (api === 'responses') {
     const input = Array.isArray(body.input) ? (body.input as Json[]) : []
     const lastModelItem = input.findLastIndex((item) => item.type === 'function_call' || item.role === 'assistant')
     return input
       .slice(lastModelItem + 1)
       .filter((item) => item.type === 'function_call_output')
-      .map((item) => ({ callId: String(item.call_id), text: textOf(item.output) }))
+      .map((item) => ({ callId: String(item.call_id), text: textOf(item.output), raw: item }))
   }
   const messages = Array.isArray(body.messages) ? (body.messages as Json[]) : []
   const lastAssistant = messages.findLastIndex((message) => message.role === 'assistant')
   const after = messages.slice(lastAssistant + 1)
   if (api === 'chat') {
-    return after.filter((m) => m.role === 'tool').map((m) => ({ callId: String(m.tool_call_id), text: textOf(m.content) }))
+    return after.filter((m) => m.role === 'tool').map((m) => ({ callId: String(m.tool_call_id), text: textOf(m.content), raw: m }))
   }
-  const results: ToolResult[] = []
+  const results: SentResult[] = []
   for (const message of after) {
     if (!Array.isArray(message.content)) continue
     for (const block of message.content as Json[]) {
-      if (block.type === 'tool_result') results.push({ callId: String(block.tool_use_id), text: textOf(block.content), isError: block.is_error === true })
+      if (block.type === 'tool_result') results.push({ callId: String(block.tool_use_id), text: textOf(block.content), isError: block.is_error === true, raw: block })
     }
   }
   return results
@@ -355,4 +401,14 @@ function responsesEvents(reply: Reply, ids: string[]): Json[] {
   })
   events.push({ type: 'response.completed', response })
   return events
+}
+
+/** A Gemini `GenerateContentResponse`: the whole reply as one candidate (streamed as a single event). */
+function geminiResponse(reply: Reply, ids: string[]): Json {
+  const parts = 'text' in reply ? [{ text: reply.text }] : reply.calls.map((call, i) => ({ functionCall: { id: ids[i], name: call.name, args: call.input } }))
+  return {
+    candidates: [{ index: 0, content: { role: 'model', parts }, finishReason: 'STOP' }],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+    modelVersion: 'scripted',
+  }
 }

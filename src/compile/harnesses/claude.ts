@@ -17,6 +17,7 @@ export const claude = {
   scopesToolsPerAgent: true,
   builtinTools: [],
   builtinReplacement: 'allowed',
+  // Every construct reaches the request as served (test/harness/schemas.test.ts).
   schemaLimits: {},
   agentFile: (agent) => `.claude/agents/${agent}.md`,
   checkFields: (fields, agentName) =>

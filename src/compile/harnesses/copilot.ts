@@ -1,6 +1,8 @@
 import { frontmatterFieldCheck } from './agent-fields.js'
 import type { HarnessDescription } from './types.js'
 
+const STILL_VALIDATES = 'the tool script still validates the real schema'
+
 /**
  * GitHub Copilot (the CLI, VS Code, the cloud agent): our tools over MCP (`.mcp.json`, `.vscode/mcp.json`),
  * one `.github/agents/<agent>.agent.md` per agent. Unknown frontmatter keys only warn.
@@ -12,11 +14,18 @@ export const copilot = {
   // The model sees `<server>-<tool>`; agent files list the tool as `<server>/<tool>`.
   modelToolName: (server, tool) => `${server}-${tool}`,
   toolNameCap: { limit: 64, name: (server, tool) => `${server}-${tool}` },
-  // `--agent` shows the model only the tools its file lists (test/harness/copilot-kilo.test.ts).
+  // `--agent`, and a sub-agent started through `task`, show the model only the tools its file lists
+  // (test/harness/copilot-kilo.test.ts, test/harness/subagents.test.ts).
   scopesToolsPerAgent: true,
   builtinTools: [],
   builtinReplacement: 'allowed',
-  schemaLimits: {},
+  // Seen in Copilot CLI 1.0.102 through its BYOK OpenAI provider (test/harness/schemas.test.ts): it moves the
+  // validation keywords it does not pass on (minLength, pattern, minimum, minItems, ...) into the field's
+  // description as text, so two constructs reach the model only as words.
+  schemaLimits: {
+    'pattern-properties': { severity: 'warning', effect: `Copilot moves patternProperties into the field's description as text: the model sees an object of any keys (${STILL_VALIDATES})` },
+    tuple: { severity: 'warning', effect: `Copilot keeps the positions (prefixItems) but moves the tuple's length into the field's description as text and shows no limit on further items (${STILL_VALIDATES})` },
+  },
   agentFile: (agent) => `.github/agents/${agent}.agent.md`,
   checkFields: frontmatterFieldCheck('copilot', 'GitHub Copilot'),
   proof: {

@@ -20,10 +20,12 @@ export const gemini = {
   toolNameCap: { limit: 63, name: (server, tool) => `mcp_${server}_${tool}` },
   // Gemini reads a tool name back by the first `_` after `mcp_` (policies, agent `tools` lists).
   serverNameProblem: (server) => (server.includes('_') ? `contains "_", which Gemini CLI cannot tell from the "_" between server and tool in mcp_${server}_<tool>` : undefined),
-  // An agent's `tools` list is enforced: a call to another tool is refused (test/harness/gemini-qwen.test.ts).
+  // A sub-agent is shown only the tools its `tools` lists (test/harness/subagents.test.ts), and a call to
+  // another tool is refused (test/harness/gemini-qwen.test.ts).
   scopesToolsPerAgent: true,
   builtinTools: [],
   builtinReplacement: 'allowed',
+  // Every construct reaches the request as served (test/harness/schemas.test.ts).
   schemaLimits: {},
   agentFile: (agent) => `.gemini/agents/${agent}.md`,
   checkFields: frontmatterFieldCheck('gemini', 'Gemini CLI', GEMINI_AGENT_KEYS),

@@ -7,9 +7,10 @@ export const kilo = {
   title: 'Kilo',
   toolRoute: 'shim',
   modelToolName: (_server, tool) => tool,
-  // Kilo 7.7.7's tool ids (its agents' tool maps) with opencode's: a custom tool takes a built-in's place.
-  // Each agent's permission map allows its own tools and denies our others, as in opencode.
+  // Each agent's permission map allows its own tools and denies our others, as in opencode: a sub-agent
+  // started through `task` is shown its own tools and none of the others (test/harness/subagents.test.ts).
   scopesToolsPerAgent: true,
+  // Kilo 7.7.7's tool ids (its agents' tool maps) with opencode's: a custom tool takes a built-in's place.
   builtinTools: [
     'apply_patch', 'background_process', 'bash', 'batch', 'board_post', 'board_read', 'cancel_wakeup', 'codesearch', 'edit',
     'glob', 'goal_report', 'grep', 'invalid', 'kilo_local_recall', 'list', 'lsp', 'multiedit', 'patch', 'plan_enter',

@@ -10,10 +10,12 @@ export const qwen = {
   title: 'Qwen Code',
   toolRoute: 'mcp',
   modelToolName: (server, tool) => `mcp__${server}__${tool}`,
-  // A sub-agent is shown only the tools its `tools` lists (test/harness/gemini-qwen.test.ts).
+  // A sub-agent is shown only the tools its `tools` lists (test/harness/subagents.test.ts). The main agent
+  // has MCP tools deferred: named in a reminder, reached through `tool_search` or called by that name.
   scopesToolsPerAgent: true,
   builtinTools: [],
   builtinReplacement: 'allowed',
+  // Every construct reaches a sub-agent's request as served (test/harness/schemas.test.ts).
   schemaLimits: {},
   agentFile: (agent) => `.qwen/agents/${agent}.md`,
   checkFields: frontmatterFieldCheck('qwen', 'Qwen Code'),

@@ -3,10 +3,12 @@ import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { parse as parseToml } from 'smol-toml'
-import { Compiler } from '../../src/api.js'
+import { type CompileOptions, compile } from '../../src/api.js'
+import { harness } from '../../src/compile/harnesses/index.js'
 import type { Plan } from '../../src/compile/plan.js'
-import { writeOutputs } from '../../src/write/index.js'
-import { copyProject } from '../util/project.js'
+import type { Harness } from '../../src/define/types.js'
+import type { Diagnostic } from '../../src/diagnostics.js'
+import { copyProject, repoRoot } from '../util/project.js'
 
 /** The sub-agent tier's project: two sub-agents with three tools each, none shared (test/harness/fixtures/subagents). */
 export const fixture = resolve(import.meta.dirname, 'fixtures/subagents')
@@ -16,23 +18,33 @@ export const AGENT_TOOLS: Record<string, string[]> = {
 }
 export const ALL_TOOLS = Object.values(AGENT_TOOLS).flat()
 
+export interface CompiledProject {
+  dir: string
+  plan: Plan
+  /** The build's warnings (a build with an error throws). */
+  diagnostics: Diagnostic[]
+}
+
 /**
- * Copies the fixture into a temp folder (a git repository: Codex finds `.codex/` by its git root)
- * and compiles it there with the real pipeline, the Codex main-agent block included.
+ * Copies a project (the playground, a fixture) into a temp folder, makes it a git repository (Codex
+ * finds `.codex/` by its git root, Copilot reads `.mcp.json` up to it) and compiles it there with the
+ * real pipeline, as a build would: what every file of the tier starts from. The caller removes `dir`.
  */
-export async function subagentProject(prefix: string): Promise<{ dir: string; plan: Plan }> {
-  const dir = await copyProject(fixture, prefix)
+export async function compiledProject(source: string, prefix: string, options: Omit<CompileOptions, 'registry' | 'root'>): Promise<CompiledProject> {
+  const dir = await copyProject(source, prefix)
   await promisify(execFile)('git', ['init', '-q', dir])
-  const compiler = new Compiler(dir)
-  try {
-    const generated = await compiler.generate({ registry: 'agents/registry.ts:registry', config: 'test', codexConfig: true })
-    const report = await writeOutputs(generated.files, { target: dir, mode: 'write', force: false, owner: generated.plan.serverName })
-    const errors = report.diagnostics.filter((d) => d.severity === 'error')
-    if (errors.length > 0) throw new Error(errors.map((d) => d.message).join('\n'))
-    return { dir, plan: generated.plan }
-  } finally {
-    await compiler.dispose()
-  }
+  const { plan, diagnostics } = await compile({ root: dir, registry: 'agents/registry.ts:registry', ...options })
+  return { dir, plan, diagnostics }
+}
+
+/** The playground compiled for `harnesses` with its `prod` config (the proofs of each harness's list command). */
+export function playgroundProject(prefix: string, harnesses?: Harness[]): Promise<CompiledProject> {
+  return compiledProject(resolve(repoRoot, 'playground'), prefix, { config: 'prod', ...(harnesses ? { harnesses } : {}) })
+}
+
+/** The sub-agent tier's fixture compiled for every harness, the Codex main-agent block included. */
+export function subagentProject(prefix: string): Promise<CompiledProject> {
+  return compiledProject(fixture, prefix, { config: 'test', codexConfig: true })
 }
 
 /** A tool as an agent's prompt tells the model to call it. */
@@ -49,17 +61,27 @@ export function documentedTools(prompt: string): DocumentedTool[] {
   )
 }
 
-/** The prompt of an agent's generated file, for the harnesses with agent files. */
-export async function agentPrompt(dir: string, harness: 'claude' | 'opencode' | 'codex', agent: string): Promise<string> {
-  if (harness === 'claude') return readFile(join(dir, '.claude/agents', `${agent}.md`), 'utf8')
-  if (harness === 'opencode') return readFile(join(dir, '.opencode/agent', `${agent}.md`), 'utf8')
-  const role = parseToml(await readFile(join(dir, '.codex/agents', `${agent}.toml`), 'utf8')) as { developer_instructions: string }
-  return role.developer_instructions
+/** The prompt of an agent's generated file (`harness(id).agentFile`), for the harnesses with agent files. */
+export async function agentPrompt(dir: string, id: Harness, agent: string): Promise<string> {
+  const file = harness(id).agentFile
+  if (!file) throw new Error(`${id} has no agent files`)
+  const text = await readFile(join(dir, file(agent)), 'utf8')
+  return file(agent).endsWith('.toml') ? (parseToml(text) as { developer_instructions: string }).developer_instructions : text
 }
 
 /** What a tool script prints for an input when run directly: what every harness must hand back. */
-export async function direct(dir: string, tool: string, input: Record<string, unknown>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return bounded('node', [join(dir, 'scripts', `${tool}.mjs`), '--json'], { cwd: dir, env: process.env, stdin: JSON.stringify(input), timeoutMs: 30_000 })
+export async function direct(dir: string, tool: string, input: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): Promise<BoundedRun> {
+  return bounded('node', [join(dir, 'scripts', `${tool}.mjs`), '--json'], { cwd: dir, env, stdin: JSON.stringify(input), timeoutMs: 30_000 })
+}
+
+/** The bound on every harness run: a run that needs longer has gone wrong (the slowest, Kilo's sub-agent conversation, takes minutes on a loaded machine). */
+export const RUN_TIMEOUT_MS = 240_000
+
+export interface BoundedRun {
+  code: number | null
+  stdout: string
+  stderr: string
+  timedOut: boolean
 }
 
 /** Runs a command to its end, killed (and reported) past `timeoutMs`: every harness run is bounded. */
@@ -67,7 +89,7 @@ export function bounded(
   command: string,
   args: readonly string[],
   options: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string; timeoutMs: number },
-): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
+): Promise<BoundedRun> {
   return new Promise((resolveRun, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true })
     let stdout = ''
