@@ -32,7 +32,27 @@ export interface InvokeOptions {
   progress(message: string): void
 }
 
+/** An image of a result as every route carries it: the bytes as base64, and their MIME type. */
+export interface ResultImage {
+  data: string
+  mimeType: string
+}
+
+/**
+ * The outcome of one call, plain JSON: the inline bridge gets it from `invoke`, the process bridge
+ * reads it from the script's `--result json` envelope (see tool-cli.ts), the MCP server turns it
+ * into a tool result. Optional parts are left out when the tool gave none.
+ */
 export type InvokeResult =
-  | { ok: true; text: string }
+  | {
+      ok: true
+      /** What the model reads: the tool's string as is, or its value as indented JSON. */
+      text: string
+      /** The value checked against the tool's output schema, where it declares one. */
+      structured?: JsonValue
+      images?: ResultImage[]
+      /** For the user, not the model. */
+      details?: JsonValue
+    }
   | { ok: false; kind: 'invalid-input'; message: string }
-  | { ok: false; kind: 'tool-error'; message: string; stack?: string }
+  | { ok: false; kind: 'tool-error'; message: string; stack?: string; details?: JsonValue }
