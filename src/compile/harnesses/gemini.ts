@@ -26,6 +26,7 @@ export const gemini = {
   builtinReplacement: 'allowed',
   schemaLimits: {},
   agentFile: (agent) => `.gemini/agents/${agent}.md`,
+  approvals: { written: 'as `allow` or `ask_user` rules in `.gemini/policies/<server>.toml`' },
   checkFields: frontmatterFieldCheck('gemini', 'Gemini CLI', GEMINI_AGENT_KEYS),
   fillsPromptPlaceholders: true,
   proof: {

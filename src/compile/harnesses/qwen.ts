@@ -16,6 +16,7 @@ export const qwen = {
   builtinReplacement: 'allowed',
   schemaLimits: {},
   agentFile: (agent) => `.qwen/agents/${agent}.md`,
+  approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.qwen/settings.json`' },
   checkFields: frontmatterFieldCheck('qwen', 'Qwen Code'),
   fillsPromptPlaceholders: true,
   proof: {
