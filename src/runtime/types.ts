@@ -11,6 +11,10 @@ export interface ServedTool {
   description: string
   /** The canonical JSON Schema, served as the MCP `inputSchema` exactly. */
   inputSchema: { [key: string]: JsonValue }
+  /** The canonical output schema, where the tool declares one whose root is an object (MCP carries no other). */
+  outputSchema?: { [key: string]: JsonValue }
+  /** MCP tool annotations (readOnlyHint, destructiveHint, ...), from the effects the tool declares. */
+  annotations?: { [key: string]: boolean }
   load(): Promise<ToolScript>
 }
 
