@@ -7,7 +7,7 @@ import { describeValue } from './describe.js'
 import { formatHelp, inputFlags, parseCommand } from './flags.js'
 import { type InputCheck, invokeTool } from './invoke.js'
 import { divertStdout } from './mcp-stdio.js'
-import type { InvokeResult, ResultImage } from './types.js'
+import { ENVELOPE_VERSION, type InvokeResult, type ResultImage } from './types.js'
 
 /** What a tool script knows about its tool besides the code: embedded by the generated entry. */
 export interface ToolScriptSpec {
@@ -23,13 +23,6 @@ export interface ToolScriptSpec {
 
 /** Prefix of the stderr line carrying one progress message; bridges parse these lines. */
 export const PROGRESS_PREFIX = 'oac:progress '
-
-/**
- * The version of the result envelope `--envelope` prints: `{"envelope":1, ...}` and the call's
- * InvokeResult (without the stack), one line on stdout. The generated shims ask for this version;
- * a change to the envelope's shape is a new version.
- */
-export const ENVELOPE_VERSION = '1'
 
 function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
   if (text === '') return Promise.resolve()

@@ -43,8 +43,15 @@ export interface ResultImage {
 }
 
 /**
+ * The version of the result envelope a tool script prints with `--envelope` (tool-cli.ts):
+ * `{"envelope":1, ...}` and the call's InvokeResult (without the stack), one line on stdout. The
+ * generated shims ask for this version; a change to the envelope's shape is a new version.
+ */
+export const ENVELOPE_VERSION = '1'
+
+/**
  * The outcome of one call, plain JSON: the inline bridge gets it from `invoke`, the process bridge
- * reads it from the script's `--result json` envelope (see tool-cli.ts), the MCP server turns it
+ * reads it from the script's result envelope (`--envelope 1`), the MCP server turns it
  * into a tool result. Optional parts are left out when the tool gave none.
  */
 export type InvokeResult =
