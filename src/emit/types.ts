@@ -12,7 +12,11 @@ export interface OwnedFile {
 
 /** One key path we own inside a user-editable file, and the value it must hold. */
 export interface MergeEntry {
-  /** e.g. ['mcpServers', 'oac-tools'] in JSON, or ['mcp_servers', 'oac-tools'] / ['name'] in TOML. */
+  /**
+   * e.g. ['mcpServers', 'oac-tools'] in JSON, or ['mcp_servers', 'oac-tools'] / ['name'] in TOML. In
+   * JSON, ['permissions', 'allow', '[]', 'x'] is the string item "x" of the list `permissions.allow`
+   * (its value is "x"): only that item is ours, never the list (see ARRAY_ITEM, write/merge-common.ts).
+   */
   keyPath: string[]
   value: JsonValue
 }
