@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { JsonValue } from '../define/types.js'
 import { type Diagnostic, OacError } from '../diagnostics.js'
-import type { MergeEntry, MergeFile } from '../emit/types.js'
+import { ARRAY_ITEM, type MergeEntry, type MergeFile } from '../emit/types.js'
 
 /** A parsed document as plain data: objects, arrays and scalars (TOML dates as ISO strings). */
 export type PlainValue = string | number | boolean | null | PlainValue[] | { [key: string]: PlainValue }
@@ -10,14 +10,6 @@ export type PlainObject = { [key: string]: PlainValue }
 export function isPlainObject(value: unknown): value is PlainObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
 }
-
-/**
- * The key path step into a list. A key path `[...list, ARRAY_ITEM, item]` names the string `item`
- * in the list at `list`, as an entry of ours: we own that one element (added when missing, removed
- * once we no longer write it) and no other element of the list. Its value is the item itself. An
- * element the user wrote stays theirs, also when it holds an item we would add. (JSON only.)
- */
-export const ARRAY_ITEM = '[]'
 
 /** The list and the item of a key path that names an element of a list (see ARRAY_ITEM), or undefined. */
 export function arrayItem(path: readonly string[]): { list: string[]; item: string } | undefined {
