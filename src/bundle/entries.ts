@@ -3,7 +3,7 @@ import { harness } from '../compile/harnesses/index.js'
 import type { Plan, PlannedTool } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
 import { jsLineComment, jsString } from '../emit/codegen/escape.js'
-import { mcpAnnotations, mcpOutputSchema } from '../emit/mcp-tools.js'
+import { mcpAnnotations, mcpOutputSchema } from '../emit/codegen/mcp-tool-list.js'
 
 /** The entry that serves every JSON tool over MCP stdio, next to the tool scripts. */
 export const MCP_SERVER_ENTRY = 'mcp_tools_server'

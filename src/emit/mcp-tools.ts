@@ -1,6 +1,6 @@
 /* What the emitters of MCP harnesses share: which tools the server gives each agent. */
 import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
-import type { Harness, ToolEffects } from '../define/types.js'
+import type { Harness } from '../define/types.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
 import { hasNativeForm, nativeToolName } from './codegen/prompt-docs.js'
 import { ARRAY_ITEM, type MergeEntry, type MergeFile } from './types.js'
@@ -39,33 +39,6 @@ export function mcpJsonFile(plan: Plan): MergeFile {
     entries: [{ keyPath: ['mcpServers', plan.serverName], value: { ...mcpServerCommand(plan.serverName), ...(plan.env.length > 0 ? { env } : {}) } }],
     ...(plan.harnesses.includes('copilot') ? { strictJsonReader: 'the GitHub Copilot CLI' } : {}),
   }
-}
-
-/** MCP's name for each effect a tool declares (its tool annotations). */
-const ANNOTATIONS: Record<keyof ToolEffects, string> = {
-  readOnly: 'readOnlyHint',
-  destructive: 'destructiveHint',
-  idempotent: 'idempotentHint',
-  external: 'openWorldHint',
-}
-
-/**
- * The MCP tool annotations of a tool's declared effects, each it names and none it does not (MCP's
- * defaults for an absent hint are the cautious ones), or undefined when it declares none.
- */
-export function mcpAnnotations(effects: ToolEffects | undefined): { [hint: string]: boolean } | undefined {
-  if (effects === undefined) return undefined
-  const annotations: { [hint: string]: boolean } = {}
-  for (const [effect, hint] of Object.entries(ANNOTATIONS) as Array<[keyof ToolEffects, string]>) {
-    const value = effects[effect]
-    if (value !== undefined) annotations[hint] = value
-  }
-  return annotations
-}
-
-/** The output schema MCP can list for a tool: its canonical one when its root is an object (compile warns about the rest). */
-export function mcpOutputSchema(tool: PlannedTool): PlannedTool['output'] {
-  return tool.output?.type === 'object' ? tool.output : undefined
 }
 
 /**
