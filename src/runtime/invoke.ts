@@ -1,4 +1,4 @@
-import type { AnyToolDefinition, JsonValue, ToolContext, ToolImage, ToolInputSchema, ToolOutputSchema, ToolResult } from '../define/types.js'
+import type { AnyToolDefinition, JsonValue, ToolContext, ToolImage, ToolImageType, ToolInputSchema, ToolOutputSchema, ToolResult } from '../define/types.js'
 import type { CheckedValue } from './describe.js'
 import type { InvokeOptions, InvokeResult, ResultImage } from './types.js'
 
@@ -10,8 +10,8 @@ interface MadeResult {
   error?: string
 }
 
-/** The image types models read (`ToolImageType`). */
-const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp'])
+/** The image types models read, and the file extension of each (the bash route writes images to files). */
+export const IMAGE_TYPES: Readonly<Record<ToolImageType, string>> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' }
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/
 
 /**
@@ -103,12 +103,13 @@ function jsonText(value: unknown, what: string, indent?: number): string {
 function imageData(image: ToolImage, index: number): ResultImage {
   const which = `image ${index + 1}`
   const mimeType: unknown = image?.mimeType
-  if (typeof mimeType !== 'string' || !IMAGE_TYPES.has(mimeType)) {
-    throw new TypeError(`${which} of type ${JSON.stringify(mimeType)}; models read ${[...IMAGE_TYPES].join(', ')}`)
+  if (typeof mimeType !== 'string' || !Object.hasOwn(IMAGE_TYPES, mimeType)) {
+    throw new TypeError(`${which} of type ${JSON.stringify(mimeType)}; models read ${Object.keys(IMAGE_TYPES).join(', ')}`)
   }
   const data: unknown = image.data
-  if (data instanceof Uint8Array) return { data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64'), mimeType }
-  if (typeof data === 'string' && data.length % 4 === 0 && BASE64.test(data)) return { data, mimeType }
+  const type = mimeType as ToolImageType
+  if (data instanceof Uint8Array) return { data: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64'), mimeType: type }
+  if (typeof data === 'string' && data.length % 4 === 0 && BASE64.test(data)) return { data, mimeType: type }
   throw new TypeError(`${which} whose data is neither bytes (a Uint8Array or Buffer) nor base64 text`)
 }
 

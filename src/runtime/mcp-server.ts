@@ -40,7 +40,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
   const loader = new ToolLoader()
   const inFlight = new Set<AbortController>()
 
-  // `logging`: a tool's details for the user go out as log messages (see toCallResult).
+  // `logging`: a tool's details for the user go out as log messages (see sendDetails).
   const server = new Server(
     { name: options.name, version: options.version },
     { capabilities: { tools: {}, logging: {} }, jsonSchemaValidator: new NoElicitationValidator() },
@@ -97,7 +97,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
 
   /**
    * A tool's details, for the user and not the model: MCP results have no place for them, so they
-   * go out as a log message (`logger` the tool's name), which clients show or keep with the server's logs.
+   * go out as a log message (`logger` the tool's name), which a client may show or keep with the server's log.
    */
   async function sendDetails(tool: string, details: JsonValue | undefined): Promise<void> {
     if (details === undefined) return

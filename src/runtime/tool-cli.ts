@@ -5,7 +5,7 @@ import type { JsonSchema } from '../compile/plan.js'
 import type { AnyToolDefinition } from '../define/types.js'
 import { describeValue } from './describe.js'
 import { formatHelp, inputFlags, parseCommand } from './flags.js'
-import { type InputCheck, invokeTool } from './invoke.js'
+import { IMAGE_TYPES, type InputCheck, invokeTool } from './invoke.js'
 import { divertStdout } from './mcp-stdio.js'
 import { ENVELOPE_VERSION, type InvokeResult, type ResultImage } from './types.js'
 
@@ -145,14 +145,12 @@ async function report(spec: ToolScriptSpec, result: InvokeResult, envelope: bool
   return exit(0, text, `${images.map((image) => `image: ${image}\n`).join('')}${details}`)
 }
 
-const IMAGE_EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' }
-
 /** The images as files in a new folder of the OS temp folder (one per call, so calls never share one); their paths. */
 async function writeImages(tool: string, images: readonly ResultImage[]): Promise<string[]> {
   const folder = await mkdtemp(join(tmpdir(), `oac-${tool}-`))
   return Promise.all(
     images.map(async (image, i) => {
-      const path = join(folder, `image-${i + 1}.${IMAGE_EXTENSIONS[image.mimeType] ?? 'bin'}`)
+      const path = join(folder, `image-${i + 1}.${IMAGE_TYPES[image.mimeType]}`)
       await writeFile(path, Buffer.from(image.data, 'base64'))
       return `${path} (${image.mimeType})`
     }),

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../define/types.js'
+import type { JsonValue, ToolImageType } from '../define/types.js'
 
 /** What the server needs of a tool script (`scripts/<tool>.mjs`): its `invoke`, which validates and runs the tool. */
 export interface ToolScript {
@@ -39,7 +39,7 @@ export interface InvokeOptions {
 /** An image of a result as every route carries it: the bytes as base64, and their MIME type. */
 export interface ResultImage {
   data: string
-  mimeType: string
+  mimeType: ToolImageType
 }
 
 /**
