@@ -30,14 +30,19 @@ type Installed<T> = unknown extends T ? never : T
 /** A tool's input: a zod v4 object schema, or a `Type.Object` of TypeBox 1.x (`typebox`) or 0.34 (`@sinclair/typebox`). */
 export type ToolInputSchema = z.ZodObject | Installed<TypeBoxObject> | Installed<SinclairObject>
 
-/** The input type a schema accepts, for `run`. */
-export type InferInput<S extends ToolInputSchema> = S extends z.ZodObject
-  ? z.output<S>
-  : S extends Installed<TypeBoxObject>
+/** The type of a value a schema checks: zod's input or output side (`side`), TypeBox's static type. */
+type SchemaValue<S, Side extends 'input' | 'output'> = S extends z.ZodType
+  ? Side extends 'input'
+    ? z.input<S>
+    : z.output<S>
+  : S extends Installed<TypeBoxSchema>
     ? TypeBoxStatic<S>
-    : S extends Installed<SinclairObject>
+    : S extends Installed<SinclairSchema>
       ? SinclairStatic<S>
       : never
+
+/** The input type a schema accepts, for `run` (what the schema makes of the input it checked). */
+export type InferInput<S extends ToolInputSchema> = SchemaValue<S, 'output'>
 
 /** What `run` may return: a string is printed as is, anything else as JSON. */
 export type ToolOutput = string | JsonValue
@@ -46,13 +51,7 @@ export type ToolOutput = string | JsonValue
 export type ToolOutputSchema = z.ZodType | Installed<TypeBoxSchema> | Installed<SinclairSchema>
 
 /** The value `run` returns for an output schema: what the schema accepts (its defaults are filled in before the value leaves the tool). */
-export type InferOutput<O extends ToolOutputSchema> = O extends z.ZodType
-  ? z.input<O>
-  : O extends Installed<TypeBoxSchema>
-    ? TypeBoxStatic<O>
-    : O extends Installed<SinclairSchema>
-      ? SinclairStatic<O>
-      : never
+export type InferOutput<O extends ToolOutputSchema> = SchemaValue<O, 'input'>
 
 /** The image types models read. */
 export type ToolImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
