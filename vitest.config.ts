@@ -8,7 +8,9 @@ export default defineConfig({
     // folders a file's beforeAll made go after its last test (test/setup.ts, test/util/temp.ts).
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Bounds on a hang, not timings: tests run real bundlers, compilers and processes, and must pass on a
+    // loaded 2-core machine (a second copy of the suite beside this one makes each step several times slower).
+    testTimeout: 180_000,
+    hookTimeout: 600_000,
   },
 })

@@ -13,12 +13,15 @@ const STRUCTURE_EVENTS = new Set(['add', 'unlink', 'addDir', 'unlinkDir'])
  * Keeps the target current while `vite` serves: compiles at start, then after every change to a file
  * the definitions came from (or a file added to their folders), writes what changed and reloads
  * `virtual:oac` in every environment. Vite calls no output hooks in dev, so this writes directly.
+ * Returns `stop`, for the server's close: no update starts after it, and it resolves once the one
+ * under way has written its files.
  */
-export function serveAgentTree(server: ViteDevServer, session: OacSession, target: string): void {
+export function serveAgentTree(server: ViteDevServer, session: OacSession, target: string): () => Promise<void> {
   const logger = server.config.logger
   let plan: WatchPlan = session.watchPlan([target], [])
   let running: Promise<void> | undefined
   let again = false
+  let stopped = false
 
   async function update(): Promise<void> {
     let generated: Generated | undefined
@@ -42,6 +45,7 @@ export function serveAgentTree(server: ViteDevServer, session: OacSession, targe
   }
 
   function schedule(): void {
+    if (stopped) return
     if (running) {
       again = true
       return
@@ -60,4 +64,8 @@ export function serveAgentTree(server: ViteDevServer, session: OacSession, targe
     if (plan.files.includes(file) || (STRUCTURE_EVENTS.has(event) && plan.dirs.includes(dirname(file)))) schedule()
   })
   schedule()
+  return async () => {
+    stopped = true
+    await running
+  }
 }

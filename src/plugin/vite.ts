@@ -14,6 +14,7 @@ export interface ViteMode {
  */
 export function viteHooks(session: OacSession, mode: ViteMode): Partial<Plugin> {
   let outDir: string | undefined
+  let stopServing: (() => Promise<void>) | undefined
   const build = rollupLikeHooks(session, () => outDir, { warningsShowNoPlace: true })
   return {
     sharedDuringBuild: true,
@@ -28,7 +29,7 @@ export function viteHooks(session: OacSession, mode: ViteMode): Partial<Plugin> 
     async configureServer(server) {
       // Imported here: the dev server writes through the pipeline, which a build the cache serves never loads.
       const { serveAgentTree } = await import('./vite-dev.js')
-      serveAgentTree(server, session, session.target(outDir))
+      stopServing = serveAgentTree(server, session, session.target(outDir))
     },
     async buildStart() {
       if (mode.serving) return
@@ -37,7 +38,10 @@ export function viteHooks(session: OacSession, mode: ViteMode): Partial<Plugin> 
     generateBundle: build.generateBundle,
     writeBundle: build.writeBundle,
     async closeBundle() {
-      if (!this.meta.watchMode) await session.release()
+      // The dev server's close calls this (once per environment, in watch mode) and never closeWatcher:
+      // the update under way finishes writing, and the esbuild service ends, or it keeps the process alive.
+      if (mode.serving) await stopServing?.()
+      if (!this.meta.watchMode || mode.serving) await session.release()
     },
     async closeWatcher() {
       await session.release()

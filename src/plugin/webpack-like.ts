@@ -44,6 +44,7 @@ export interface HostCompiler<S extends HostSource> {
     afterCompile: Tap<[HostCompilation<S>]>
     afterEmit: TapPromise<[HostCompilation<S>]>
     done: TapPromise<[unknown]>
+    watchClose: Tap<[]>
     shutdown: TapPromise<[]>
   }
 }
@@ -167,5 +168,8 @@ export function applyWebpackLike<S extends HostSource>(
   compiler.hooks.done.tapPromise(NAME, async () => {
     if (!compiler.watchMode) await session.release()
   })
+  // The Node API's `watching.close()` runs watchClose, not shutdown (that takes `compiler.close()` too, which
+  // webpack-cli calls and a script may not): the esbuild service ends here, or it keeps the process alive.
+  compiler.hooks.watchClose.tap(NAME, () => void session.release())
   compiler.hooks.shutdown.tapPromise(NAME, () => session.release())
 }

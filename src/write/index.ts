@@ -9,7 +9,7 @@ import { jsonFormat } from './json-merge.js'
 import { memoFor, stampOf, type TargetMemo } from './known-files.js'
 import { acquireLock, type ReleaseLock, removeEmptyLockFolder } from './lock.js'
 import { emptyManifest, hashBytes, hashValue, type Manifest, type MergeRecord, manifestPath, manifestText, readManifest } from './manifest.js'
-import { formatPath, lineColumn, type MergeFormat, type PlainValue, type PreviousEntry, samePath, type UserOriginal } from './merge-common.js'
+import { formatPath, lineColumn, type MergeFormat, type MergeResult, type PlainValue, type PreviousEntry, samePath, type UserOriginal } from './merge-common.js'
 import { findSecrets, secretDiagnostics } from './secrets.js'
 import { tomlFormat } from './toml-merge.js'
 
@@ -420,6 +420,8 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
 
   const recorded = new Map((record?.entries ?? []).map((entry) => [JSON.stringify(entry.keyPath), entry]))
   const writing: MergeEntry[] = []
+  // Ours and already right: not written, but the merge must know they are our text (which tables are our last ones, say).
+  const kept: string[][] = []
   const claimed: { keyPath: string[]; original?: UserOriginal }[] = []
   for (const entry of file.entries) {
     const old = recorded.get(JSON.stringify(entry.keyPath))
@@ -433,7 +435,10 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
     if (ours) {
       // A key of ours the user deleted takes the definition we replaced with it.
       claimed.push({ keyPath: entry.keyPath, original: now === undefined ? undefined : ours.original })
-      if (alreadyRight) continue
+      if (alreadyRight) {
+        kept.push(entry.keyPath)
+        continue
+      }
       writing.push(entry)
       if (nowHash !== undefined && !ours.sha256.includes(nowHash)) {
         plan.diagnostics.push({
@@ -495,14 +500,19 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
     }
   }
 
-  let merged: string
+  let result: MergeResult
   try {
-    merged = format.merge(text, { ...file, entries: writing }, removable)
+    result = format.merge(text, { ...file, entries: writing }, removable, {
+      kept,
+      forced: claimed.filter((entry) => entry.original).map((entry) => entry.keyPath),
+      tablesSeparator: record?.tablesSeparator,
+    })
   } catch (error) {
     if (!(error instanceof OacError)) throw error
     plan.diagnostics.push(...error.diagnostics.map((d) => ({ ...d, file: shown })))
     return undefined
   }
+  const merged = result.text
   plan.diagnostics.push(...secretDiagnostics(file, shown, merged))
   // Ours to delete once empty only if we made it: now, or the first time (and it was not replaced since).
   const created = existing === undefined || (record?.created ?? false)
@@ -514,11 +524,12 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
       sha256: [hashValue(format.read(merged, keyPath) ?? null)],
       ...(original ? { original } : {}),
     })),
+    ...(result.tablesSeparator === undefined ? {} : { tablesSeparator: result.tablesSeparator }),
   }
   const existingMode = canChmod && readStats && existing !== undefined ? readStats.mode & 0o7777 : FILE_MODE
   const inputs = mergeInputs(file, next)
-  if (file.entries.length === 0 && created && merged === emptySkeleton(file.format, removable)) {
-    // We created the file and nothing but our (now removed) entries' empty parents is left.
+  if (file.entries.length === 0 && created && merged.trim() === emptySkeleton(file.format, removable).trim()) {
+    // We created the file and nothing but our (now removed) entries' empty parents is left, and blank lines (typed below our tables, say).
     plan.operations.push({ kind: 'remove', path: file.path })
   } else if (merged === text) {
     plan.unchanged.push(file.path)
@@ -579,7 +590,8 @@ function mergeInputs(file: MergeFile, record: MergeRecord): string {
 function emptySkeleton(format: MergeFile['format'], entries: PreviousEntry[]): string {
   const file: MergeFile = { kind: 'merge', path: 'skeleton', format, entries: entries.map((e) => ({ keyPath: e.keyPath, value: {} })) }
   const { merge } = FORMATS[format]
-  return merge(merge(undefined, file, []), { ...file, entries: [] }, file.entries)
+  const created = merge(undefined, file, [], { kept: [], forced: [] })
+  return merge(created.text, { ...file, entries: [] }, file.entries, { kept: [], forced: [], tablesSeparator: created.tablesSeparator }).text
 }
 
 /** The folders (relative to the target) that writing `path` will create, outermost first.
@@ -680,7 +692,14 @@ function transitional(previous: Manifest, next: Manifest, folders: string[]): Ma
       const original = entry.original ?? before?.original
       entries.set(key, { keyPath: entry.keyPath, sha256: [...new Set([...(before?.sha256 ?? []), ...entry.sha256])], ...(original ? { original } : {}) })
     }
-    merges.set(path, { format: record.format, created: old?.created ?? record.created, entries: [...entries.values()] })
+    // The blank line above our last tables as this write leaves it, or, where it leaves no tables, as it is now.
+    const tablesSeparator = record.tablesSeparator ?? old?.tablesSeparator
+    merges.set(path, {
+      format: record.format,
+      created: old?.created ?? record.created,
+      entries: [...entries.values()],
+      ...(tablesSeparator === undefined ? {} : { tablesSeparator }),
+    })
   }
   return { version: 1, owner: next.owner, files: Object.fromEntries(files), merges: Object.fromEntries(merges), folders }
 }

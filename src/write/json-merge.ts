@@ -118,7 +118,7 @@ function jsonDefinition(text: string, entry: MergeEntry): { offset: number; orig
   return { offset: property.offset, original: { value: nodeValue(valueNode), text: text.slice(valueNode.offset, valueNode.offset + valueNode.length) } }
 }
 
-export const jsonFormat: MergeFormat = { merge: mergeJsonText, read: readJsonPath, readBack: toPlain, definition: jsonDefinition }
+export const jsonFormat: MergeFormat = { merge: (text, file, previous) => ({ text: mergeJsonText(text, file, previous) }), read: readJsonPath, readBack: toPlain, definition: jsonDefinition }
 
 /** The tree as plain data; `__proto__` keys stay ordinary keys, the last duplicate wins (as in JSON.parse). */
 function nodeValue(node: Node): PlainValue {

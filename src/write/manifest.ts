@@ -26,6 +26,12 @@ export interface MergeRecord {
   format: MergeFile['format']
   created: boolean
   entries: MergeRecordEntry[]
+  /**
+   * TOML: the blank line we put between the user's text and our last tables ('' when none, as in a file
+   * we created), so removing the tables takes exactly that. Absent when the file holds no tables of ours,
+   * and in manifests of earlier builds, which did not record it: the tables take one blank line.
+   */
+  tablesSeparator?: string
 }
 
 /**
@@ -120,7 +126,9 @@ function parseManifest(text: string, owner: string): Manifest | undefined {
     (record.format === 'json' || record.format === 'toml') &&
     typeof record.created === 'boolean' &&
     Array.isArray(record.entries) &&
-    record.entries.every((entry) => hashes(entry) && isStringArray((entry as { keyPath?: unknown }).keyPath) && isOriginal((entry as { original?: unknown }).original))
+    record.entries.every((entry) => hashes(entry) && isStringArray((entry as { keyPath?: unknown }).keyPath) && isOriginal((entry as { original?: unknown }).original)) &&
+    // Only line breaks: a hand-edited manifest must not make a merge take away anything else.
+    (record.tablesSeparator === undefined || (typeof record.tablesSeparator === 'string' && /^[\r\n]*$/.test(record.tablesSeparator)))
   if (!Object.values(merges).every(mergeRecord)) return undefined
   return { version: 1, owner, files: files as Manifest['files'], merges: merges as Manifest['merges'], folders }
 }

@@ -59,10 +59,27 @@ export interface PreviousEntry {
   original?: UserOriginal
 }
 
+/** What a merge needs to know of the text we wrote besides the entries it writes and removes. */
+export interface MergeContext {
+  /** Key paths of our entries that already hold our value: left as they are, they are still our text (tables at the end, say). */
+  kept: readonly (readonly string[])[]
+  /** Key paths of our entries (written now or kept) that replaced the user's definition with force: it comes back where it was. */
+  forced: readonly (readonly string[])[]
+  /** TOML: the blank line we put between the user's text and our last tables ('' for none), as the manifest
+   * records it (undefined: not recorded, as by earlier builds). */
+  tablesSeparator?: string
+}
+
+export interface MergeResult {
+  text: string
+  /** TOML: the blank line we put between the user's text and our last tables in the result, when known; for the manifest. */
+  tablesSeparator?: string
+}
+
 /** What a merge format offers the write: the merge itself, and reading the user's definitions. */
 export interface MergeFormat {
   /** Sets `file`'s entries and removes (or restores) those of `previous` it no longer has; every other byte stays. */
-  merge(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[]): string
+  merge(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[], context: MergeContext): MergeResult
   /** The value at a key path, or undefined (also when the text does not parse). */
   read(text: string, keyPath: readonly string[]): PlainValue | undefined
   /** Our value as `read` gives it back once merged (TOML, say, has no null). */

@@ -9,10 +9,13 @@ import {
   formatPath,
   getAtPath,
   isPlainObject,
+  type MergeContext,
   type MergeFormat,
+  type MergeResult,
   mergeError,
   type PlainValue,
   type PreviousEntry,
+  samePath,
   staleEntries,
   startsWithPath,
   toPlain,
@@ -28,16 +31,22 @@ interface Span {
   section: boolean
 }
 
+/** `mergeToml`'s text, for a merge with no record of what an earlier one wrote. */
+export function mergeTomlText(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[]): string {
+  return mergeToml(text, file, previous, { kept: [], forced: [] }).text
+}
+
 /**
  * Merges our entries into a TOML document (a Codex agent file) by splicing text: our top-level
  * keys are replaced in place or added after the user's, our tables (`[mcp_servers.<name>]` and
  * their sub-tables) are replaced where they are or appended. Entries of `previous` that `file` no
  * longer has are removed, or replaced by the user's original definition. Every other byte, comments
- * included, stays. smol-toml validates the text before and the result after (it never re-serialises
- * the user's file: it would drop comments). Throws OacError (file, line, fix) when the text does not
- * parse or a parent of our keys is not a table.
+ * included, stays: our last tables go with the blank line `context` says we put above them.
+ * smol-toml validates the text before and the result after (it never re-serialises the user's file:
+ * it would drop comments). Throws OacError (file, line, fix) when the text does not parse or a parent
+ * of our keys is not a table.
  */
-export function mergeTomlText(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[]): string {
+export function mergeToml(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[], context: MergeContext): MergeResult {
   const source = text ?? ''
   const before = parseToml(file, source)
   const removed = staleEntries(file, previous)
@@ -47,53 +56,74 @@ export function mergeTomlText(text: string | undefined, file: MergeFile, previou
   const result = new MagicString(source)
   const claimed = new Set<TomlStatement>()
   const topLevelKeys: string[] = []
-  const sections: string[] = []
+  // `usersPlace`: a table the user's definition comes back to (see ourSpans).
+  const sections: { text: string; usersPlace: boolean }[] = []
   const removals: Span[] = []
 
   /** Writes `rendered` over the span it replaces (the rest of the key's spans go), else adds it. */
-  const place = (rendered: string, spans: Span[]): void => {
+  const place = (rendered: string, spans: Span[], usersPlace: boolean): void => {
     const section = rendered.trimStart().startsWith('[')
     const inPlace = inPlaceSpan(statements, spans, section)
     for (const span of spans) {
       if (span !== inPlace) removals.push(span)
       else if (source.slice(span.start, span.end) !== rendered) result.overwrite(span.start, span.end, span.end < source.length ? withLineEnd(rendered, eol) : rendered)
     }
-    if (!inPlace) (section ? sections : topLevelKeys).push(withLineEnd(rendered, eol))
+    if (inPlace) return
+    if (section) sections.push({ text: withLineEnd(rendered, eol), usersPlace })
+    else topLevelKeys.push(withLineEnd(rendered, eol))
   }
   const ourSections: Span[] = []
-  // Tables where the user's definition comes back were the user's, where the user put them (not appended by us).
+  // Tables where the user's definition comes back (taken with force) were the user's, where the user put them (not appended by us).
   const ourSpans = (keyPath: readonly string[], usersPlace: boolean): Span[] => {
     const spans = definingSpans(source, statements, keyPath, claimed)
     if (!usersPlace) ourSections.push(...spans.filter((span) => span.section))
     return spans
   }
-  for (const entry of file.entries) place(renderEntry(entry, eol), ourSpans(entry.keyPath, false))
+  const forced = (keyPath: readonly string[]): boolean => context.forced.some((path) => samePath(path, keyPath))
+  for (const keyPath of context.kept) ourSpans(keyPath, forced(keyPath))
+  for (const entry of file.entries) place(renderEntry(entry, eol), ourSpans(entry.keyPath, forced(entry.keyPath)), forced(entry.keyPath))
   for (const entry of removed) {
     const spans = ourSpans(entry.keyPath, entry.original !== undefined)
-    if (entry.original) place(entry.original.text ?? renderEntry({ keyPath: entry.keyPath, value: entry.original.value }, eol), spans)
+    if (entry.original) place(entry.original.text ?? renderEntry({ keyPath: entry.keyPath, value: entry.original.value }, eol), spans, true)
     else removals.push(...spans)
   }
-  const tablesStart = trailingTablesStart(source, ourSections)
-  for (const span of joinAdjacent(source, removals)) removeSpan(source, result, span, tablesStart)
+  const tables = lastTablesRun(source, ourSections)
+  const cut = joinAdjacent(source, removals).map((span) => removeSpan(source, result, span, tables, context.tablesSeparator))
+  // Our last tables, when some stay, keep the blank line above them (none once key lines of ours at the start of the
+  // file went with it); else those we append now count. Appended below text of the user's, they are our last tables now.
+  const stayingTables = tables ? ourSections.filter((span) => span.start >= tables.start && !removals.includes(span)).sort((a, b) => a.start - b.start) : []
+  const tablesStay = tables !== undefined && stayingTables.length > 0
+  let tablesSeparator = !tablesStay ? undefined : cut.some((span) => span.start === 0 && span.end === tables.start) ? '' : context.tablesSeparator
 
   // What is added is placed by the text that stays (a key or header removed now is no anchor).
   let merged = result.toString()
   if (topLevelKeys.length > 0 || sections.length > 0) {
     const staying = merged
     const added = new MagicString(staying)
-    if (topLevelKeys.length > 0) insertTopLevelKeys(staying, scanTomlStatements(staying), added, topLevelKeys.join(''), eol)
+    if (topLevelKeys.length > 0) {
+      const header = insertTopLevelKeys(staying, scanTomlStatements(staying), added, topLevelKeys.join(''), eol)
+      // Our keys went right above our last tables, with a blank line of ours between: the separator of those tables now.
+      const firstTable = statements.find((statement) => statement.start === stayingTables[0]?.start)
+      if (header && firstTable && samePath(header.path, firstTable.path)) tablesSeparator = eol
+    }
     if (sections.length > 0) {
       const current = added.toString()
-      // One blank line before our tables, also after a blank line of the user's: removing them at the end takes exactly that one.
-      const separator = current === '' ? '' : current.endsWith('\n') ? eol : eol + eol
-      added.append(separator + sections.join(eol))
+      // One blank line before our tables, also after a blank line of the user's: removing them takes exactly that one
+      // (the manifest records it). A line break that ends the user's last line stays theirs.
+      const lineEnd = current === '' || current.endsWith('\n') ? '' : eol
+      const separator = current === '' ? '' : eol
+      added.append(lineEnd + separator + sections.map((section) => section.text).join(eol))
+      // Our tables appended now start with the first that is not the user's: after the separator, or after the blank line that joins it.
+      const first = sections.findIndex((section) => !section.usersPlace)
+      if ((!tablesStay || !tables.atEnd) && first !== -1) tablesSeparator = first === 0 ? separator : eol
     }
     merged = added.toString()
   }
-  if (merged === source) return source
+  const withSeparator = (text: string): MergeResult => (tablesSeparator === undefined ? { text } : { text, tablesSeparator })
+  if (merged === source) return withSeparator(source)
   const after = parseToml(file, merged)
   verifyMerge(file, before, after, removed, tomlReadBack)
-  return merged
+  return withSeparator(merged)
 }
 
 function tomlReadBack(value: JsonValue): PlainValue {
@@ -131,7 +161,7 @@ function tomlDefinition(text: string, entry: MergeEntry): { offset: number; orig
   return { offset: first.start, original: entry.keyPath.length === 1 || isTableLike(value) ? { value } : undefined }
 }
 
-export const tomlFormat: MergeFormat = { merge: mergeTomlText, read: readTomlPath, readBack: tomlReadBack, definition: tomlDefinition }
+export const tomlFormat: MergeFormat = { merge: mergeToml, read: readTomlPath, readBack: tomlReadBack, definition: tomlDefinition }
 
 // A merge reads several key paths of one text in a row (each entry, before and after): parsed once for them.
 let lastRead: { text: string; data: PlainValue | undefined } | undefined
@@ -252,38 +282,68 @@ function joinAdjacent(text: string, spans: Span[]): Span[] {
   return joined
 }
 
-/** Where our tables at the end of the text start (they and the blank lines between them run to its end). */
-function trailingTablesStart(text: string, sections: Span[]): number {
-  let start = text.length
-  for (const span of [...sections].sort((a, b) => b.start - a.start)) {
+/** Our last tables: the last one and those above it with only blank lines between; `atEnd` when only blank lines follow. */
+interface TablesRun {
+  start: number
+  end: number
+  atEnd: boolean
+}
+
+function lastTablesRun(text: string, sections: Span[]): TablesRun | undefined {
+  const [last, ...above] = [...sections].sort((a, b) => b.start - a.start)
+  if (!last) return undefined
+  let start = last.start
+  for (const span of above) {
     if (span.end > start || text.slice(span.end, start).trim() !== '') break
     start = span.start
   }
-  return start
+  return { start, end: last.end, atEnd: text.slice(last.end).trim() === '' }
 }
 
-/** Removes a span with the blank lines that separated it from what follows (or, for tables at the end
- * of the file, the one blank line we put before them). Key lines right below other lines take no blank
- * lines with them, nor those below a blank line when our tables at the end follow: the blank line
- * before those is theirs. */
-function removeSpan(text: string, result: MagicString, span: Span, tablesStart: number): void {
+/**
+ * Removes a span with the blank lines that joined it to our next table, or, for the last of our tables,
+ * the blank line we put above it: `separator` above all of them, one between two (not knowing the
+ * separator, the blank lines below them when they do not end the file, as earlier builds did). Key lines
+ * right below other lines take no blank lines with them, nor those above our last tables: those are the
+ * tables' (not knowing their separator, only when they end the file). Returns what it removed.
+ */
+function removeSpan(text: string, result: MagicString, span: Span, tables: TablesRun | undefined, separator: string | undefined): { start: number; end: number } {
   let { start, end } = span
   const following = /^(?:[ \t]*\r?\n)*/.exec(text.slice(end))?.[0] ?? ''
   const belowBlank = start === 0 || /(?:^|\n)[ \t]*\r?\n$/.test(text.slice(0, start))
-  if (!span.section && (!belowBlank || (start > 0 && following !== '' && end + following.length === tablesStart && tablesStart < text.length))) {
-    result.remove(start, end)
-    return
+  if (span.section) {
+    // Blank lines below our last table are the user's (we end what we write with its last line); the others below ours join two.
+    const endsTables = span.end === tables?.end
+    const all = endsTables && start === tables.start
+    if (!endsTables || (all && separator === undefined && !tables.atEnd)) end += following.length
+    else start -= all && separator !== undefined ? separatorLength(text, start, separator) : blankLineAbove(text, start)
+  } else if (belowBlank && !(start > 0 && tables && end + following.length === tables.start && (separator !== undefined || tables.atEnd))) {
+    end += following.length
   }
-  end += following.length
-  if (span.section && end === text.length) start -= /(?:^|\n)([ \t]*\r?\n)$/.exec(text.slice(0, start))?.[1]?.length ?? 0
   result.remove(start, end)
+  return { start, end }
+}
+
+/** The length of the blank line right above `start`, or 0. */
+function blankLineAbove(text: string, start: number): number {
+  return /(?:^|\n)([ \t]*\r?\n)$/.exec(text.slice(0, start))?.[1]?.length ?? 0
+}
+
+/**
+ * The length of the blank line we put above our tables (`separator`, '' when we put none), when it is
+ * still there. A blank line the user typed there instead (above the tables of a file we created, say) stays.
+ */
+function separatorLength(text: string, start: number, separator: string): number {
+  const userEnd = start - separator.length
+  return separator !== '' && text.slice(userEnd, start) === separator && (userEnd === 0 || text[userEnd - 1] === '\n') ? separator.length : 0
 }
 
 /**
  * Adds top-level keys after the user's last top-level key; with none, before the first table
- * (and the comment lines and blank lines directly above it), else at the end.
+ * (and the comment lines and blank lines directly above it), else at the end. Returns the table
+ * header the keys went right above, with a blank line of ours between.
  */
-function insertTopLevelKeys(text: string, statements: TomlStatement[], result: MagicString, keys: string, eol: string): void {
+function insertTopLevelKeys(text: string, statements: TomlStatement[], result: MagicString, keys: string, eol: string): TomlStatement | undefined {
   const firstHeader = statements.find((s) => s.kind !== 'key')
   const lastTopLevel = statements.filter((s) => s.kind === 'key' && s.table.length === 0 && (!firstHeader || s.start < firstHeader.start)).pop()
   if (lastTopLevel) {
@@ -294,10 +354,14 @@ function insertTopLevelKeys(text: string, statements: TomlStatement[], result: M
     // removing our keys again takes no blank line of the user's); else with a blank line of our own.
     const blankStart = above - (/(?:^|\n)((?:[ \t]*\r?\n)+)$/.exec(text.slice(0, above))?.[1]?.length ?? 0)
     if (blankStart > 0 && blankStart < above) result.appendLeft(blankStart, keys)
-    else result.appendLeft(above, keys + eol)
+    else {
+      result.appendLeft(above, keys + eol)
+      return above === firstHeader.start ? firstHeader : undefined
+    }
   } else {
     result.append((text === '' || text.endsWith('\n') ? '' : eol) + keys)
   }
+  return undefined
 }
 
 /** The start of the comment lines directly above `lineStart` (no blank line between). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { readFile, rename, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -6,7 +7,7 @@ import { describe, expect, test } from 'vitest'
 import oacVite from '../../src/vite.js'
 import { copyProject, repoRoot } from '../util/project.js'
 import { exists, readTree } from './bundlers.js'
-import { settle, waitFor } from './watchers.js'
+import { serviceHeld, settle, waitFor } from './watchers.js'
 
 const fixture = join(repoRoot, 'test/fixtures/plugin-basic')
 
@@ -28,6 +29,11 @@ async function save(file: string, text: string): Promise<void> {
   const temp = join(tmpdir(), `oac-vite-save-${process.pid}-${Math.random().toString(16).slice(2)}`)
   await writeFile(temp, text)
   await rename(temp, file)
+}
+
+/** Each file of a tree with a digest of its content: a readable diff when the tree changes. */
+async function treeDigest(dir: string): Promise<string[]> {
+  return [...(await readTree(dir))].map(([path, text]) => `${path} ${createHash('sha256').update(text).digest('hex').slice(0, 12)}`)
 }
 
 async function compiles(root: string): Promise<number> {
@@ -111,6 +117,15 @@ describe('vite', () => {
         const module = (await server.ssrLoadModule('virtual:oac')) as { tools: { name: string }[] }
         return module.tools.some((tool) => tool.name === 'echo')
       })
+
+      // An edit right before the server closes: the close waits for its update, which writes nothing after it.
+      await save(source, (await readFile(source, 'utf8')).replace('edited while serving', 'edited as the server closed'))
+      await server.close()
+      const closedTree = await treeDigest(join(root, 'tree'))
+      await settle()
+      expect(await treeDigest(join(root, 'tree'))).toEqual(closedTree)
+      // Bounded, not timed: the service ends once the session is released, a round trip to it after the close.
+      await waitFor('the esbuild service to end after the server closed', () => !serviceHeld())
     } finally {
       await server.close()
     }

@@ -156,36 +156,39 @@ export async function startWatch(bundler: BundlerName, spec: BuildSpec): Promise
       return watching(counter, () => context.dispose())
     }
     case 'webpack':
-      await foldersOlderThanWatchpackAccuracy(spec.root)
-      return countWebpackLike(
-        webpack({
-          context: spec.root,
-          mode: 'development',
-          devtool: false,
-          entry,
-          output: { path: spec.outDir, filename: APP_BUNDLE, library: { type: 'module' } },
-          experiments: { outputModule: true },
-          plugins: [oacWebpack(spec.options)],
-        }) as unknown as WebpackLikeCompiler,
-        counter,
-      )
     case 'rspack':
       await foldersOlderThanWatchpackAccuracy(spec.root)
-      return countWebpackLike(
-        rspack({
-          context: spec.root,
-          mode: 'development',
-          devtool: false,
-          entry,
-          output: { path: spec.outDir, filename: APP_BUNDLE, module: true, library: { type: 'module' } },
-          plugins: [oacRspack(spec.options)],
-        }) as unknown as WebpackLikeCompiler,
-        counter,
-      )
+      return countWebpackLike(webpackLikeCompiler(bundler, spec), counter)
   }
 }
 
+/** A webpack or Rspack compiler for the project with the plugin, not started. */
+export function webpackLikeCompiler(bundler: 'webpack' | 'rspack', spec: BuildSpec): WebpackLikeCompiler {
+  const entry = join(spec.root, spec.entry ?? 'src/main.js')
+  const common = { context: spec.root, mode: 'development' as const, devtool: false as const, entry }
+  return bundler === 'webpack'
+    ? (webpack({
+        ...common,
+        output: { path: spec.outDir, filename: APP_BUNDLE, library: { type: 'module' } },
+        experiments: { outputModule: true },
+        plugins: [oacWebpack(spec.options)],
+      }) as unknown as WebpackLikeCompiler)
+    : (rspack({
+        ...common,
+        output: { path: spec.outDir, filename: APP_BUNDLE, module: true, library: { type: 'module' } },
+        plugins: [oacRspack(spec.options)],
+      }) as unknown as WebpackLikeCompiler)
+}
+
 /** Polls until `check` passes, failing with `what` after `timeoutMs` (a bound, not a timing assertion). */
+/**
+ * True while a child process keeps this process alive: our esbuild service, whose open contexts hold it
+ * (the files that ask start no other child process).
+ */
+export function serviceHeld(): boolean {
+  return process.getActiveResourcesInfo().includes('ProcessWrap')
+}
+
 export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   for (;;) {

@@ -130,15 +130,7 @@ async function runSequence(format: MergeFile['format'], path: string, original: 
     })
   }
   const final = await readFile(join(target, path), 'utf8')
-  if (format === 'json') expect(final).toBe(expectedFinal)
-  else {
-    // TOML gives back every byte but, in open cases of issue 15, one blank line next to where our tables
-    // stood (toml-merge.test.ts, "keeps the blank line a user typed above our tables", it.fails: telling
-    // whose blank line it is needs the manifest to record the separator we write). Until then blank-line
-    // runs are compared folded; every other byte is compared exactly.
-    const folded = (text: string) => text.replace(/(\r?\n)(?:\r?\n)+/g, '$1')
-    expect(folded(final)).toBe(folded(expectedFinal))
-  }
+  expect(final).toBe(expectedFinal)
   await rm(target, { recursive: true, force: true })
 }
 

@@ -224,3 +224,51 @@ describe('the same rule in every merged file', () => {
     expect(await read('.codex/config.toml')).toBe('[mcp_servers]\n')
   })
 })
+
+describe('the blank line above our tables in a Codex TOML file (the manifest records the one we wrote)', () => {
+  const path = '.codex/agents/planner.toml'
+  const planner = merge(path, 'toml', [[['mcp_servers', 'oac-tools'], { command: 'node' }]])
+  const note = '# a note the user added later\n\n'
+
+  it('a file we created: the note and blank line the user typed above our tables stay once they go', async () => {
+    await writeOutputs([planner], options())
+    expect(await read(path)).toBe('[mcp_servers.oac-tools]\ncommand = "node"\n')
+    expect((await manifest()).merges[path]).toMatchObject({ created: true, tablesSeparator: '' })
+    await put(path, note + (await read(path)))
+    expect((await writeOutputs([], options())).diagnostics).toEqual([])
+    expect(await read(path)).toBe(note)
+  })
+
+  it('a file we created is removed with our tables when all that is left is blank lines the user typed below them', async () => {
+    await writeOutputs([planner], options())
+    await put(path, `${await read(path)}\n`)
+    expect((await writeOutputs([], options())).removed).toEqual([path])
+  })
+
+  it('reads a manifest an earlier build wrote, without the separator: its tables take one blank line with them, as they did', async () => {
+    const userFile = '# mine\n'
+    await put(path, userFile)
+    await writeOutputs([planner], options())
+    expect(await read(path)).toBe('# mine\n\n[mcp_servers.oac-tools]\ncommand = "node"\n')
+    const manifestPath = '.oac/manifest.oac-tools.json'
+    const current = JSON.parse(await read(manifestPath))
+    expect(current.merges[path].tablesSeparator).toBe('\n')
+    delete current.merges[path].tablesSeparator
+    await put(manifestPath, `${JSON.stringify(current, null, 2)}\n`)
+    const removed = await writeOutputs([], options())
+    expect(removed.diagnostics).toEqual([])
+    expect(await read(path)).toBe(userFile)
+  })
+
+  it('a separator in the manifest that is more than line breaks makes it damaged: nothing is written', async () => {
+    await put(path, '# mine\n')
+    await writeOutputs([planner], options())
+    const manifestPath = '.oac/manifest.oac-tools.json'
+    const current = JSON.parse(await read(manifestPath))
+    current.merges[path].tablesSeparator = '# mine\n\n'
+    await put(manifestPath, `${JSON.stringify(current, null, 2)}\n`)
+    const report = await writeOutputs([], options())
+    expect(report.diagnostics).toMatchObject([{ severity: 'error', code: 'manifest-invalid' }])
+    expect(await read(path)).toBe('# mine\n\n[mcp_servers.oac-tools]\ncommand = "node"\n')
+  })
+})

@@ -5,6 +5,7 @@ import type { JsonValue } from '../../src/define/types.js'
 import { OacError } from '../../src/diagnostics.js'
 import type { MergeEntry, MergeFile } from '../../src/emit/types.js'
 import { mergeTomlText } from '../../src/write/index.js'
+import { mergeToml } from '../../src/write/toml-merge.js'
 import { hostileString } from '../escape/hostile.js'
 import { printToml, userToml } from './toml-print.js'
 import { thrown } from '../util/errors.js'
@@ -176,15 +177,98 @@ describe('mergeTomlText blank lines as entries come and go (found by the ownersh
     expect(mergeTomlText(forced, agentToml([]), [{ keyPath: ['name'] }, { keyPath: ['mcp_servers', 'github'], original }])).toBe(user)
   })
 
-  // Known bug, open in issue 15: a file we created holds our tables alone; the user then types a note and
-  // a blank line above them. The text is byte for byte what appending our tables below a note gives, so
-  // the merge takes the blank line as the one it put there. Telling the two apart needs the manifest to
-  // record whether we wrote that separator. `it.fails` keeps the case in the suite: it turns red once
-  // the fix lands, and is then made an ordinary test.
-  it.fails('keeps the blank line a user typed above our tables in a file we created, when our tables go', () => {
-    const created = mergeTomlText('', agentToml([server]), [])
+  // A file we created holds our tables alone; the user then types a note and a blank line above them. The
+  // text is byte for byte what appending our tables below a note gives: only the separator the manifest
+  // records ('' here) tells the two apart.
+  it('keeps the blank line a user typed above our tables in a file we created, when our tables go', () => {
+    const created = mergeToml('', agentToml([server]), [], { kept: [], forced: [] })
+    expect(created).toEqual({ text: '[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n', tablesSeparator: '' })
     const note = '# a note the user added later\n\n'
-    expect(mergeTomlText(note + created, agentToml([]), [{ keyPath: ['mcp_servers', 'oac-tools'] }])).toBe(note)
+    const removed = mergeToml(note + created.text, agentToml([]), [{ keyPath: ['mcp_servers', 'oac-tools'] }], { kept: [], forced: [], tablesSeparator: created.tablesSeparator })
+    expect(removed).toEqual({ text: note })
+  })
+
+  it('takes the blank line it put above its tables', () => {
+    for (const user of ['# a note\n', '# a note\n\n', 'model = "o3"\r\n']) {
+      const added = mergeToml(user, agentToml([server]), [], { kept: [], forced: [] })
+      expect(added.tablesSeparator).toBe(user.endsWith('\r\n') ? '\r\n' : '\n')
+      expect(mergeToml(added.text, agentToml([]), [{ keyPath: server.keyPath }], { kept: [], forced: [], tablesSeparator: added.tablesSeparator }).text).toBe(user)
+    }
+  })
+
+  it('keeps the separator of its last tables while one of them stays, and a blank line the user typed in its place', () => {
+    const other = entry(['mcp_servers', 'oac-more'], { command: 'node' })
+    const both = mergeToml('', agentToml([server, other]), [], { kept: [], forced: [] })
+    expect(both.tablesSeparator).toBe('')
+    // The first goes (with the blank line below it), the second is already right: the file still starts with our table.
+    const one = mergeToml(both.text, agentToml([]), [{ keyPath: server.keyPath }], { kept: [other.keyPath], forced: [], tablesSeparator: '' })
+    expect(one).toEqual({ text: '[mcp_servers.oac-more]\ncommand = "node"\n', tablesSeparator: '' })
+    // The user's text above a blank line that was ours: the blank line goes; one the user typed instead of it stays.
+    const below = mergeToml('# mine\n', agentToml([server]), [], { kept: [], forced: [] })
+    const edited = below.text.replace('# mine\n\n', '# mine\n   \n')
+    expect(mergeToml(edited, agentToml([]), [{ keyPath: server.keyPath }], { kept: [], forced: [], tablesSeparator: below.tablesSeparator }).text).toBe('# mine\n   \n')
+    const joined = below.text.replace('# mine\n\n', '# mine\n')
+    expect(mergeToml(joined, agentToml([]), [{ keyPath: server.keyPath }], { kept: [], forced: [], tablesSeparator: below.tablesSeparator }).text).toBe('# mine\n')
+  })
+
+  it('a key line of ours put above its tables at the start of a file it created: the blank line between is theirs now, also below a note typed right above the key', () => {
+    const created = mergeToml('', agentToml([server]), [], { kept: [], forced: [] })
+    const withName = mergeToml(created.text, agentToml([name]), [], { kept: [server.keyPath], forced: [], tablesSeparator: created.tablesSeparator })
+    expect(withName).toEqual({ text: 'name = "planner"\n\n[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n', tablesSeparator: '\n' })
+    const table = '[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n'
+    const context = { kept: [], forced: [], tablesSeparator: withName.tablesSeparator }
+    const both = [{ keyPath: name.keyPath }, { keyPath: server.keyPath }]
+    for (const note of ['# a note the user added later\n', '# a note the user added later\n\n']) {
+      expect(mergeToml(note + withName.text, agentToml([]), both, context).text).toBe(note)
+      const tableOnly = mergeToml(note + withName.text, agentToml([]), [{ keyPath: name.keyPath }], { ...context, kept: [server.keyPath] })
+      expect(tableOnly).toEqual({ text: `${note}\n${table}`, tablesSeparator: '\n' })
+      expect(mergeToml(tableOnly.text, agentToml([]), [{ keyPath: server.keyPath }], context).text).toBe(note)
+    }
+    // Without the note the key goes with the blank line, and the table starts the file again.
+    expect(mergeToml(withName.text, agentToml([]), [{ keyPath: name.keyPath }], { ...context, kept: [server.keyPath] })).toEqual({ text: table, tablesSeparator: '' })
+  })
+
+  it('a key line of ours put above the blank lines above its tables takes none of them (the property test found it)', () => {
+    const note = '# a note the user added later\n\n'
+    const added = mergeToml(note, agentToml([server]), [], { kept: [], forced: [] })
+    expect(added.tablesSeparator).toBe('\n')
+    const withName = mergeToml(added.text, agentToml([name]), [], { kept: [server.keyPath], forced: [], tablesSeparator: added.tablesSeparator })
+    expect(withName).toEqual({ text: `# a note the user added later\nname = "planner"\n\n\n[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n`, tablesSeparator: '\n' })
+    const context = { kept: [server.keyPath], forced: [], tablesSeparator: withName.tablesSeparator }
+    const tableOnly = mergeToml(withName.text, agentToml([]), [{ keyPath: name.keyPath }], context)
+    expect(tableOnly).toEqual(added)
+    expect(mergeToml(tableOnly.text, agentToml([]), [{ keyPath: server.keyPath }], { ...context, kept: [] }).text).toBe(note)
+  })
+
+  it('keeps the blank lines a user typed below its tables at the end of the file', () => {
+    const added = mergeToml('# mine\n', agentToml([server]), [], { kept: [], forced: [] })
+    const context = { kept: [], forced: [], tablesSeparator: added.tablesSeparator }
+    expect(mergeToml(`${added.text}\n\n`, agentToml([]), [{ keyPath: server.keyPath }], context).text).toBe('# mine\n\n\n')
+    const other = entry(['mcp_servers', 'oac-more'], { command: 'node' })
+    const two = mergeToml('# mine\n', agentToml([server, other]), [], { kept: [], forced: [] })
+    expect(mergeToml(`${two.text}\n`, agentToml([]), [{ keyPath: other.keyPath }], { ...context, kept: [server.keyPath] }).text).toBe(`${added.text}\n`)
+  })
+
+  it('text the user typed below its tables stays, and the blank line above them goes (with the blank line that joins two of ours)', () => {
+    const other = entry(['mcp_servers', 'oac-more'], { command: 'node' })
+    const two = mergeToml('# mine\n', agentToml([server, other]), [], { kept: [], forced: [] })
+    const context = { kept: [], forced: [], tablesSeparator: two.tablesSeparator }
+    for (const tail of ['# typed below\n', '\n[mcp_servers.github]\ncommand = "gh"\n']) {
+      expect(mergeToml(two.text + tail, agentToml([]), [{ keyPath: server.keyPath }, { keyPath: other.keyPath }], context).text).toBe(`# mine\n${tail}`)
+      const firstGoes = mergeToml(two.text + tail, agentToml([]), [{ keyPath: server.keyPath }], { ...context, kept: [other.keyPath] })
+      expect(firstGoes).toEqual({ text: `# mine\n\n[mcp_servers.oac-more]\ncommand = "node"\n${tail}`, tablesSeparator: '\n' })
+      const lastGoes = mergeToml(two.text + tail, agentToml([]), [{ keyPath: other.keyPath }], { ...context, kept: [server.keyPath] })
+      expect(lastGoes).toEqual({ text: `# mine\n\n[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n${tail}`, tablesSeparator: '\n' })
+      // Tables appended below the user's text are our last tables now, with a separator of their own.
+      const below = mergeToml(lastGoes.text, agentToml([other]), [], { ...context, kept: [server.keyPath] })
+      expect(below.tablesSeparator).toBe('\n')
+      expect(mergeToml(below.text, agentToml([]), [{ keyPath: other.keyPath }], { ...context, kept: [server.keyPath] }).text).toBe(lastGoes.text)
+    }
+  })
+
+  it('without a recorded separator (a manifest of an earlier build) takes one blank line above its tables, as those builds did', () => {
+    const note = '# a note\n\n'
+    expect(mergeTomlText(`${note}[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n`, agentToml([]), [{ keyPath: server.keyPath }])).toBe('# a note\n')
   })
 })
 
