@@ -5,6 +5,6 @@
 // drops the comments of the import declarations it emits, `@ts-ignore` among them.
 
 // @ts-ignore -- `typebox` may not be installed
-export type { Static as TypeBoxStatic, TObject as TypeBoxObject } from 'typebox'
+export type { Static as TypeBoxStatic, TObject as TypeBoxObject, TSchema as TypeBoxSchema } from 'typebox'
 // @ts-ignore -- `@sinclair/typebox` may not be installed
-export type { Static as SinclairStatic, TObject as SinclairObject } from '@sinclair/typebox'
+export type { Static as SinclairStatic, TObject as SinclairObject, TSchema as SinclairSchema } from '@sinclair/typebox'

@@ -1,12 +1,12 @@
 // `npm run demo`: builds the playground with vite and the unplugin-oac plugin, then shows what it produced.
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'vite'
 
 const root = fileURLToPath(new URL('.', import.meta.url))
-const generated = ['.mcp.json', '.claude', '.codex', '.opencode', '.pi', '.omp', 'scripts', 'prompts']
+const generated = ['.mcp.json', '.claude', '.codex', '.opencode', '.pi', '.omp', '.gemini', '.github', '.qwen', '.kilo', '.vscode', 'scripts', 'prompts']
 
 await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'warn' })
 
@@ -30,4 +30,8 @@ console.log('$ node scripts/convert_units.mjs --value 5 --from km --to mi')
 console.log(run(['scripts/convert_units.mjs', '--value', '5', '--from', 'km', '--to', 'mi']))
 console.log(`\n$ echo '{"city":"Lisbon","days":2}' | node scripts/forecast.mjs --json`)
 console.log(run(['scripts/forecast.mjs', '--json'], '{"city":"Lisbon","days":2}'))
-console.log('\nOpen playground/.claude/agents/planner.md or playground/prompts/planner.md to see an agent prompt.')
+console.log('\n$ node scripts/forecast_chart.mjs --city Lisbon    (the image goes to a file; its path and the details are on stderr)')
+const chart = spawnSync('node', ['scripts/forecast_chart.mjs', '--city', 'Lisbon'], { cwd: root, encoding: 'utf8' })
+console.log(`${chart.stdout.trim()}\n${chart.stderr.trim()}`)
+console.log('\nOpen playground/.claude/agents/planner.md or playground/prompts/planner.md to see an agent prompt,')
+console.log('and playground/.claude/settings.json to see which tools run without asking (and which always ask).')

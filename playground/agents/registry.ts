@@ -1,6 +1,8 @@
 import { defineAgent, defineRegistry } from 'unplugin-oac'
 import { convertUnits } from './tools/convert-units.ts'
+import { deleteReport } from './tools/delete-report.ts'
 import { forecast } from './tools/forecast.ts'
+import { forecastChart } from './tools/forecast-chart.ts'
 import { releaseNotes } from './tools/release-notes.ts'
 import { searchIssues } from './tools/search-issues.ts'
 
@@ -8,7 +10,7 @@ const planner = defineAgent({
   name: 'planner',
   description: 'Plans field work around the weather. Use for scheduling outdoor tasks.',
   prompt: { file: './planner.md' },
-  tools: [forecast, convertUnits],
+  tools: [forecast, forecastChart, convertUnits],
   model: 'smart',
   toolFormat: 'both',
 })
@@ -16,8 +18,8 @@ const planner = defineAgent({
 const triager = defineAgent({
   name: 'triager',
   description: 'Triages issues and drafts release notes. Use when sorting bugs or preparing a release.',
-  prompt: 'You triage issues: find duplicates, label them, and draft release notes for what was fixed.',
-  tools: [searchIssues, releaseNotes],
+  prompt: 'You triage issues: find duplicates, label them, and draft release notes for what was fixed. Delete a report only when asked to.',
+  tools: [searchIssues, releaseNotes, deleteReport],
   model: 'fast',
   toolFormat: 'json',
   toolFormatOverrides: { release_notes: 'bash' },
@@ -43,6 +45,8 @@ export const registry = defineRegistry({
         fast: { claude: 'haiku', codex: 'gpt-5.1-codex-mini', opencode: 'anthropic/claude-haiku-4-5', pi: 'claude-haiku-4-5', omp: 'claude-haiku-4-5' },
       },
       env: ['FORECAST_UNITS'],
+      // Read-only tools run without asking; destructive ones always ask, in every harness that has a setting for it.
+      approval: { allow: [{ effect: 'readOnly' }], ask: [{ effect: 'destructive' }] },
     },
     dev: {
       harnesses: ['claude', 'opencode'],

@@ -1,7 +1,8 @@
-import type { AgentDefinition, Harness, RegistryDefinition } from '../define/types.js'
+import type { AgentDefinition, Harness, RegistryDefinition, SourceLocation } from '../define/types.js'
 import { type Diagnostic, hasErrors } from '../diagnostics.js'
 import type { LoadedRegistry } from '../load/index.js'
 import { planAgent } from './agents.js'
+import { approvalRules, checkApprovalNames } from './approval.js'
 import { type PlanOptions, type ResolvedConfig, resolveConfig } from './config.js'
 import { Findings } from './findings.js'
 import { isAgent } from './guards.js'
@@ -108,6 +109,47 @@ function warnUnscopedTools(registry: RegistryDefinition, config: ResolvedConfig,
 }
 
 /**
+ * One warning per selected harness that has no permission settings to write the config's approval
+ * rules into, when the rules decide for a tool it is given natively.
+ */
+function warnUnwrittenApprovals(registry: RegistryDefinition, config: ResolvedConfig, tools: readonly PlannedTool[], findings: Findings): void {
+  if (!config.nativeTools) return
+  const decided = tools.filter((tool) => tool.json && tool.approval !== undefined)
+  if (decided.length === 0) return
+  for (const id of config.harnesses) {
+    const { title, approvals } = harness(id)
+    if (!('unsupported' in approvals)) continue
+    findings.warning(
+      'approval-unsupported',
+      `Config "${config.config}"'s approval rules cannot reach ${title}: ${approvals.unsupported}. There, ${decided.map((tool) => `"${tool.name}"`).join(', ')} ${decided.length === 1 ? 'runs' : 'run'} as ${title} decides.`,
+      approvals.fix.replaceAll('<server>', config.serverName),
+      registry.source,
+    )
+  }
+}
+
+/**
+ * A warning per tool whose output schema is not an object while an MCP harness is selected: MCP
+ * carries structured output (outputSchema, structuredContent) only as an object, so there the model
+ * gets the value as JSON text alone.
+ */
+function warnOutputNotObject(config: ResolvedConfig, tools: readonly PlannedTool[], sources: ReadonlyMap<string, SourceLocation>, findings: Findings): void {
+  if (!config.nativeTools) return
+  const overMcp = config.harnesses.filter((id) => harness(id).toolRoute === 'mcp').map((id) => harness(id).title)
+  if (overMcp.length === 0) return
+  for (const tool of tools) {
+    if (!tool.json || tool.output === undefined || tool.output.type === 'object') continue
+    const kind = typeof tool.output.type === 'string' ? `of type "${tool.output.type}"` : 'not an object schema'
+    findings.warning(
+      'tool-output-not-object',
+      `Tool "${tool.name}"'s output schema is ${kind}, but MCP carries structured output only as an object: ${overMcp.join(', ')} ${overMcp.length === 1 ? 'gets' : 'get'} the value as JSON text, without the schema.`,
+      'Wrap the value in an object (e.g. z.object({ items: z.array(...) })) to give MCP clients structured output, or accept the JSON text.',
+      sources.get(tool.name),
+    )
+  }
+}
+
+/**
  * Turns loaded definitions into a Plan: every name checked, every input schema made one canonical
  * JSON Schema, every problem a diagnostic at its definition. Pure: no I/O (prompt texts come from
  * `loaded.prompts`), no absolute paths in the plan. The plan is absent when there are errors.
@@ -116,12 +158,14 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   const findings = new Findings(options.root)
   const registry = loaded.registry
   const config = resolveConfig(registry, options, findings)
+  const rules = approvalRules(config.profile.approval, config.config, registry, findings)
   const agents = registryAgents(registry, findings)
   const collected = collectTools(registry, agents, findings)
+  checkApprovalNames(rules, config.config, collected.tools, registry, findings)
 
   const tools: PlannedTool[] = []
   for (const tool of collected.tools) {
-    const planned = planTool(tool, config, options.root, findings, loaded.zod)
+    const planned = planTool(tool, config, rules, options.root, findings, loaded.zod)
     if (planned) tools.push(planned)
   }
   const plannedAgents: PlannedAgent[] = []
@@ -134,6 +178,8 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
 
   checkModelNames(config, tools, findings)
   warnUnscopedTools(registry, config, tools, plannedAgents, findings)
+  warnUnwrittenApprovals(registry, config, tools, findings)
+  warnOutputNotObject(config, tools, new Map(collected.tools.map((tool) => [tool.name, tool.source])), findings)
   const diagnostics = findings.diagnostics
   if (hasErrors(diagnostics)) return { diagnostics }
   const { profile: _profile, ...settings } = config

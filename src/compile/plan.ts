@@ -1,4 +1,4 @@
-import type { AgentMode, Harness, JsonValue, ToolFormat } from '../define/types.js'
+import type { AgentMode, Harness, JsonValue, ToolEffects, ToolFormat } from '../define/types.js'
 
 /** The MCP server name when none is given. */
 export const DEFAULT_SERVER_NAME = 'oac-tools'
@@ -60,7 +60,16 @@ export interface PlannedTool {
   source: PlannedSource
   /** The tool script, relative to the target: `scripts/<name>.mjs` (see `scriptsFolder`). */
   script: string
+  /** The canonical JSON Schema of the value `run` returns, where the tool declares one (made with the input's package). */
+  output?: JsonSchema
+  /** What the tool declares it does to the world (the effects it names), where it names any. */
+  effects?: ToolEffects
+  /** Whether harnesses run the tool without asking or always ask first (the config's `approval`); absent: each harness's default. */
+  approval?: ToolApproval
 }
+
+/** What a config's approval rules decide for one tool. */
+export type ToolApproval = 'allow' | 'ask'
 
 export interface PlannedAgent {
   name: string

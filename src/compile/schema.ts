@@ -30,16 +30,20 @@ function schemaPackage(input: unknown): SchemaPackage | 'zod3' | undefined {
   return undefined
 }
 
-function unrepresentable(kind: SchemaKind, reason: string): CanonicalSchema {
+/** Which of a tool's schemas is converted: its input, or the value `run` returns. */
+export type SchemaSide = 'input' | 'output'
+
+function unrepresentable(kind: SchemaKind, reason: string, side: SchemaSide): CanonicalSchema {
+  const where = side === 'input' ? 'parse or transform inside run' : 'return JSON values from run'
   return {
     ok: false,
     kind,
     code: 'tool-schema-unrepresentable',
-    message: `The input schema cannot be expressed as JSON Schema: ${reason}.`,
+    message: `The ${side} schema cannot be expressed as JSON Schema: ${reason}.`,
     fix:
       kind === 'zod'
-        ? 'Use JSON types for input fields (z.string(), z.number(), z.enum(...), z.array(...), z.object(...); e.g. z.iso.datetime() instead of z.date()); parse or transform inside run.'
-        : 'Use JSON types for input fields (Type.String(), Type.Number(), Type.Array(...), Type.Object(...)); convert values inside run.',
+        ? `Use JSON types for ${side} fields (z.string(), z.number(), z.enum(...), z.array(...), z.object(...); e.g. z.iso.datetime() instead of z.date()); ${where}.`
+        : `Use JSON types for ${side} fields (Type.String(), Type.Number(), Type.Array(...), Type.Object(...)); ${side === 'input' ? 'convert values inside run' : where}.`,
   }
 }
 
@@ -114,7 +118,7 @@ function inlineDefinitions(schema: JsonSchema): JsonSchema {
   return result
 }
 
-const ZOD_PARAMS = { io: 'input', target: 'draft-2020-12', unrepresentable: 'throw' } as const
+const zodParams = (side: SchemaSide) => ({ io: side, target: 'draft-2020-12', unrepresentable: 'throw' }) as const
 
 const versionText = (version: ZodVersion) => `${version.major}.${version.minor}.${version.patch}`
 
@@ -124,12 +128,13 @@ const versionText = (version: ZodVersion) => `${version.major}.${version.minor}.
  * zod 4.2 and later give each (classic) schema its own `toJSONSchema`; before that, the copy the
  * registry module imported is used when it is the schema's version.
  */
-function fromZod(input: object, zod: ZodCopy | undefined): CanonicalSchema {
+function fromZod(input: object, zod: ZodCopy | undefined, side: SchemaSide): CanonicalSchema {
   const own = (input as { toJSONSchema?: unknown }).toJSONSchema
   const made = (input as { _zod?: { version?: unknown } })._zod?.version
+  const params = zodParams(side)
   let convert: (() => Record<string, unknown>) | undefined
-  if (typeof own === 'function') convert = () => (own as (params: typeof ZOD_PARAMS) => Record<string, unknown>).call(input, ZOD_PARAMS)
-  else if (zod && isZodVersion(made) && versionText(made) === versionText(zod.version)) convert = () => zod.toJSONSchema(input, ZOD_PARAMS)
+  if (typeof own === 'function') convert = () => (own as (params: ReturnType<typeof zodParams>) => Record<string, unknown>).call(input, params)
+  else if (zod && isZodVersion(made) && versionText(made) === versionText(zod.version)) convert = () => zod.toJSONSchema(input, params)
   if (!convert) {
     const schemaVersion = isZodVersion(made) ? `zod ${versionText(made)}` : 'a zod copy of unknown version'
     return {
@@ -137,8 +142,8 @@ function fromZod(input: object, zod: ZodCopy | undefined): CanonicalSchema {
       kind: 'zod',
       code: 'tool-schema-zod-copy',
       message: zod
-        ? `The input schema was made with ${schemaVersion}, but the project's zod is ${versionText(zod.version)} (${zod.location}): only the copy that made a schema can read its descriptions and defaults.`
-        : `The input schema was made with ${schemaVersion}, which the project does not resolve as "zod": only the copy that made a schema can read its descriptions and defaults.`,
+        ? `The ${side} schema was made with ${schemaVersion}, but the project's zod is ${versionText(zod.version)} (${zod.location}): only the copy that made a schema can read its descriptions and defaults.`
+        : `The ${side} schema was made with ${schemaVersion}, which the project does not resolve as "zod": only the copy that made a schema can read its descriptions and defaults.`,
       fix: 'Install one copy of zod in the project (`npm ls zod` lists every copy; `npm dedupe`, or one version in package.json), and import zod from there.',
     }
   }
@@ -146,7 +151,7 @@ function fromZod(input: object, zod: ZodCopy | undefined): CanonicalSchema {
   try {
     converted = convert()
   } catch (error) {
-    return unrepresentable('zod', (error as Error).message.replace(/\.$/, ''))
+    return unrepresentable('zod', (error as Error).message.replace(/\.$/, ''), side)
   }
   const { $schema: _dialect, ...schema } = converted
   return { ok: true, kind: 'zod', package: 'zod', schema: schema as JsonSchema }
@@ -169,20 +174,21 @@ function defaultedNotRequired(node: JsonSchema): JsonSchema {
   return required.length ? { ...rest, required } : rest
 }
 
-function fromTypeBox(input: unknown, pkg: 'typebox' | '@sinclair/typebox'): CanonicalSchema {
+function fromTypeBox(input: unknown, pkg: 'typebox' | '@sinclair/typebox', side: SchemaSide): CanonicalSchema {
   let schema: JsonSchema
   try {
     // TypeBox schemas are JSON Schema plus symbol-keyed metadata, which JSON drops.
     schema = JSON.parse(JSON.stringify(input)) as JsonSchema
   } catch (error) {
-    return unrepresentable('typebox', (error as Error).message)
+    return unrepresentable('typebox', (error as Error).message, side)
   }
   const problems: string[] = []
   walkSchema(schema, (node, pointer) => {
     if (typeof node.type === 'string' && !JSON_TYPES.has(node.type)) problems.push(`${node.type} at ${pointer || '/'}`)
   })
-  if (problems.length) return unrepresentable('typebox', problems.join(', '))
-  return { ok: true, kind: 'typebox', package: pkg, schema: mapSchema(schema, defaultedNotRequired) }
+  if (problems.length) return unrepresentable('typebox', problems.join(', '), side)
+  // What `run` returns has its defaults filled in before it leaves the tool: there they stay required.
+  return { ok: true, kind: 'typebox', package: pkg, schema: side === 'input' ? mapSchema(schema, defaultedNotRequired) : schema }
 }
 
 /**
@@ -203,14 +209,17 @@ function withoutSafeIntegerBounds(node: JsonSchema): JsonSchema {
  * convert themselves), TypeBox 1.x and 0.34 as the plain JSON they already are, with defaulted
  * properties optional. Non-recursive `$defs` are inlined; every remaining `$ref` must resolve inside
  * the schema; the root must be an object; the safe-integer bounds of zod's `.int()` are left out.
+ *
+ * With `side` 'output', the schema of the value `run` returns, the same way but for its other side:
+ * zod's output side, TypeBox defaults filled in (so required), and any root (a list, a string).
  */
-export function canonicalSchema(input: unknown, zod?: ZodCopy): CanonicalSchema {
+export function canonicalSchema(input: unknown, zod?: ZodCopy, side: SchemaSide = 'input'): CanonicalSchema {
   const pkg = schemaPackage(input)
   if (pkg === 'zod3') {
     return {
       ok: false,
       code: 'tool-schema-unsupported',
-      message: 'The input is a zod 3 schema; tools take zod 4 (or TypeBox) schemas.',
+      message: `The ${side} is a zod 3 schema; tools take zod 4 (or TypeBox) schemas.`,
       fix: "Upgrade to zod 4 (zod@^4 in package.json, import { z } from 'zod').",
     }
   }
@@ -218,11 +227,14 @@ export function canonicalSchema(input: unknown, zod?: ZodCopy): CanonicalSchema 
     return {
       ok: false,
       code: 'tool-schema-unsupported',
-      message: 'The input is neither a zod 4 schema nor a TypeBox schema.',
-      fix: "Define input with z.object({ ... }) from 'zod', or Type.Object({ ... }) from 'typebox' (TypeBox 1.x) or '@sinclair/typebox' (0.34).",
+      message: `The ${side} is neither a zod 4 schema nor a TypeBox schema.`,
+      fix:
+        side === 'input'
+          ? "Define input with z.object({ ... }) from 'zod', or Type.Object({ ... }) from 'typebox' (TypeBox 1.x) or '@sinclair/typebox' (0.34)."
+          : "Define output with a schema from 'zod' (z.object({ ... }), z.array(...)), or from 'typebox' (TypeBox 1.x) or '@sinclair/typebox' (0.34).",
     }
   }
-  const converted = pkg === 'zod' ? fromZod(input as object, zod) : fromTypeBox(input, pkg)
+  const converted = pkg === 'zod' ? fromZod(input as object, zod, side) : fromTypeBox(input, pkg, side)
   if (!converted.ok) return converted
   const kind = converted.kind
   const schema = mapSchema(inlineDefinitions(converted.schema), withoutSafeIntegerBounds)
@@ -235,11 +247,11 @@ export function canonicalSchema(input: unknown, zod?: ZodCopy): CanonicalSchema 
       ok: false,
       kind,
       code: 'tool-schema-unresolved-ref',
-      message: `The input schema refers to ${unresolved.map((r) => `"${r}"`).join(', ')}, which it does not contain.`,
+      message: `The ${side} schema refers to ${unresolved.map((r) => `"${r}"`).join(', ')}, which it does not contain.`,
       fix: kind === 'typebox' ? 'Use the referenced schema itself instead of Type.Ref(...), or Type.Recursive for recursion.' : 'Use the referenced schema itself instead of a reference.',
     }
   }
-  if (schema.type !== 'object') {
+  if (side === 'input' && schema.type !== 'object') {
     return {
       ok: false,
       kind,

@@ -1,4 +1,5 @@
 import type { AgentDefinition, AnyToolDefinition, RegistryDefinition, SourceLocation } from '../define/types.js'
+import { type ApprovalRules, toolApproval, toolEffects } from './approval.js'
 import type { ResolvedConfig } from './config.js'
 import type { ZodCopy } from '../load/zod-copy.js'
 import type { Findings } from './findings.js'
@@ -77,7 +78,7 @@ export function collectTools(registry: RegistryDefinition, agents: readonly Agen
 }
 
 /** Checks one tool and turns it into its planned form (undefined when it cannot be planned). */
-export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, root: string, findings: Findings, zod?: ZodCopy): PlannedTool | undefined {
+export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, rules: ApprovalRules, root: string, findings: Findings, zod?: ZodCopy): PlannedTool | undefined {
   const at = tool.source
   const label = `Tool "${tool.name}"`
   let ok = true
@@ -127,6 +128,29 @@ export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, root: 
       findings.add(effect.severity, 'tool-schema-construct', `${label}'s input has ${rule.label} at ${pointers.join(', ')}; for ${harness}, ${effect.effect}.`, rule.fix, at)
     }
   }
+  const output = tool.output === undefined ? undefined : canonicalSchema(tool.output, zod, 'output')
+  if (output && !output.ok) {
+    ok = false
+    findings.error(output.code, `${label}: ${output.message}`, output.fix, at)
+  } else if (output && output.package !== canonical.package) {
+    ok = false
+    findings.error(
+      'tool-output-package',
+      `${label}'s output schema is made with ${output.package}, its input schema with ${canonical.package}; the tool script checks both with one package.`,
+      `Write the output schema with ${canonical.package}, as the input is.`,
+      at,
+    )
+  }
+  const effects = toolEffects(tool, findings)
+  const approval = toolApproval(tool, effects ?? {}, rules)
+  if (approval !== undefined && !tool.json && rules[approval].includes(tool.name)) {
+    findings.warning(
+      'approval-bash-only',
+      `${label} is named in the config's approval.${approval}, but it has json: false: it runs through the harness's shell tool, whose own permission settings apply.`,
+      `Remove "${tool.name}" from approval.${approval}, or give the tool a native form (leave json out).`,
+      at,
+    )
+  }
   if (!ok) return undefined
   return {
     name: tool.name,
@@ -138,5 +162,8 @@ export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, root: 
     schemaPackage: canonical.package,
     source: plannedSource(root, at),
     script: `${scriptsFolder(config.serverName)}/${tool.name}.mjs`,
+    ...(output?.ok && { output: output.schema }),
+    ...(effects && { effects }),
+    ...(approval && tool.json && { approval }),
   }
 }

@@ -7,19 +7,22 @@ import type {
   ToolDefinition,
   ToolInputSchema,
   ToolOptions,
+  ToolOutputSchema,
 } from './types.js'
 
 /**
  * Defines a tool. The definition is plain data plus `run`; names, descriptions and schemas are
  * checked by the compile step, which reports problems with this call's file and line.
  */
-export function defineTool<S extends ToolInputSchema>(options: ToolOptions<S>): ToolDefinition<S> {
+export function defineTool<S extends ToolInputSchema, O extends ToolOutputSchema | undefined = undefined>(options: ToolOptions<S, O>): ToolDefinition<S, O> {
   return {
     kind: 'oac:tool',
     name: options.name,
     description: options.description,
     input: options.input,
+    output: options.output as O,
     run: options.run,
+    effects: options.effects ?? {},
     json: options.json ?? true,
     replacesBuiltin: options.replacesBuiltin ?? false,
     source: callerLocation(),

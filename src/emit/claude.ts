@@ -3,16 +3,19 @@ import type { Plan, PlannedAgent } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
 import { markdownWithFrontmatter } from './codegen/escape.js'
 import { hasNativeForm, nativeToolName, renderAgentPrompt } from './codegen/prompt-docs.js'
-import { agentMcpTools, agentTools, mcpJsonFile, servesMcp } from './mcp-tools.js'
+import { agentMcpTools, agentTools, mcpJsonFile, permissionItems, servesMcp } from './mcp-tools.js'
 import type { OutputFile } from './types.js'
 
 /**
- * Claude Code: `.mcp.json` (our server entry merged into the user's file) and one subagent file
- * `.claude/agents/<agent>.md` per agent.
+ * Claude Code: `.mcp.json` (our server entry merged into the user's file), one subagent file
+ * `.claude/agents/<agent>.md` per agent, and the config's approval rules as items of
+ * `permissions.allow` / `permissions.ask` in the project's `.claude/settings.json`.
  */
 export function emitClaude(plan: Plan): OutputFile[] {
   const files: OutputFile[] = []
   if (servesMcp(plan, 'claude')) files.push(mcpJsonFile(plan))
+  const rules = permissionItems(plan, 'claude')
+  if (rules.length > 0) files.push({ kind: 'merge', path: '.claude/settings.json', format: 'json', entries: rules })
   for (const agent of plan.agents) {
     files.push({
       kind: 'owned',

@@ -1,5 +1,5 @@
 import { codex } from '../compile/harnesses/codex.js'
-import type { Plan, PlannedAgent } from '../compile/plan.js'
+import type { Plan, PlannedAgent, ToolApproval } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
 import { hasNativeForm, renderAgentPrompt } from './codegen/prompt-docs.js'
@@ -65,11 +65,20 @@ function agentEntries(plan: Plan, agent: PlannedAgent): MergeEntry[] {
  * declared names from Codex's environment, by name.
  */
 export function mcpServerBlock(plan: Plan, enabledTools: string[]): { [key: string]: JsonValue } {
+  const decided = plan.tools.filter((tool) => tool.approval !== undefined && enabledTools.includes(tool.name))
   return {
     ...mcpServerCommand(plan.serverName),
     ...(plan.env.length > 0 ? { env_vars: [...plan.env] } : {}),
     enabled_tools: enabledTools,
     startup_timeout_sec: STARTUP_TIMEOUT_SEC,
     tool_timeout_sec: TOOL_TIMEOUT_SEC,
+    ...(decided.length > 0 ? { tools: Object.fromEntries(decided.map((tool) => [tool.name, { approval_mode: CODEX_APPROVAL[tool.approval!] }])) } : {}),
   }
 }
+
+/**
+ * Codex's approval mode for a tool the config's approval rules decide: `approve` runs it unasked,
+ * `prompt` always asks. Other tools keep Codex's default, `auto`, which asks unless the tool's
+ * annotations say it only reads (or is neither destructive nor open-world).
+ */
+const CODEX_APPROVAL: Record<ToolApproval, string> = { allow: 'approve', ask: 'prompt' }

@@ -6,8 +6,9 @@ import type { OutputFile } from './types.js'
 /**
  * Kilo (an opencode fork): opencode's tool shims and agent files under `.kilo/`, the folder names of
  * Kilo's docs (Kilo 7.7 reads `{tool,tools}/*.ts` and `{agent,agents}/**\/*.md` there), importing
- * `tool` from Kilo's own plugin package.
+ * `tool` from Kilo's own plugin package; approval rules go into `.kilo/kilo.json`, which Kilo 7.7
+ * reads from its project folders as opencode reads `.opencode/opencode.json`.
  */
 export function emitKilo(plan: Plan): OutputFile[] {
-  return emitOpencodeFamily(plan, { harness: 'kilo', toolFolder: '.kilo/tools', agentFile: kilo.agentFile, pluginPackage: '@kilocode/plugin' })
+  return emitOpencodeFamily(plan, { harness: 'kilo', toolFolder: '.kilo/tools', agentFile: kilo.agentFile, pluginPackage: '@kilocode/plugin', configFile: '.kilo/kilo.json' })
 }

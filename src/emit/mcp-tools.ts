@@ -2,8 +2,8 @@
 import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
 import type { Harness } from '../define/types.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
-import { hasNativeForm } from './codegen/prompt-docs.js'
-import type { MergeFile } from './types.js'
+import { hasNativeForm, nativeToolName } from './codegen/prompt-docs.js'
+import { ARRAY_ITEM, type MergeEntry, type MergeFile } from './types.js'
 
 /** True when the plan serves tools over MCP to this harness (the bundler then writes the server script). */
 export function servesMcp(plan: Plan, harness: Harness): boolean {
@@ -39,4 +39,18 @@ export function mcpJsonFile(plan: Plan): MergeFile {
     entries: [{ keyPath: ['mcpServers', plan.serverName], value: { ...mcpServerCommand(plan.serverName), ...(plan.env.length > 0 ? { env } : {}) } }],
     ...(plan.harnesses.includes('copilot') ? { strictJsonReader: 'the GitHub Copilot CLI' } : {}),
   }
+}
+
+/**
+ * The config's approval rules as items of the harness's permission lists, `permissions.allow` and
+ * `permissions.ask` (Claude Code's `.claude/settings.json`, Qwen Code's `.qwen/settings.json`), each
+ * tool named as its model sees it: only those items are ours, every other rule stays the user's.
+ */
+export function permissionItems(plan: Plan, harness: Harness): MergeEntry[] {
+  return plan.tools
+    .filter((tool) => tool.approval !== undefined && hasNativeForm(plan, tool, harness))
+    .map((tool) => {
+      const name = nativeToolName(plan, harness, tool.name)
+      return { keyPath: ['permissions', tool.approval!, ARRAY_ITEM, name], value: name }
+    })
 }

@@ -1,5 +1,5 @@
 import type { Plan, PlannedTool } from '../compile/plan.js'
-import { bridgeCode, bridgeImports, generatedHeader, scriptFromShim } from './codegen/bridge.js'
+import { bridgeCode, bridgeImports, contentBlocksCode, generatedHeader, scriptFromShim } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
@@ -9,7 +9,9 @@ import type { OutputFile, OwnedFile } from './types.js'
 /**
  * oh-my-pi: a `.omp/tools/<tool>/index.ts` factory per JSON tool. omp imports these natively
  * (Bun, no node_modules), so the omp package is imported for types only and the schema builder
- * is the injected `pi.zod`.
+ * is the injected `pi.zod`. Results are content blocks (text, images) with the tool's details, and
+ * `isError` for a failed call; the tool's `approval` carries its tier (from its effects) and the
+ * policy of the config's approval rules.
  */
 export function emitOmp(plan: Plan): OutputFile[] {
   return plan.tools.filter((tool) => hasNativeForm(plan, tool, 'omp')).map((tool) => toolFile(plan, tool))
@@ -18,6 +20,7 @@ export function emitOmp(plan: Plan): OutputFile[] {
 function toolFile(plan: Plan, tool: PlannedTool): OwnedFile {
   const path = `.omp/tools/${tool.name}/index.ts`
   const parameters = zodSchemaCode(tool.schema, { z: 'z', dialect: 'omptype' }).code
+  const approval = approvalCode(tool)
   const content = [
     generatedHeader(`tool ${JSON.stringify(tool.name)} (${tool.source.file})`),
     ...bridgeImports(plan),
@@ -32,20 +35,39 @@ function toolFile(plan: Plan, tool: PlannedTool): OwnedFile {
     // Custom tools are otherwise "discoverable" only; the agents' prompts name them, so keep them at hand.
     '    loadMode: "essential",',
     `    parameters: ${indentTail(parameters, '    ')},`,
+    ...(approval === undefined ? [] : [`    approval: ${approval},`]),
     '    async execute(_toolCallId, params, onUpdate, _ctx, signal) {',
-    `      const text = await runTool(${jsString(scriptFromShim(path, tool))}, params, {`,
+    `      const outcome = await runTool(${jsString(scriptFromShim(path, tool))}, params, {`,
     '        cwd: pi.cwd,',
     '        signal,',
     '        progress: (message) => onUpdate?.({ content: [{ type: "text", text: message }] }),',
     '      })',
-    '      return { content: [{ type: "text", text }] }',
+    '      return {',
+    '        content: contentBlocks(outcome),',
+    '        ...(outcome.details === undefined ? {} : { details: outcome.details }),',
+    '        ...(outcome.ok ? {} : { isError: true }),',
+    '      }',
     '    },',
     '  }',
     '}',
     '',
     'export default factory',
     '',
+    contentBlocksCode(),
     bridgeCode(plan),
   ].join('\n')
   return { kind: 'owned', path, content }
+}
+
+/**
+ * The tool's `approval`: the tier of what it does (`read` for a read-only tool, `exec` for a
+ * destructive one, `write` for one that says it is not destructive; omp takes a tool without a tier
+ * as `exec`) and the policy of the config's approval rules (`prompt` asks even in omp's `yolo`
+ * mode). Undefined when neither says anything.
+ */
+function approvalCode(tool: PlannedTool): string | undefined {
+  const effects = tool.effects ?? {}
+  const tier = effects.readOnly ? 'read' : effects.destructive ? 'exec' : effects.destructive === false ? 'write' : undefined
+  if (tool.approval === undefined) return tier === undefined ? undefined : jsString(tier)
+  return `{ tier: ${jsString(tier ?? 'exec')}, policy: ${jsString(tool.approval === 'ask' ? 'prompt' : 'allow')} }`
 }

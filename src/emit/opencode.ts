@@ -8,19 +8,28 @@ import { hasNativeForm, renderAgentPrompt } from './codegen/prompt-docs.js'
 import { zodShapeCode } from './codegen/zod-code.js'
 import type { OutputFile, OwnedFile } from './types.js'
 
-/** opencode or one of its forks: where its tool and agent files go, and the package its tools import. */
+/** opencode or one of its forks: where its tool and agent files go, the package its tools import, and its config file. */
 export interface OpencodeFamily {
   harness: Extract<Harness, 'opencode' | 'kilo'>
   toolFolder: string
   agentFile: (agent: string) => string
   pluginPackage: string
+  /** The project config file in the harness's own folder, which every agent's permissions come from. */
+  configFile: string
 }
 
-const OPENCODE: OpencodeFamily = { harness: 'opencode', toolFolder: '.opencode/tool', agentFile: opencode.agentFile, pluginPackage: '@opencode-ai/plugin' }
+const OPENCODE: OpencodeFamily = {
+  harness: 'opencode',
+  toolFolder: '.opencode/tool',
+  agentFile: opencode.agentFile,
+  pluginPackage: '@opencode-ai/plugin',
+  configFile: '.opencode/opencode.json',
+}
 
 /**
  * opencode: a `.opencode/tool/<tool>.ts` shim per JSON tool (zod arguments on `tool.schema`, the
- * bridge to the tool script) and a `.opencode/agent/<agent>.md` per agent.
+ * bridge to the tool script) and a `.opencode/agent/<agent>.md` per agent; with approval rules, their
+ * `allow` and `ask` merged into `.opencode/opencode.json`'s `permission` too, for opencode's own agents.
  */
 export function emitOpencode(plan: Plan): OutputFile[] {
   return emitOpencodeFamily(plan, OPENCODE)
@@ -28,7 +37,12 @@ export function emitOpencode(plan: Plan): OutputFile[] {
 
 export function emitOpencodeFamily(plan: Plan, family: OpencodeFamily): OutputFile[] {
   const tools = plan.tools.filter((tool) => hasNativeForm(plan, tool, family.harness))
-  return [...tools.map((tool) => toolFile(plan, tool, family)), ...plan.agents.map((agent) => agentFile(plan, agent, tools, family))]
+  const files: OutputFile[] = [...tools.map((tool) => toolFile(plan, tool, family)), ...plan.agents.map((agent) => agentFile(plan, agent, tools, family))]
+  const decided = tools.filter((tool) => tool.approval !== undefined)
+  if (decided.length > 0) {
+    files.push({ kind: 'merge', path: family.configFile, format: 'json', entries: decided.map((tool) => ({ keyPath: ['permission', tool.name], value: tool.approval! })) })
+  }
+  return files
 }
 
 function toolFile(plan: Plan, tool: PlannedTool, family: OpencodeFamily): OwnedFile {
@@ -43,28 +57,49 @@ function toolFile(plan: Plan, tool: PlannedTool, family: OpencodeFamily): OwnedF
     'export default tool({',
     `  description: ${jsString(tool.description)},`,
     `  args: ${indentTail(args)},`,
-    '  execute(args, context) {',
-    `    return runTool(${jsString(scriptFromShim(path, tool))}, args, {`,
+    '  async execute(args, context) {',
+    // Tools ask under their own name: the agent's `permission` for it decides (allow, ask or deny).
+    `    await context.ask({ permission: ${jsString(tool.name)}, patterns: ["*"], always: ["*"], metadata: {} })`,
+    `    const outcome = await runTool(${jsString(scriptFromShim(path, tool))}, args, {`,
     '      cwd: context.directory,',
     '      signal: context.abort,',
     '      progress: (title) => context.metadata({ title }),',
     '    })',
+    '    return toolResult(outcome)',
     '  },',
     '})',
     '',
+    RESULT_CODE,
     bridgeCode(plan),
   ].join('\n')
   return { kind: 'owned', path, content }
 }
+
+/** How the shim hands opencode (or Kilo) a call's outcome. */
+const RESULT_CODE = `/** The outcome as opencode takes a result: the text, images as attachments, details as metadata; a failed call throws its message. */
+function toolResult(outcome: ToolOutcome) {
+  if (!outcome.ok) throw new Error(outcome.message)
+  return {
+    output: outcome.text,
+    metadata: outcome.details === undefined ? {} : { details: outcome.details },
+    attachments: (outcome.images ?? []).map((image, i) => ({
+      type: "file" as const,
+      mime: image.mimeType,
+      url: \`data:\${image.mimeType};base64,\${image.data}\`,
+      filename: \`image-\${i + 1}\`,
+    })),
+  }
+}
+`
 
 function isRecord(value: JsonValue | undefined): value is { [key: string]: JsonValue } {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /**
- * The agent's tool permissions: its own tools allowed, our other native tools denied. With
- * `builtinTools.opencode` set, every other tool is denied first (opencode applies the last rule
- * that matches) and those built-ins are allowed.
+ * The agent's tool permissions: its own tools allowed (or `ask`, where the config's approval rules
+ * say so), our other native tools denied. With `builtinTools.opencode` set, every other tool is
+ * denied first (opencode applies the last rule that matches) and those built-ins are allowed.
  */
 function permissions(agent: PlannedAgent, tools: readonly PlannedTool[], harness: OpencodeFamily['harness']): { [key: string]: JsonValue } {
   const permission: { [key: string]: JsonValue } = {}
@@ -74,7 +109,7 @@ function permissions(agent: PlannedAgent, tools: readonly PlannedTool[], harness
     for (const name of builtins) permission[name] = 'allow'
   }
   const own = new Set(agent.tools)
-  for (const tool of tools) permission[tool.name] = own.has(tool.name) ? 'allow' : 'deny'
+  for (const tool of tools) permission[tool.name] = !own.has(tool.name) ? 'deny' : tool.approval === 'ask' ? 'ask' : 'allow'
   return permission
 }
 

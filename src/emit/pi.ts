@@ -1,5 +1,5 @@
 import type { Plan, PlannedTool } from '../compile/plan.js'
-import { bridgeCode, bridgeImports, generatedHeader, scriptFromShim } from './codegen/bridge.js'
+import { bridgeCode, bridgeImports, contentBlocksCode, generatedHeader, scriptFromShim } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
@@ -15,21 +15,33 @@ function extensionPath(plan: Plan): string {
  * pi: one extension, `.pi/extensions/<server name>.ts` (`oac-tools.ts` by default), registering every JSON tool with TypeBox
  * parameters. `typebox` is what both pi 0.7x and 1.x resolve for extensions (their loaders alias
  * it, and `@sinclair/typebox`, to the TypeBox they ship); the pi type import is erased at load time.
+ *
+ * Results are content blocks (text, images) with the tool's details. pi marks a result failed only
+ * when `execute` throws, which would lose the details, so a failed call returns its message and a
+ * `tool_result` handler marks it failed. pi asks before no tool: a tool the config's approval rules
+ * say asks confirms with the user in `execute` (and fails where pi has no UI to ask in).
  */
 export function emitPi(plan: Plan): OutputFile[] {
   const tools = plan.tools.filter((tool) => hasNativeForm(plan, tool, 'pi'))
   if (tools.length === 0) return []
   const sources = tools.map((tool) => `${JSON.stringify(tool.name)} (${tool.source.file})`).join(', ')
+  const asks = tools.some((tool) => tool.approval === 'ask')
   const content = [
     generatedHeader(`${tools.length === 1 ? 'tool' : 'tools'} ${sources}`),
     ...bridgeImports(plan),
-    `import type { ExtensionAPI } from "@mariozechner/pi-coding-agent"`,
+    `import type { ExtensionAPI${asks ? ', ExtensionContext' : ''} } from "@mariozechner/pi-coding-agent"`,
     `import { Type } from "typebox"`,
     '',
     'export default function (pi: ExtensionAPI) {',
+    '  // The calls whose outcome is a failure, until pi reports their result.',
+    '  const failed = new Set<string>()',
+    '  pi.on("tool_result", (event) => (failed.delete(event.toolCallId) ? { isError: true } : undefined))',
+    '',
     tools.map((tool) => registration(tool, extensionPath(plan))).join('\n\n'),
     '}',
     '',
+    contentBlocksCode(),
+    ...(asks ? [CONFIRM_CODE] : []),
     bridgeCode(plan),
   ].join('\n')
   return [{ kind: 'owned', path: extensionPath(plan), content }]
@@ -40,6 +52,13 @@ function promptSnippet(tool: PlannedTool): string {
   return tool.description.replace(/\s+/g, ' ').trim()
 }
 
+const CONFIRM_CODE = `/** Asks the user before a tool the config's approval rules say asks: pi has no approval of its own. */
+async function confirmCall(ctx: ExtensionContext, tool: string, params: unknown): Promise<void> {
+  if (!ctx.hasUI) throw new Error(\`The tool "\${tool}" asks before it runs, and this pi session has no UI to ask in.\`)
+  if (!(await ctx.ui.confirm(\`Run \${tool}?\`, JSON.stringify(params, null, 2)))) throw new Error(\`The user declined to run the tool "\${tool}".\`)
+}
+`
+
 function registration(tool: PlannedTool, extension: string): string {
   return [
     '  pi.registerTool({',
@@ -48,13 +67,15 @@ function registration(tool: PlannedTool, extension: string): string {
     `    description: ${jsString(tool.description)},`,
     `    promptSnippet: ${jsString(promptSnippet(tool))},`,
     `    parameters: ${indentTail(typeboxCode(tool.schema), '    ')},`,
-    '    async execute(_toolCallId, params, signal, onUpdate, ctx) {',
-    `      const text = await runTool(${jsString(scriptFromShim(extension, tool))}, params, {`,
+    '    async execute(toolCallId, params, signal, onUpdate, ctx) {',
+    ...(tool.approval === 'ask' ? [`      await confirmCall(ctx, ${jsString(tool.name)}, params)`] : []),
+    `      const outcome = await runTool(${jsString(scriptFromShim(extension, tool))}, params, {`,
     '        cwd: ctx.cwd,',
     '        signal,',
     '        progress: (message) => onUpdate?.({ content: [{ type: "text", text: message }], details: {} }),',
     '      })',
-    '      return { content: [{ type: "text", text }], details: {} }',
+    '      if (!outcome.ok) failed.add(toolCallId)',
+    '      return { content: contentBlocks(outcome), details: outcome.details ?? {} }',
     '    },',
     '  })',
   ].join('\n')

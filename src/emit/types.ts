@@ -10,9 +10,21 @@ export interface OwnedFile {
   executable?: boolean
 }
 
+/**
+ * The key path step into a list. A key path `[...list, ARRAY_ITEM, item]` names the string `item`
+ * in the list at `list`, as an entry of ours: we own that one element (added when missing, removed
+ * once we no longer write it) and no other element of the list. Its value is the item itself. An
+ * element the user wrote stays theirs, also when it holds an item we would add. (JSON only.)
+ */
+export const ARRAY_ITEM = '[]'
+
 /** One key path we own inside a user-editable file, and the value it must hold. */
 export interface MergeEntry {
-  /** e.g. ['mcpServers', 'oac-tools'] in JSON, or ['mcp_servers', 'oac-tools'] / ['name'] in TOML. */
+  /**
+   * e.g. ['mcpServers', 'oac-tools'] in JSON, or ['mcp_servers', 'oac-tools'] / ['name'] in TOML. In
+   * JSON, ['permissions', 'allow', '[]', 'x'] is the string item "x" of the list `permissions.allow`
+   * (its value is "x"): only that item is ours, never the list (see ARRAY_ITEM).
+   */
   keyPath: string[]
   value: JsonValue
 }

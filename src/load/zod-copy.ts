@@ -18,7 +18,7 @@ export interface ZodCopy {
   version: ZodVersion
   /** Where the copy lives (its `zod/v4/core` module), for messages. */
   location: string
-  toJSONSchema(schema: unknown, params: { io: 'input'; target: 'draft-2020-12'; unrepresentable: 'throw' }): Record<string, unknown>
+  toJSONSchema(schema: unknown, params: { io: 'input' | 'output'; target: 'draft-2020-12'; unrepresentable: 'throw' }): Record<string, unknown>
 }
 
 let probeCount = 0

@@ -9,11 +9,11 @@ function schemaAt(root: unknown, schemaPath: string): unknown {
 }
 
 /**
- * Input checks of TypeBox 1.x tools (`typebox`), with its own Value module. Its errors are
+ * Checks of TypeBox 1.x tools' input and output (`typebox`), with its own Value module. Its errors are
  * JSON Schema style (keyword, instancePath, schemaPath); each field gets one problem, worded as the
  * other checks word theirs: a union as the choices it allows, a missing property as what it expects.
  */
-export const checkInput: InputCheck = async (toolSchema, input) => {
+export const checkInput: InputCheck = async (toolSchema, input, subject = 'input') => {
   const schema = toolSchema as TSchema
   // Defaults declared in the schema are part of the contract (`--help` shows them), so apply them as zod does.
   const value = Value.Default(schema, Value.Clone(input))
@@ -28,12 +28,12 @@ export const checkInput: InputCheck = async (toolSchema, input) => {
       const node = schemaAt(schema, error.schemaPath) as { properties?: Record<string, unknown> } | undefined
       const missing = (error.params as { requiredProperties?: unknown }).requiredProperties
       for (const name of Array.isArray(missing) ? missing.map(String) : []) {
-        const where = formatPath([...path, name])
+        const where = formatPath([...path, name], subject)
         if (!problems.has(where)) problems.set(where, `${where}: missing (expected ${describeSchema(node?.properties?.[name])})`)
       }
       continue
     }
-    const where = formatPath(path)
+    const where = formatPath(path, subject)
     if (problems.has(where)) continue
     const union = unions.get(error.instancePath)
     const got = describeValue(valueAt(value, path))

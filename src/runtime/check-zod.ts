@@ -1,19 +1,20 @@
 import type { z } from 'zod'
-import { describeSchema, describeValue, formatPath, lowerFirst, valueAt } from './describe.js'
+import { type CheckedValue, describeSchema, describeValue, formatPath, lowerFirst, valueAt } from './describe.js'
 import type { InputCheck } from './invoke.js'
 
 /**
- * Input checks of zod tools: the schema's own `safeParseAsync`, so the script uses the zod the tool
- * was written with. (The async parse also runs async refinements and transforms, which the sync one rejects.)
+ * Checks of zod tools' input and output: the schema's own `safeParseAsync`, so the script uses the
+ * zod the tool was written with. (The async parse also runs async refinements and transforms, which
+ * the sync one rejects.)
  */
-export const checkInput: InputCheck = async (schema, input) => {
-  const result = await (schema as z.ZodObject).safeParseAsync(input)
+export const checkInput: InputCheck = async (schema, input, subject = 'input') => {
+  const result = await (schema as z.ZodType).safeParseAsync(input)
   if (result.success) return { ok: true, value: result.data }
-  return { ok: false, problems: result.error.issues.map((issue) => zodProblem(issue, input)) }
+  return { ok: false, problems: result.error.issues.map((issue) => zodProblem(issue, input, subject)) }
 }
 
-function zodProblem(issue: z.core.$ZodIssue, input: unknown): string {
-  const where = formatPath(issue.path)
+function zodProblem(issue: z.core.$ZodIssue, input: unknown, subject: CheckedValue): string {
+  const where = formatPath(issue.path, subject)
   const value = valueAt(input, issue.path)
   switch (issue.code) {
     case 'invalid_type': {

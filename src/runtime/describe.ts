@@ -23,15 +23,18 @@ export function describeValue(value: unknown): string {
   return `a ${typeof value}`
 }
 
-/** A field path as people write it: `items[0].name`; the whole input is `(input)`. */
-export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+/** A field path as people write it: `items[0].name`; the whole value is `(input)` (or `(output)`). */
+export function formatPath(path: ReadonlyArray<PropertyKey>, subject: CheckedValue = 'input'): string {
   let text = ''
   for (const key of path) {
     if (typeof key === 'number') text += `[${key}]`
     else text += text === '' ? String(key) : `.${String(key)}`
   }
-  return text === '' ? '(input)' : text
+  return text === '' ? `(${subject})` : text
 }
+
+/** What a schema check is checking: a tool's input, or the value it returns. */
+export type CheckedValue = 'input' | 'output'
 
 /** A JSON Pointer (`/items/0/name`, as TypeBox reports paths) as path segments. */
 export function pointerToPath(pointer: string): Array<string | number> {

@@ -16,7 +16,7 @@ const { parseArgs } = process.getBuiltinModule('node:util')
 export const FLAG_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
 
 /** Flags of the runner itself; properties with these names can only be given through `--json`. */
-const RUNNER_FLAGS = ['json', 'help'] as const
+const RUNNER_FLAGS = ['json', 'help', 'envelope'] as const
 
 type FlagKind = 'string' | 'number' | 'integer' | 'boolean' | 'choice' | 'json'
 
@@ -166,11 +166,12 @@ export function inputFlags(schema: JsonSchema): InputFlags {
   return { flags, jsonOnly }
 }
 
+/** `envelope`: the version of the result envelope `--envelope` asked for (generated shims ask for one; see tool-cli.ts). */
 export type ParsedCommand =
   | { kind: 'help' }
-  | { kind: 'json' }
-  | { kind: 'flags'; input: Record<string, JsonValue> }
-  | { kind: 'invalid'; problems: string[] }
+  | { kind: 'json'; envelope?: string }
+  | { kind: 'flags'; input: Record<string, JsonValue>; envelope?: string }
+  | { kind: 'invalid'; problems: string[]; envelope?: string }
 
 type OptionsConfig = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>
 
@@ -254,6 +255,7 @@ export function parseCommand(rawArgs: readonly string[], { flags }: InputFlags):
   const options: OptionsConfig = {
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
+    envelope: { type: 'string' },
   }
   for (const flag of flags) options[flag.name] = flag.kind === 'boolean' ? { type: 'boolean' } : { type: 'string', multiple: flag.repeated }
 
@@ -282,12 +284,13 @@ export function parseCommand(rawArgs: readonly string[], { flags }: InputFlags):
   }
 
   const values = parsed.values
+  const envelope = typeof values.envelope === 'string' ? { envelope: values.envelope } : {}
   const given = flags.filter((flag) => values[flag.name] !== undefined)
   if (values.json === true) {
     if (given.length > 0) {
       problems.push(`--json reads the whole input from stdin; do not combine it with ${given.map((flag) => `--${flag.name}`).join(', ')}`)
     }
-    return problems.length > 0 ? { kind: 'invalid', problems } : { kind: 'json' }
+    return problems.length > 0 ? { kind: 'invalid', problems, ...envelope } : { kind: 'json', ...envelope }
   }
 
   const input: Record<string, JsonValue> = {}
@@ -305,7 +308,7 @@ export function parseCommand(rawArgs: readonly string[], { flags }: InputFlags):
       input[flag.name] = flag.repeated ? items : items[0]!
     }
   }
-  return problems.length > 0 ? { kind: 'invalid', problems } : { kind: 'flags', input }
+  return problems.length > 0 ? { kind: 'invalid', problems, ...envelope } : { kind: 'flags', input, ...envelope }
 }
 
 export interface HelpSubject {
@@ -373,13 +376,17 @@ export function formatHelp(subject: HelpSubject, { flags, jsonOnly }: InputFlags
   }
   lines.push(
     'Runner options:',
-    '  --json        read the whole input as one JSON object from stdin (no other flags)',
-    '  --help, -h    show this help',
+    '  --json          read the whole input as one JSON object from stdin (no other flags)',
+    '  --envelope 1    print the result as one JSON object, for programs (version 1: the text, structured',
+    '                  output, images as base64, details, or the error), the exit code as without it',
+    '  --help, -h      show this help',
     '',
     'JSON input (for --json), matching this JSON Schema:',
     JSON.stringify(subject.schema, null, 2),
     '',
-    'Exit codes: 0 success, 1 the tool failed, 2 invalid input. Set OAC_DEBUG=1 to print stack traces.',
+    'Images a tool returns are written to files in a new temp folder; their paths, and details for the',
+    'user, are printed on stderr. Exit codes: 0 success, 1 the tool failed, 2 invalid input.',
+    'Set OAC_DEBUG=1 to print stack traces.',
   )
   return `${lines.join('\n')}\n`
 }

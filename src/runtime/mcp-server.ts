@@ -11,6 +11,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
+import type { JsonValue } from '../define/types.js'
 import { divertStdout } from './mcp-stdio.js'
 import type { InvokeOptions, InvokeResult, McpServerOptions, ServedTool, ToolScript } from './types.js'
 
@@ -39,9 +40,10 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
   const loader = new ToolLoader()
   const inFlight = new Set<AbortController>()
 
+  // `logging`: a tool's details for the user go out as log messages (see sendDetails).
   const server = new Server(
     { name: options.name, version: options.version },
-    { capabilities: { tools: {} }, jsonSchemaValidator: new NoElicitationValidator() },
+    { capabilities: { tools: {}, logging: {} }, jsonSchemaValidator: new NoElicitationValidator() },
   )
   server.onerror = (error) => log(protocolProblem(error))
 
@@ -50,6 +52,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
     description: tool.description,
     // The canonical schema always has `type: 'object'` at its root (see Plan), which is what MCP requires.
     inputSchema: tool.inputSchema as Tool['inputSchema'],
+    ...(tool.outputSchema && { outputSchema: tool.outputSchema as Tool['outputSchema'] }),
+    ...(tool.annotations && { annotations: tool.annotations }),
   }))
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }))
 
@@ -79,7 +83,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
         }),
         rejection(controller.signal),
       ])
-      return toCallResult(name, result, log)
+      if (result.ok || result.kind === 'tool-error') await sendDetails(name, result.details)
+      return toCallResult(tool, result, log)
     } catch (error) {
       return failure(errorMessage(error))
     } finally {
@@ -89,6 +94,15 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
       inFlight.delete(controller)
     }
   })
+
+  /**
+   * A tool's details, for the user and not the model: MCP results have no place for them, so they
+   * go out as a log message (`logger` the tool's name), which a client may show or keep with the server's log.
+   */
+  async function sendDetails(tool: string, details: JsonValue | undefined): Promise<void> {
+    if (details === undefined) return
+    await server.sendLoggingMessage({ level: 'info', logger: tool, data: details }).catch((error: unknown) => log(`could not send the details of "${tool}": ${errorMessage(error)}`))
+  }
 
   async function runTool(tool: ServedTool, input: unknown, invokeOptions: InvokeOptions): Promise<InvokeResult> {
     let script: ToolScript
@@ -180,13 +194,28 @@ function rejection(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))
 }
 
-function toCallResult(name: string, result: InvokeResult, log: (message: string) => void): CallToolResult {
-  if (result.ok) return { content: [{ type: 'text', text: result.text }] }
+/**
+ * The MCP form of a result: the text (also for a value that has a structured form, as the spec asks)
+ * and the images as content, the value as `structuredContent` where the tool lists an output schema,
+ * and `isError` for a failed call.
+ */
+function toCallResult(tool: ServedTool, result: InvokeResult, log: (message: string) => void): CallToolResult {
+  const name = tool.name
+  if (result.ok) {
+    const images = (result.images ?? []).map((image) => ({ type: 'image' as const, data: image.data, mimeType: image.mimeType }))
+    const text = result.text === '' && images.length > 0 ? [] : [{ type: 'text' as const, text: result.text }]
+    const structured = tool.outputSchema && isJsonObject(result.structured) ? { structuredContent: result.structured } : {}
+    return { content: [...text, ...images], ...structured }
+  }
   if (result.kind === 'invalid-input') {
     return failure(`Invalid input for tool "${name}": ${result.message}\nFix the arguments to match the tool's input schema and call it again.`)
   }
   if (result.stack) log(`tool "${name}" failed: ${result.stack}`)
   return failure(`Tool "${name}" failed: ${result.message}`)
+}
+
+function isJsonObject(value: JsonValue | undefined): value is { [key: string]: JsonValue } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function failure(text: string): CallToolResult {

@@ -2,8 +2,9 @@ import type { JsonSchema } from '../compile/plan.js'
 import type { AnyToolDefinition } from '../define/types.js'
 import { describeValue } from './describe.js'
 import { formatHelp, inputFlags, parseCommand } from './flags.js'
-import { type InputCheck, invokeTool } from './invoke.js'
+import { IMAGE_TYPES, type InputCheck, invokeTool } from './invoke.js'
 import { divertStdout } from './mcp-stdio.js'
+import { ENVELOPE_VERSION, type InvokeResult, type ResultImage } from './types.js'
 
 /** What a tool script knows about its tool besides the code: embedded by the generated entry. */
 export interface ToolScriptSpec {
@@ -56,23 +57,28 @@ async function readJsonObject(stream: NodeJS.ReadStream): Promise<{ value: objec
 /**
  * The command line of `scripts/<tool>.mjs`: flags or `--json` on stdin in, the result on stdout.
  * Exit code 0 on success, 2 on invalid input (each problem names the field), 1 when the tool
- * fails (its message; the stack only with `OAC_DEBUG` set). Never returns.
+ * fails (its message; the stack only with `OAC_DEBUG` set). Images go to files in a new temp folder,
+ * their paths and the details on stderr; with `--envelope 1` the whole result is one JSON object on
+ * stdout instead (see ENVELOPE_VERSION). Never returns.
  */
 export async function runToolCli(tool: AnyToolDefinition, spec: ToolScriptSpec, check: InputCheck): Promise<never> {
-  const invalid = (problems: string[]) =>
-    exit(2, '', `Invalid input for ${spec.name}:\n${problems.map((p) => `  ${p}\n`).join('')}Run "node ${spec.script} --help" for the options.\n`)
   // stdout carries the result alone, as the inline bridge and the MCP server give it: a
   // `console.log` in tool code goes to stderr.
   resultStream = divertStdout()
+  let envelope = false
   try {
     const flags = inputFlags(spec.schema)
     const command = parseCommand(process.argv.slice(2), flags)
     if (command.kind === 'help') return await exit(0, formatHelp(spec, flags))
-    if (command.kind === 'invalid') return await invalid(command.problems)
+    if (command.envelope !== undefined && command.envelope !== ENVELOPE_VERSION) {
+      return await exit(2, '', `--envelope ${command.envelope}: this script writes result envelope ${ENVELOPE_VERSION}. Build the tree again, so that its shims and scripts match.\n`)
+    }
+    envelope = command.envelope !== undefined
+    if (command.kind === 'invalid') return await report(spec, invalidInput(command.problems), envelope)
     let input: unknown
     if (command.kind === 'json') {
       const read = await readJsonObject(process.stdin)
-      if ('problem' in read) return await invalid([read.problem])
+      if ('problem' in read) return await report(spec, invalidInput([read.problem]), envelope)
       input = read.value
     } else {
       input = command.input
@@ -103,12 +109,51 @@ export async function runToolCli(tool: AnyToolDefinition, spec: ToolScriptSpec, 
       },
     }, check)
     process.off('exit', unfinished)
-    if (result.ok) return await exit(0, result.text === '' || result.text.endsWith('\n') ? result.text : `${result.text}\n`)
-    if (result.kind === 'invalid-input') return await invalid(result.message.split('\n'))
-    const detail = process.env.OAC_DEBUG && result.stack ? result.stack : result.message
-    return await exit(1, '', `${detail}\n`)
+    return await report(spec, result, envelope)
   } catch (error) {
     // Only a defect of the runner itself lands here: the tool's own errors come back as results.
-    return await exit(1, '', `${error instanceof Error ? (process.env.OAC_DEBUG && error.stack) || error.message : String(error)}\n`)
+    const message = error instanceof Error ? error.message : String(error)
+    const stack = error instanceof Error ? error.stack : undefined
+    return await report(spec, { ok: false, kind: 'tool-error', message, ...(stack !== undefined && { stack }) }, envelope)
   }
+}
+
+function invalidInput(problems: string[]): InvokeResult {
+  return { ok: false, kind: 'invalid-input', message: problems.join('\n') }
+}
+
+/** Writes the result (for people, or as the envelope) and exits with its code: 0, 1 for a failed call, 2 for invalid input. */
+async function report(spec: ToolScriptSpec, result: InvokeResult, envelope: boolean): Promise<never> {
+  const code = result.ok ? 0 : result.kind === 'invalid-input' ? 2 : 1
+  const stack = !result.ok && result.kind === 'tool-error' && process.env.OAC_DEBUG ? result.stack : undefined
+  if (envelope) {
+    // The stack stays out of the envelope, which the model reads; with OAC_DEBUG it goes to stderr.
+    const { stack: _stack, ...plain } = result as InvokeResult & { stack?: string }
+    return exit(code, `${JSON.stringify({ envelope: Number(ENVELOPE_VERSION), ...plain })}\n`, stack ? `${stack}\n` : '')
+  }
+  if (!result.ok && result.kind === 'invalid-input') {
+    const problems = result.message.split('\n').map((problem) => `  ${problem}\n`).join('')
+    return exit(2, '', `Invalid input for ${spec.name}:\n${problems}Run "node ${spec.script} --help" for the options.\n`)
+  }
+  const details = result.details === undefined ? '' : `details: ${JSON.stringify(result.details)}\n`
+  if (!result.ok) return exit(1, '', `${stack ?? result.message}\n${details}`)
+  const images = result.images ? await writeImages(spec.name, result.images) : []
+  const text = result.text === '' || result.text.endsWith('\n') ? result.text : `${result.text}\n`
+  return exit(0, text, `${images.map((image) => `image: ${image}\n`).join('')}${details}`)
+}
+
+/** The images as files in a new folder of the OS temp folder (one per call, so calls never share one); their paths. */
+async function writeImages(tool: string, images: readonly ResultImage[]): Promise<string[]> {
+  // Built-ins taken as the rest of the runtime takes them (see start.ts), and only by a call with images.
+  const { mkdtemp, writeFile } = process.getBuiltinModule('node:fs/promises')
+  const { tmpdir } = process.getBuiltinModule('node:os')
+  const { join } = process.getBuiltinModule('node:path')
+  const folder = await mkdtemp(join(tmpdir(), `oac-${tool}-`))
+  return Promise.all(
+    images.map(async (image, i) => {
+      const path = join(folder, `image-${i + 1}.${IMAGE_TYPES[image.mimeType]}`)
+      await writeFile(path, Buffer.from(image.data, 'base64'))
+      return `${path} (${image.mimeType})`
+    }),
+  )
 }

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../define/types.js'
+import type { JsonValue, ToolImageType } from '../define/types.js'
 
 /** What the server needs of a tool script (`scripts/<tool>.mjs`): its `invoke`, which validates and runs the tool. */
 export interface ToolScript {
@@ -11,6 +11,10 @@ export interface ServedTool {
   description: string
   /** The canonical JSON Schema, served as the MCP `inputSchema` exactly. */
   inputSchema: { [key: string]: JsonValue }
+  /** The canonical output schema, where the tool declares one whose root is an object (MCP carries no other). */
+  outputSchema?: { [key: string]: JsonValue }
+  /** MCP tool annotations (readOnlyHint, destructiveHint, ...), from the effects the tool declares. */
+  annotations?: { [key: string]: boolean }
   load(): Promise<ToolScript>
 }
 
@@ -32,7 +36,34 @@ export interface InvokeOptions {
   progress(message: string): void
 }
 
+/** An image of a result as every route carries it: the bytes as base64, and their MIME type. */
+export interface ResultImage {
+  data: string
+  mimeType: ToolImageType
+}
+
+/**
+ * The version of the result envelope a tool script prints with `--envelope` (tool-cli.ts):
+ * `{"envelope":1, ...}` and the call's InvokeResult (without the stack), one line on stdout. The
+ * generated shims ask for this version; a change to the envelope's shape is a new version.
+ */
+export const ENVELOPE_VERSION = '1'
+
+/**
+ * The outcome of one call, plain JSON: the inline bridge gets it from `invoke`, the process bridge
+ * reads it from the script's result envelope (`--envelope 1`), the MCP server turns it
+ * into a tool result. Optional parts are left out when the tool gave none.
+ */
 export type InvokeResult =
-  | { ok: true; text: string }
+  | {
+      ok: true
+      /** What the model reads: the tool's string as is, or its value as indented JSON. */
+      text: string
+      /** The value checked against the tool's output schema, where it declares one. */
+      structured?: JsonValue
+      images?: ResultImage[]
+      /** For the user, not the model. */
+      details?: JsonValue
+    }
   | { ok: false; kind: 'invalid-input'; message: string }
-  | { ok: false; kind: 'tool-error'; message: string; stack?: string }
+  | { ok: false; kind: 'tool-error'; message: string; stack?: string; details?: JsonValue }

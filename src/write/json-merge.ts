@@ -2,6 +2,7 @@ import { applyEdits, createScanner, type Edit, modify, type Node, type ParseErro
 import type { JsonValue } from '../define/types.js'
 import type { MergeEntry, MergeFile } from '../emit/types.js'
 import {
+  arrayItem,
   defineKey,
   describeKind,
   detectEol,
@@ -75,9 +76,14 @@ export function mergeJsonText(text: string | undefined, file: MergeFile, previou
     result = `${source}${separator}${pretty(document, '', style)}${style.eol}`
   } else {
     for (const entry of removed) {
-      result = entry.original ? restoreProperty(result, entry.keyPath, entry.original.value, entry.original.text, style) : removeProperty(result, entry.keyPath)
+      const member = arrayItem(entry.keyPath)
+      if (member) result = removeItem(result, member.list, member.item)
+      else result = entry.original ? restoreProperty(result, entry.keyPath, entry.original.value, entry.original.text, style) : removeProperty(result, entry.keyPath)
     }
-    for (const entry of file.entries) result = setProperty(result, entry.keyPath, entry.value, style)
+    for (const entry of file.entries) {
+      const member = arrayItem(entry.keyPath)
+      result = member ? addItem(result, member.list, member.item, style) : setProperty(result, entry.keyPath, entry.value, style)
+    }
   }
   const afterErrors: ParseError[] = []
   const after = parseTree(result, afterErrors, PARSE_OPTIONS)
@@ -91,12 +97,19 @@ export function readJsonPath(text: string, keyPath: readonly string[]): PlainVal
   const errors: ParseError[] = []
   const root = parseTree(text, errors, PARSE_OPTIONS)
   if (!root || errors.length > 0) return undefined
+  const member = arrayItem(keyPath)
+  if (member) {
+    const list = valueNode(root, member.list)
+    return list?.type === 'array' && itemNodes(list, member.item).length > 0 ? member.item : undefined
+  }
   const node = findProperty(root, keyPath)
   return node?.children?.[1] ? nodeValue(node.children[1]) : undefined
 }
 
 /** The user's property at our key path: where its key starts, and its value with the value's exact bytes. */
 function jsonDefinition(text: string, entry: MergeEntry): { offset: number; original: { value: PlainValue; text: string } } | undefined {
+  // An item of a list is its own value: the user's, if there, is never replaced.
+  if (arrayItem(entry.keyPath)) return undefined
   const errors: ParseError[] = []
   const root = parseTree(text, errors, PARSE_OPTIONS)
   const property = root && errors.length === 0 ? findProperty(root, entry.keyPath) : undefined
@@ -137,8 +150,37 @@ function findProperty(root: Node, path: readonly string[]): Node | undefined {
   return property
 }
 
-/** Every parent of our key must be an object, and no key on the path may appear twice. */
+/** The value at `path` (the document itself for no path), if present. */
+function valueNode(root: Node, path: readonly string[]): Node | undefined {
+  return path.length === 0 ? root : findProperty(root, path)?.children?.[1]
+}
+
+/** The elements of a list that are the string `item`. */
+function itemNodes(list: Node, item: string): Node[] {
+  return (list.children ?? []).filter((element) => element.type === 'string' && element.value === item)
+}
+
+/**
+ * Every parent of our key must be an object, and no key on the path may appear twice; the list an
+ * item of ours goes into must be a list.
+ */
 function checkParents(text: string, root: Node | undefined, file: MergeFile, path: readonly string[]): void {
+  const member = arrayItem(path)
+  if (member) {
+    checkParents(text, root, file, member.list)
+    const list = root && valueNode(root, member.list)
+    if (list && list.type !== 'array') {
+      throw mergeError(
+        file,
+        text,
+        list.offset,
+        'merge-unexpected-shape',
+        `"${formatPath(member.list)}" in ${file.path} is ${describeKind(nodeValue(list))}, but unplugin-oac adds its entry "${member.item}" to a list there; it left the file unchanged.`,
+        `Make "${member.list[member.list.length - 1]}" a list (for example [${JSON.stringify(member.item)}]) or remove it, then build again.`,
+      )
+    }
+    return
+  }
   let node = root
   for (let depth = 0; node && depth < path.length; depth++) {
     const key = path[depth] as string
@@ -201,6 +243,13 @@ function pretty(value: JsonValue, base: string, style: JsonStyle): string {
 }
 
 function setPlain(root: PlainObject, path: readonly string[], value: JsonValue): void {
+  const member = arrayItem(path)
+  if (member) {
+    const list = member.list.reduce<PlainValue | undefined>((node, key) => (node !== null && typeof node === 'object' && !Array.isArray(node) ? node[key] : undefined), root)
+    if (Array.isArray(list)) list.push(member.item)
+    else setPlain(root, member.list, [member.item])
+    return
+  }
   let node = root
   for (const key of path.slice(0, -1)) {
     const next = node[key]
@@ -271,6 +320,30 @@ function restoreProperty(text: string, path: readonly string[], value: JsonValue
 function insertProperty(text: string, parent: Node, path: readonly string[], depth: number, value: JsonValue, style: JsonStyle): string {
   const key = path[depth] as string
   const nested = nest(path.slice(depth + 1), value)
+  return appendMember(
+    text,
+    parent,
+    (indent) => `${JSON.stringify(key)}: ${pretty(nested, indent, style)}`,
+    // A compact object (siblings share lines, or comments fill an empty one): add ours compactly too.
+    () => applyEdits(text, modify(text, path.slice(0, depth + 1), nested, {})),
+    style,
+  )
+}
+
+/** Adds the string `item` to the list at `list` (made when missing), unless one is there already. */
+function addItem(text: string, list: readonly string[], item: string, style: JsonStyle): string {
+  const node = valueNode(parseTree(text, [], PARSE_OPTIONS) as Node, list)
+  if (!node) return setProperty(text, list, [item], style)
+  if (itemNodes(node, item).length > 0) return text
+  // A compact list: ours goes at its end, after a comma.
+  return appendMember(text, node, () => JSON.stringify(item), () => applyEdits(text, modify(text, [...list, -1], item, {})), style)
+}
+
+/**
+ * Adds a member (`member(indent)`: a property, or an element of a list) at the end of `parent`, on
+ * its own line at its siblings' indentation; `compact()` when the siblings share lines.
+ */
+function appendMember(text: string, parent: Node, member: (indent: string) => string, compact: () => string, style: JsonStyle): string {
   const children = parent.children ?? []
   const last = children[children.length - 1]
   const end = parent.offset + parent.length - 1
@@ -278,7 +351,7 @@ function insertProperty(text: string, parent: Node, path: readonly string[], dep
     if (text.slice(parent.offset + 1, end).trim() === '') {
       const base = indentOf(text, parent.offset)
       const inner = base + style.unit
-      const content = `${style.eol}${inner}${JSON.stringify(key)}: ${pretty(nested, inner, style)}${style.eol}${base}`
+      const content = `${style.eol}${inner}${member(inner)}${style.eol}${base}`
       return applyEdits(text, [{ offset: parent.offset + 1, length: end - parent.offset - 1, content }])
     }
   } else {
@@ -286,9 +359,9 @@ function insertProperty(text: string, parent: Node, path: readonly string[], dep
     if (tail && startsOwnLine(text, last.offset)) {
       const indent = indentOf(text, last.offset)
       const trailingComma = tail.commaAt !== undefined ? ',' : ''
-      // The line break the last property ends with (a file may mix them): removing ours again leaves it as it was.
+      // The line break the last member ends with (a file may mix them): removing ours again leaves it as it was.
       const eol = text.startsWith('\r\n', tail.lineBreakAt) ? '\r\n' : '\n'
-      const line = `${eol}${indent}${JSON.stringify(key)}: ${pretty(nested, indent, style)}${trailingComma}`
+      const line = `${eol}${indent}${member(indent)}${trailingComma}`
       const lastEnd = last.offset + last.length
       if (tail.commaAt !== undefined) return applyEdits(text, [{ offset: tail.lineBreakAt, length: 0, content: line }])
       // The separating comma goes right after the last value (before any comment on its line).
@@ -299,21 +372,45 @@ function insertProperty(text: string, parent: Node, path: readonly string[], dep
       ])
     }
   }
-  // A compact object (siblings share lines, or comments fill an empty one): add ours compactly too.
-  return applyEdits(text, modify(text, path.slice(0, depth + 1), nested, {}))
+  return compact()
 }
 
 /** Removes the property at `path`: its whole lines when it has them to itself, else just its text. */
 function removeProperty(text: string, path: readonly string[]): string {
-  const root = parseTree(text, [], PARSE_OPTIONS) as Node
-  const property = findProperty(root, path)
-  const parent = property?.parent
-  if (!property || !parent) return text
+  const property = findProperty(parseTree(text, [], PARSE_OPTIONS) as Node, path)
+  if (!property) return text
+  return removeMember(text, property, () => applyEdits(text, modify(text, [...path], undefined, {})))
+}
+
+/** Removes the last element of the list at `list` that is the string `item` (ours: we add at the end). */
+function removeItem(text: string, list: readonly string[], item: string): string {
+  const node = valueNode(parseTree(text, [], PARSE_OPTIONS) as Node, list)
+  const element = node?.type === 'array' ? itemNodes(node, item).at(-1) : undefined
+  if (!node || !element) return text
+  const elements = node.children ?? []
+  const index = elements.indexOf(element)
+  const next = elements[index + 1]
+  const previous = elements[index - 1]
+  // Sharing its line: the element and the comma that joined it to the list, as addItem wrote them.
+  const compact = () =>
+    next
+      ? applyEdits(text, [{ offset: element.offset, length: next.offset - element.offset, content: '' }])
+      : applyEdits(text, [{ offset: previous ? previous.offset + previous.length : element.offset, length: element.offset + element.length - (previous ? previous.offset + previous.length : element.offset), content: '' }])
+  return removeMember(text, element, compact)
+}
+
+/**
+ * Removes a member (a property, or an element of a list): its whole lines when it has them to
+ * itself, the comma before it when it was last without a trailing one; `compact()` otherwise.
+ */
+function removeMember(text: string, member: Node, compact: () => string): string {
+  const parent = member.parent
+  if (!parent) return text
   const siblings = parent.children ?? []
-  const index = siblings.indexOf(property)
-  const tail = lineTail(text, property.offset + property.length)
-  if (tail && startsOwnLine(text, property.offset)) {
-    const from = lineStart(text, property.offset)
+  const index = siblings.indexOf(member)
+  const tail = lineTail(text, member.offset + member.length)
+  if (tail && startsOwnLine(text, member.offset)) {
+    const from = lineStart(text, member.offset)
     const to = tail.lineBreakAt + (text.startsWith('\r\n', tail.lineBreakAt) ? 2 : 1)
     const parentEnd = parent.offset + parent.length - 1
     if (siblings.length === 1) {
@@ -326,10 +423,10 @@ function removeProperty(text: string, path: readonly string[]): string {
     if (index === siblings.length - 1 && tail.commaAt === undefined && previous) {
       // We were last without a trailing comma: the comma before us would now trail.
       const previousTail = lineTail(text, previous.offset + previous.length)
-      if (previousTail?.commaAt === undefined) return applyEdits(text, modify(text, [...path], undefined, {}))
+      if (previousTail?.commaAt === undefined) return compact()
       edits.push({ offset: previousTail.commaAt, length: 1, content: '' })
     }
     return applyEdits(text, edits)
   }
-  return applyEdits(text, modify(text, [...path], undefined, {}))
+  return compact()
 }

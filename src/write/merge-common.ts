@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { JsonValue } from '../define/types.js'
 import { type Diagnostic, OacError } from '../diagnostics.js'
-import type { MergeEntry, MergeFile } from '../emit/types.js'
+import { ARRAY_ITEM, type MergeEntry, type MergeFile } from '../emit/types.js'
 
 /** A parsed document as plain data: objects, arrays and scalars (TOML dates as ISO strings). */
 export type PlainValue = string | number | boolean | null | PlainValue[] | { [key: string]: PlainValue }
@@ -9,6 +9,11 @@ export type PlainObject = { [key: string]: PlainValue }
 
 export function isPlainObject(value: unknown): value is PlainObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
+}
+
+/** The list and the item of a key path that names an element of a list (see ARRAY_ITEM), or undefined. */
+export function arrayItem(path: readonly string[]): { list: string[]; item: string } | undefined {
+  return path.length >= 2 && path[path.length - 2] === ARRAY_ITEM ? { list: path.slice(0, -2), item: path[path.length - 1] as string } : undefined
 }
 
 export function samePath(a: readonly string[], b: readonly string[]): boolean {
@@ -101,6 +106,14 @@ export function getAtPath(root: PlainValue | undefined, path: readonly string[])
 }
 
 function setAtPath(root: PlainObject, path: readonly string[], value: PlainValue): void {
+  const member = arrayItem(path)
+  if (member) {
+    const list = getAtPath(root, member.list)
+    if (Array.isArray(list)) {
+      if (!list.includes(member.item)) list.push(member.item)
+    } else setAtPath(root, member.list, [member.item])
+    return
+  }
   let node = root
   for (const key of path.slice(0, -1)) {
     const next = node[key]
@@ -120,6 +133,14 @@ export function defineKey(node: PlainObject, key: string, value: PlainValue): vo
 }
 
 function deleteAtPath(root: PlainObject, path: readonly string[]): void {
+  const member = arrayItem(path)
+  if (member) {
+    // Ours is the last one (we add at the end), should the user have written the item again.
+    const list = getAtPath(root, member.list)
+    const at = Array.isArray(list) ? list.lastIndexOf(member.item) : -1
+    if (Array.isArray(list) && at >= 0) list.splice(at, 1)
+    return
+  }
   const parent = getAtPath(root, path.slice(0, -1))
   if (isPlainObject(parent)) delete parent[path[path.length - 1] as string]
 }

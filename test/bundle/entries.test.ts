@@ -63,7 +63,9 @@ describe('generated entries', () => {
       const named = index % 2 === 1 && !/\p{Surrogate}/u.test(c.name)
       const file = named ? `tools/named-${index}.mjs` : 'tools/x.mjs'
       if (named) await writeFile(join(root, file), `const defined = 1\nexport { defined as ${jsString(c.name)} }\n`)
-      const tool = { ...base, name: c.name, description: c.description, schema: objectFrom(c.properties), source: { file, line: 1, column: 1 } }
+      // Every third tool has an output schema (its keys and descriptions as hostile) and effects, which the server lists.
+      const rich = index % 3 === 1 ? { output: objectFrom(c.properties.map(([name, description]) => [name, `${description}!`])), effects: { readOnly: true, external: false } } : {}
+      const tool = { ...base, ...rich, name: c.name, description: c.description, schema: objectFrom(c.properties), source: { file, line: 1, column: 1 } }
       const plan: Plan = { ...fixturePlan(), serverName: c.serverName, env: c.env, tools: [tool] }
       // The code file sits in tools/, as `scripts/tools/<tool>.mjs` does.
       await writeFile(join(root, 'tools', `tool-${index}.mjs`), toolCodeSource(plan, tool, context, named ? { exportName: c.name } : undefined))
@@ -80,7 +82,20 @@ describe('generated entries', () => {
       const picked = { picked: c.name, file, exports: [named ? 'definition' : 'defined'] }
       expected.push(
         JSON.stringify({ tool: picked, spec: { name: c.name, description: c.description, script: tool.script, schema: tool.schema, env: c.env } }),
-        JSON.stringify({ name: c.serverName, version: c.version, env: c.env, tools: [{ name: c.name, description: c.description, inputSchema: tool.schema, load: 'function' }] }),
+        JSON.stringify({
+          name: c.serverName,
+          version: c.version,
+          env: c.env,
+          tools: [
+            {
+              name: c.name,
+              description: c.description,
+              inputSchema: tool.schema,
+              ...(tool.output && { outputSchema: tool.output, annotations: { readOnlyHint: true, openWorldHint: false } }),
+              load: 'function',
+            },
+          ],
+        }),
       )
     }
     const runner = `

@@ -277,3 +277,76 @@ describe('compilePlan: schema constructs some target cannot express', () => {
     expect(found).toEqual([])
   })
 })
+
+describe('compilePlan: results and approvals', () => {
+  it('an output schema JSON Schema cannot express, and one of another package than the input', async () => {
+    const result = await compile('outputSchemas')
+    expect(result.plan).toBeUndefined()
+    const [date] = result.diagnostics.filter((d) => d.code === 'tool-schema-unrepresentable')
+    await expectAt(date!, 'tools.ts', 'tool-output-unrepresentable')
+    expect(date!.message).toMatch(/^Tool "when": The output schema cannot be expressed as JSON Schema: /)
+    expect(date!.fix).toContain('return JSON values from run')
+    const [mixed] = result.diagnostics.filter((d) => d.code === 'tool-output-package')
+    await expectAt(mixed!, 'tools.ts', 'tool-output-package')
+    expect(mixed!.message).toBe('Tool "mixed"\'s output schema is made with @sinclair/typebox, its input schema with zod; the tool script checks both with one package.')
+  })
+
+  it('an output schema that is no object is a warning, once, naming the MCP harnesses that lose the structure', async () => {
+    const result = await compile('outputNotObject', { harnesses: ['opencode', 'claude', 'codex'] })
+    expect(result.plan?.tools[0]?.output).toEqual({ type: 'array', items: { type: 'string' } })
+    expect(result.diagnostics).toHaveLength(1)
+    await expectAt(result.diagnostics[0]!, 'tools.ts', 'tool-output-not-object', 'warning')
+    expect(result.diagnostics[0]!.message).toBe(
+      'Tool "listing"\'s output schema is of type "array", but MCP carries structured output only as an object: Claude Code, Codex get the value as JSON text, without the schema.',
+    )
+    // The shims carry JSON text whatever the schema; so does the bash route.
+    expect((await compile('outputNotObject', { harnesses: ['opencode', 'pi'] })).diagnostics).toEqual([])
+    expect((await compile('outputNotObject', { nativeTools: false })).diagnostics).toEqual([])
+  })
+
+  it('effects that are not effects, not booleans, or contradict each other, each reported', async () => {
+    const found = await failing('effectsInvalid', 'tool-effects-invalid')
+    for (const d of found) await expectAt(d, 'tools.ts', 'tool-effects-invalid')
+    expect(found.map((d) => d.message)).toEqual([
+      'Tool "odd"\'s effects has "cheap", which is not an effect.',
+      'Tool "odd"\'s effects.idempotent is "yes", not true or false.',
+      'Tool "odd" declares itself both readOnly and destructive.',
+    ])
+  })
+
+  it('approval rules naming no tool of the registry, an unknown effect, or not a list', async () => {
+    const result = await compile('approvals', { config: 'unknown' })
+    expect(result.plan).toBeUndefined()
+    const line = await markedLine('registries.ts', 'registry-approvals')
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([
+      ['config-approval-invalid', line, 'Config "unknown"\'s approval.allow[1] is {"effect":"cheap"}, neither a tool name nor an effect.'],
+      ['config-approval-invalid', line, 'Config "unknown"\'s approval.ask is not a list.'],
+      ['config-approval-unknown-tool', line, 'Config "unknown"\'s approval.allow names the tool "nope", which the registry does not define. Its tools: reader, eraser, ok, shell_only.'],
+    ])
+  })
+
+  it('decides each tool by the rules, ask over allow, and warns where they name a tool of the bash route', async () => {
+    const result = await compile('approvals', { harnesses: ['claude'] })
+    const byName = Object.fromEntries(result.plan!.tools.map((tool) => [tool.name, [tool.approval, tool.effects]]))
+    expect(byName).toEqual({
+      reader: ['allow', { readOnly: true }],
+      // Named in allow, but destructive, which the ask rules select.
+      eraser: ['ask', { destructive: true, idempotent: true }],
+      ok: ['allow', undefined],
+      // json: false: the harness's shell tool runs it, under its own permission settings.
+      shell_only: [undefined, undefined],
+    })
+    expect(result.diagnostics).toHaveLength(1)
+    await expectAt(result.diagnostics[0]!, 'tools.ts', 'approval-bash-only', 'warning')
+  })
+
+  it('warns once where a selected harness has no permission settings to write the rules into', async () => {
+    const result = await compile('approvals', { harnesses: ['claude', 'copilot'], serverName: 'team-tools' })
+    const [d] = result.diagnostics.filter((found) => found.code === 'approval-unsupported')
+    expect(result.diagnostics.filter((found) => found.code === 'approval-unsupported')).toHaveLength(1)
+    expect(d).toMatchObject({ severity: 'warning', file: 'registries.ts', line: await markedLine('registries.ts', 'registry-approvals') })
+    expect(d!.message).toMatch(/^Config "default"'s approval rules cannot reach GitHub Copilot: .*\. There, "reader", "eraser", "ok" run as GitHub Copilot decides\.$/)
+    expect(d!.fix).toContain("--allow-tool='team-tools(<tool>)'")
+    expect((await compile('approvals', { harnesses: ['claude', 'copilot'], nativeTools: false })).diagnostics.filter((found) => found.code === 'approval-unsupported')).toEqual([])
+  })
+})

@@ -15,10 +15,13 @@ import { tempDir } from '../util/temp.js'
 /** The project whose agents and tools the native emitter tests compile (agents/registry.ts). */
 export const fixtureRoot = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'native-tools')
 
-/** The plan the real load and compile steps make of the fixture. */
-export async function fixturePlan(options: Omit<PlanOptions, 'root'> = {}): Promise<Plan> {
-  const loaded = await loadRegistry('agents/registry.ts#registry', fixtureRoot)
-  const compiled = compilePlan(loaded, { root: fixtureRoot, config: 'test', ...options })
+/** The project of tools with rich results: images, details, structured output, error results, approvals. */
+export const richFixtureRoot = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'rich-results')
+
+/** The plan the real load and compile steps make of the fixture (its `test` config), or of another project (its default config). */
+export async function fixturePlan(options: Omit<PlanOptions, 'root'> = {}, root = fixtureRoot): Promise<Plan> {
+  const loaded = await loadRegistry('agents/registry.ts#registry', root)
+  const compiled = compilePlan(loaded, { root, ...(root === fixtureRoot && { config: 'test' }), ...options })
   const diagnostics = [...loaded.diagnostics, ...compiled.diagnostics]
   if (!compiled.plan || hasErrors(diagnostics)) throw new OacError(diagnostics)
   return compiled.plan
@@ -49,10 +52,10 @@ export function emitNative(plan: Plan): OutputFile[] {
   return [...emitOpencode(plan), ...emitPi(plan), ...emitOmp(plan)]
 }
 
-/** A target folder holding the native shims and the real bundled scripts of the plan. */
-export async function buildTarget(plan: Plan, dir?: string): Promise<string> {
+/** A target folder holding the native shims and the real bundled scripts of the plan (of the project at `root`). */
+export async function buildTarget(plan: Plan, dir?: string, root = fixtureRoot): Promise<string> {
   const target = dir ?? (await tempDir())
-  const bundler = new ScriptBundler(fixtureRoot)
+  const bundler = new ScriptBundler(root)
   try {
     const bundled = await bundler.build(plan)
     if (hasErrors(bundled.diagnostics)) throw new OacError(bundled.diagnostics)

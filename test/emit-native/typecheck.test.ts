@@ -4,14 +4,15 @@ import { describe, expect, it } from 'vitest'
 import type { Plan } from '../../src/compile/plan.js'
 import { emitKilo } from '../../src/emit/kilo.js'
 import type { OutputFile } from '../../src/emit/types.js'
-import { emitNative, fixturePlan, linkedTempDir, run, writeFiles } from './fixture.js'
+import { emitNative, fixturePlan, linkedTempDir, richFixtureRoot, run, writeFiles } from './fixture.js'
 
 const repoRoot = resolve(import.meta.dirname, '../..')
 
 /*
  * oh-my-pi's package only installs under bun (Node 20 cannot), so its factory type is declared here
- * from its custom-tools/types.ts (18.2.3): the fields our factories set, the execute order, and the
- * builders of pi.zod (omptype/src/zod.ts) with exactly the methods omptype has.
+ * from its custom-tools/types.ts (18.2.3): the fields our factories set, the execute order, the
+ * result and approval types (pi-agent-core/src/types.ts, pi-ai's ImageContent), and the builders of
+ * pi.zod (omptype/src/zod.ts) with exactly the methods omptype has.
  */
 const OMP_TYPES = `declare module "@oh-my-pi/pi-coding-agent" {
   interface ZodLike {
@@ -45,9 +46,12 @@ const OMP_TYPES = `declare module "@oh-my-pi/pi-coding-agent" {
     null(): ZodLike
   }
   interface AgentToolResult {
-    content: Array<{ type: "text"; text: string }>
+    content: Array<{ type: "text"; text: string } | { type: "image"; data: string; mimeType: string }>
     details?: unknown
+    isError?: boolean
   }
+  type ToolTier = "read" | "write" | "exec"
+  type ToolApprovalDecision = ToolTier | { tier: ToolTier; reason?: string; override?: boolean; policy?: "allow" | "deny" | "prompt"; policyKey?: string }
   export interface CustomToolAPI {
     cwd: string
     zod: Zod
@@ -58,6 +62,7 @@ const OMP_TYPES = `declare module "@oh-my-pi/pi-coding-agent" {
     description: string
     loadMode?: "essential" | "discoverable"
     parameters: ZodLike
+    approval?: ToolApprovalDecision | ((args: unknown) => ToolApprovalDecision)
     execute(
       toolCallId: string,
       params: Record<string, unknown>,
@@ -145,6 +150,17 @@ describe('generated TypeScript type-checks against the real type packages', () =
     // The same check fails on a shim written against another context.
     const broken = files.map((file) => (file.kind === 'owned' ? { ...file, content: file.content.replace('signal: context.abort,', 'signal: context.aborted,') } : file))
     expect((await typecheck(broken)).output).toContain("Property 'aborted' does not exist")
+  })
+
+  it.each(['process', 'inline'] as const)('with rich results and approval rules (pi confirms, omp approval tiers), %s bridge, Kilo too', async (bridge) => {
+    const plan = await fixturePlan({ bridge }, richFixtureRoot)
+    expect(plan.tools.map((tool) => tool.approval)).toEqual(['allow', 'allow', undefined, undefined, 'ask'])
+    const files = [...tsFiles(plan), ...emitKilo(plan).filter((file) => file.path.endsWith('.ts'))]
+    const pi = files.find((file) => file.path === '.pi/extensions/oac-tools.ts')
+    expect(pi?.kind === 'owned' && pi.content).toContain('await confirmCall(ctx, "erase", params)')
+    const { code, output } = await typecheck(files)
+    expect(output).toBe('')
+    expect(code).toBe(0)
   })
 
   it('fails on shims that do not match the harness types (the check can fail)', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Plan, PlannedAgent, PlannedTool } from '../../src/compile/plan.js'
 import { renderAgentPrompt } from '../../src/emit/codegen/prompt-docs.js'
 import { emitPrompts } from '../../src/emit/prompts.js'
+import * as planned from '../emit-claude-codex/fixture.js'
 
 const forecast: PlannedTool = {
   name: 'forecast',
@@ -115,5 +116,21 @@ describe('emitPrompts', () => {
     expect(file?.kind).toBe('owned')
     // Harness-neutral: no native tool names, the JSON form points at the script's --json.
     expect(file?.kind === 'owned' && file.content).toContain('Input, as JSON (for `node scripts/forecast.mjs --json`)')
+  })
+})
+
+describe('the result contract', () => {
+  it('documents the output schema of a tool that declares one, whichever way the agent calls it', () => {
+    const output = { type: 'object', properties: { high: { type: 'number' } }, required: ['high'] }
+    const plan = planned.fixturePlan({
+      tools: [planned.tool('forecast', { output }), planned.tool('plain')],
+      agents: [planned.agent('planner', { tools: ['forecast', 'plain'], toolFormats: { forecast: 'both', plain: 'both' } })],
+    })
+    for (const harness of ['claude', undefined] as const) {
+      const prompt = renderAgentPrompt(plan, plan.agents[0]!, harness)
+      const [forecast, plain] = prompt.split('### ').slice(1)
+      expect(forecast).toContain(`Its result is JSON matching this JSON Schema:\n\n\`\`\`json\n${JSON.stringify(output, null, 2)}\n\`\`\``)
+      expect(plain).not.toContain('Its result is JSON')
+    }
   })
 })

@@ -56,6 +56,12 @@ async function check(file: OutputFile, plan: Plan, strings: { description: strin
     JSON.parse(file.content)
     return
   }
+  if (file.path.endsWith('.toml')) {
+    // Gemini CLI's policy file: one rule per tool the approval rules decide.
+    const { rule } = parseToml(file.content) as { rule: Array<{ toolName: string }> }
+    expect(rule.map((entry) => entry.toolName)).toEqual(plan.tools.filter((tool) => tool.json && tool.approval).map((tool) => tool.name))
+    return
+  }
   if (file.path.startsWith('prompts/')) {
     // The harness-neutral prompt document: the prompt as is, no frontmatter.
     expect(file.content.startsWith(strings.prompt.replace(/\s+$/, ''))).toBe(true)
@@ -80,7 +86,14 @@ it(`every generated file parses and gives back hostile descriptions, prompts, en
     fc.asyncProperty(text, text, text, async (description, prompt, choice) => {
       const plan: Plan = {
         ...base,
-        tools: base.tools.map((tool) => ({ ...tool, description, schema: hostileSchema(tool.schema, description, choice) })),
+        // Every other tool also has an output schema (hostile too, documented in the prompts and listed by the
+        // server), effects, and an approval rule (written into each harness's permission settings).
+        tools: base.tools.map((tool, i) => ({
+          ...tool,
+          description,
+          schema: hostileSchema(tool.schema, description, choice),
+          ...(i % 2 === 0 && { output: hostileSchema(tool.schema, description, choice), effects: { readOnly: true }, approval: i % 4 === 0 ? ('allow' as const) : ('ask' as const) }),
+        })),
         agents: base.agents.map((agent) => ({ ...agent, description, prompt })),
       }
       for (const file of emitAll(plan)) {

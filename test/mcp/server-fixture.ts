@@ -20,13 +20,16 @@ export interface BuiltServer {
   remove(): Promise<void>
 }
 
-/** Loads, compiles and bundles the mcp-tools fixture with the real pipeline stages, and writes its scripts. */
-export async function buildFixtureServer(): Promise<BuiltServer> {
-  const root = await copyProject(MCP_FIXTURE, 'oac-mcp-project-')
+/**
+ * Loads, compiles and bundles a fixture (the mcp-tools one by default) with the real pipeline stages,
+ * and writes its scripts. `warnings` are the codes of the warnings its compile must give, in order.
+ */
+export async function buildFixtureServer(fixture = MCP_FIXTURE, warnings: string[] = []): Promise<BuiltServer> {
+  const root = await copyProject(fixture, 'oac-mcp-project-')
   const loaded = await loadRegistry('agents/registry.ts:registry', root)
   expect(loaded.diagnostics).toEqual([])
   const compiled = compilePlan(loaded, { root })
-  expect(compiled.diagnostics).toEqual([])
+  expect(compiled.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual(warnings.map((code) => `warning ${code}`))
   const plan = compiled.plan!
   const bundler = new ScriptBundler(root)
   try {

@@ -22,7 +22,7 @@ async function importConfig<T>(file: string): Promise<T> {
   return ((await import(pathToFileURL(copy).href)) as { default: T }).default
 }
 
-const TREE = /^(\.mcp\.json|\.oac|\.claude|\.codex|\.opencode|\.pi|\.omp|prompts|scripts)(\/|$)/
+const TREE = /^(\.mcp\.json|\.oac|\.claude|\.codex|\.opencode|\.pi|\.omp|\.gemini|\.github|\.qwen|\.kilo|\.vscode|prompts|scripts)(\/|$)/
 
 describe('playground', () => {
   test('its rollup, esbuild and webpack configs build the agent tree its vite config builds', async () => {
@@ -52,8 +52,23 @@ describe('playground', () => {
     }
     const vite = trees.get('vite')!
     expect([...vite.keys()].filter((path) => !path.startsWith('scripts/vendor/'))).toEqual(
-      expect.arrayContaining(['.mcp.json', 'scripts/forecast.mjs', 'scripts/convert_units.mjs', '.claude/agents/planner.md', 'prompts/triager.md']),
+      expect.arrayContaining(['.mcp.json', 'scripts/forecast.mjs', 'scripts/convert_units.mjs', '.claude/agents/planner.md', 'prompts/triager.md', 'scripts/forecast_chart.mjs', 'scripts/delete_report.mjs']),
     )
+    // The prod config's approval rules: read-only tools run without asking, the destructive one always asks.
+    expect(JSON.parse(vite.get('.claude/settings.json')!)).toEqual({
+      permissions: {
+        allow: ['mcp__oac-tools__forecast', 'mcp__oac-tools__forecast_chart', 'mcp__oac-tools__convert_units', 'mcp__oac-tools__search_issues'],
+        ask: ['mcp__oac-tools__delete_report'],
+      },
+    })
+    expect(JSON.parse(vite.get('.opencode/opencode.json')!)).toEqual({
+      permission: { forecast: 'allow', forecast_chart: 'allow', convert_units: 'allow', search_issues: 'allow', delete_report: 'ask' },
+    })
+    expect(vite.get('.gemini/policies/oac-tools.toml')).toContain('toolName = "delete_report"\ndecision = "ask_user"')
+    // forecast's output schema reaches MCP clients; the image tool and the destructive one carry their effects.
+    const server = vite.get('scripts/mcp_tools_server.cjs')!
+    expect(server).toMatch(/name: "forecast",[\s\S]*?outputSchema: JSON\.parse/)
+    expect(server).toContain('annotations: JSON.parse("{\\"destructiveHint\\":true,\\"idempotentHint\\":true}")')
     expect(trees.get('rollup')).toEqual(vite)
     expect(trees.get('esbuild')).toEqual(vite)
     expect(trees.get('webpack')).toEqual(vite)

@@ -107,6 +107,14 @@ describe('parseCommand', () => {
     expect(parseCommand(['--json', '--name', 'x'], flags)).toMatchObject({ kind: 'invalid', problems: ['--json reads the whole input from stdin; do not combine it with --name'] })
   })
 
+  it('reads the envelope version asked for, with --json or flags, and keeps a property named envelope to --json', () => {
+    expect(parseCommand(['--json', '--envelope', '1'], flags)).toEqual({ kind: 'json', envelope: '1' })
+    expect(parseCommand(['--envelope=1', '--name', 'x'], flags)).toEqual({ kind: 'flags', input: { name: 'x' }, envelope: '1' })
+    expect(parseCommand(['--envelope', '1', '--count', 'x'], flags)).toEqual({ kind: 'invalid', problems: ['--count: expected integer, got "x"'], envelope: '1' })
+    const withEnvelope = inputFlags({ type: 'object', properties: { envelope: { type: 'string' } } })
+    expect(withEnvelope.jsonOnly.map((field) => field.name)).toEqual(['envelope'])
+  })
+
   it('takes a negative number after a number flag, repeated ones too, and numeric choices', () => {
     const schemaWithNegatives: JsonSchema = { type: 'object', properties: { step: { enum: [-1, 1] }, ...schema.properties as object } }
     expect(parseCommand(['--ratio', '-5', '--count', '-3', '--sizes', '-1', '--sizes', '-2e3', '--step', '-1'], inputFlags(schemaWithNegatives))).toEqual({
@@ -133,6 +141,6 @@ describe('formatHelp', () => {
     expect(help).toMatch(/--mode <fast\|slow>\n\s+one of "fast", "slow"; optional\n/)
     expect(help).toMatch(/--where <json>\n\s+object as JSON, e\.g\. --where '\{"x":1\}'; required\n/)
     expect(help).toMatch(/Only through --json:\n\s+"has\.dot"\n\s+string; optional\n/)
-    expect(help.endsWith('Exit codes: 0 success, 1 the tool failed, 2 invalid input. Set OAC_DEBUG=1 to print stack traces.\n')).toBe(true)
+    expect(help.endsWith('user, are printed on stderr. Exit codes: 0 success, 1 the tool failed, 2 invalid input.\nSet OAC_DEBUG=1 to print stack traces.\n')).toBe(true)
   })
 })

@@ -3,7 +3,7 @@ import { Type as Type1 } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { defineTool } from '../../src/define/index.js'
-import type { ToolOutput } from '../../src/define/types.js'
+import type { ToolInputSchema, ToolOutput, ToolOutputSchema } from '../../src/define/types.js'
 import { checkInput as checkSinclairTypeBox } from '../../src/runtime/check-sinclair-typebox.js'
 import { checkInput as checkTypeBox } from '../../src/runtime/check-typebox.js'
 import { checkInput as checkZod } from '../../src/runtime/check-zod.js'
@@ -217,6 +217,149 @@ describe('running', () => {
       },
     })
     expect(await invokeTool(tool, {}, options(), checkZod)).toEqual({ ok: false, kind: 'tool-error', message: 'plain text', stack: undefined })
+  })
+})
+
+describe('output schemas', () => {
+  const weather = defineTool({
+    name: 'weather',
+    description: 'weather with an output schema',
+    input: z.object({ high: z.unknown() }),
+    output: z.object({ city: z.string(), high: z.number(), unit: z.enum(['c', 'f']).default('c') }),
+    run: ({ high }) => ({ city: 'Oslo', high: high as number }),
+  })
+
+  it('checks the value against the output schema, fills its defaults, and gives it as structured output and as JSON text', async () => {
+    const result = await invokeTool(weather, { high: 21 }, options(), checkZod)
+    const value = { city: 'Oslo', high: 21, unit: 'c' }
+    expect(result).toEqual({ ok: true, text: JSON.stringify(value, null, 2), structured: value })
+  })
+
+  it('turns a value that does not match into a tool failure naming each field', async () => {
+    expect(await invokeTool(weather, { high: 'warm' }, options(), checkZod)).toEqual({
+      ok: false,
+      kind: 'tool-error',
+      message: 'The tool "weather" returned a value that does not match its output schema:\nhigh: expected number, got "warm"',
+    })
+  })
+
+  it('names the whole value (output) when it is of the wrong kind, for every schema package', async () => {
+    // A tool's input and output schemas are of one package (compile checks), whose check the script runs.
+    const textFor = (input: ToolInputSchema, output: ToolOutputSchema) => defineTool({ name: 'kind', description: 'returns text', input, output, run: () => 'text' as never })
+    const expected = /^The tool "kind" returned a value that does not match its output schema:\n\(output\): .*object.*"text"$/
+    for (const [tool, check] of [
+      [textFor(z.object({}), z.object({ a: z.string() })), checkZod],
+      [textFor(Type1.Object({}), Type1.Object({ a: Type1.String() })), checkTypeBox],
+      [textFor(Type.Object({}), Type.Object({ a: Type.String() })), checkSinclairTypeBox],
+    ] as const) {
+      const result = await invokeTool(tool, {}, options(), check)
+      expect(result.ok === false && result.message).toMatch(expected)
+    }
+  })
+
+  it('takes any JSON schema as output, an array of TypeBox objects (defaults filled) too', async () => {
+    const tool = defineTool({
+      name: 'list',
+      description: 'a list',
+      input: Type1.Object({}),
+      output: Type1.Array(Type1.Object({ id: Type1.Integer(), done: Type1.Boolean({ default: false }) })),
+      // TypeBox types a defaulted property as required; the check fills it in.
+      run: () => [{ id: 1 }, { id: 2, done: true }] as never,
+    })
+    expect(await invokeTool(tool, {}, options(), checkTypeBox)).toMatchObject({ ok: true, structured: [{ id: 1, done: false }, { id: 2, done: true }] })
+  })
+
+  it('checks the value of a rich result, and requires one', async () => {
+    const tool = defineTool({
+      name: 'rich',
+      description: 'a rich result',
+      input: z.object({ give: z.boolean() }),
+      output: z.object({ n: z.number() }),
+      run: ({ give }, ctx) => (give ? ctx.result({ value: { n: 1 }, details: 'from cache' }) : ctx.result({ value: undefined as never })),
+    })
+    expect(await invokeTool(tool, { give: true }, options(), checkZod)).toEqual({ ok: true, text: '{\n  "n": 1\n}', structured: { n: 1 }, details: 'from cache' })
+    expect(await invokeTool(tool, { give: false }, options(), checkZod)).toEqual({
+      ok: false,
+      kind: 'tool-error',
+      message: 'The tool "rich" returned a value that does not match its output schema:\n(output): missing (expected object)',
+    })
+  })
+})
+
+describe('rich results', () => {
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 255])
+
+  it('carries images (bytes as base64, base64 as given), text and details', async () => {
+    const tool = defineTool({
+      name: 'chart',
+      description: 'a chart',
+      input: z.object({}),
+      run: (_input, ctx) =>
+        ctx.result({
+          value: 'the chart',
+          images: [
+            { data: Buffer.from(png).subarray(1), mimeType: 'image/png' },
+            { data: 'AAEC', mimeType: 'image/webp' },
+          ],
+          details: { points: 3, source: null },
+        }),
+    })
+    expect(await invokeTool(tool, {}, options(), checkZod)).toEqual({
+      ok: true,
+      text: 'the chart',
+      images: [
+        { data: Buffer.from(png.subarray(1)).toString('base64'), mimeType: 'image/png' },
+        { data: 'AAEC', mimeType: 'image/webp' },
+      ],
+      details: { points: 3, source: null },
+    })
+  })
+
+  it('gives an image alone empty text, and a JSON value JSON text', async () => {
+    const tool = defineTool({
+      name: 'pics',
+      description: 'images',
+      input: z.object({ json: z.boolean() }),
+      run: ({ json }, ctx) => (json ? ctx.result({ value: { a: [1] } }) : ctx.result({ images: [{ data: png, mimeType: 'image/gif' }] })),
+    })
+    expect(await invokeTool(tool, { json: false }, options(), checkZod)).toEqual({ ok: true, text: '', images: [{ data: Buffer.from(png).toString('base64'), mimeType: 'image/gif' }] })
+    expect(await invokeTool(tool, { json: true }, options(), checkZod)).toEqual({ ok: true, text: '{\n  "a": [\n    1\n  ]\n}' })
+  })
+
+  it('turns an error result into a tool error with its details, without a stack', async () => {
+    const tool = defineTool({ name: 'refuse', description: 'refuses', input: z.object({}), run: (_input, ctx) => ctx.error('No such branch.', { details: { tried: ['main'] } }) })
+    expect(await invokeTool(tool, {}, options(), checkZod)).toEqual({ ok: false, kind: 'tool-error', message: 'No such branch.', details: { tried: ['main'] } })
+  })
+
+  it('reads a plain object that looks like a result as the value it is', async () => {
+    const lookalike = { error: 'not an error', images: [], details: 'x' }
+    expect(await invokeTool(returning(lookalike), {}, options(), checkZod)).toEqual({ ok: true, text: JSON.stringify(lookalike, null, 2) })
+  })
+
+  it.each<[string, unknown, RegExp]>([
+    ['an image type models do not read', { data: png, mimeType: 'image/bmp' }, /^The tool "bad" returned image 1 of type "image\/bmp"; models read image\/png, /],
+    ['image data that is not base64', { data: 'not base64!', mimeType: 'image/png' }, /^The tool "bad" returned image 1 whose data is neither bytes .* nor base64 text$/],
+    ['an image that is no object', 'picture.png', /^The tool "bad" returned image 1 of type undefined/],
+  ])('reports %s as a tool error', async (_name, image, message) => {
+    const tool = defineTool({ name: 'bad', description: 'bad image', input: z.object({}), run: (_input, ctx) => ctx.result({ images: [image as never] }) })
+    const result = await invokeTool(tool, {}, options(), checkZod)
+    expect(result).toMatchObject({ ok: false, kind: 'tool-error' })
+    expect(result.ok === false && result.message).toMatch(message)
+  })
+
+  it('reports details that JSON cannot hold as a tool error', async () => {
+    const tool = defineTool({
+      name: 'loop',
+      description: 'cyclic details',
+      input: z.object({}),
+      run: (_input, ctx) => {
+        const details: Record<string, unknown> = {}
+        details.self = details
+        return ctx.result({ value: 'ok', details: details as never })
+      },
+    })
+    const result = await invokeTool(tool, {}, options(), checkZod)
+    expect(result.ok === false && result.message).toMatch(/^The tool "loop" returned details that cannot be turned into JSON: .*circular/)
   })
 })
 

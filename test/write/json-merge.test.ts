@@ -219,3 +219,61 @@ describe('mergeJsonText properties (random user documents, styles, comments and 
     )
   })
 })
+
+describe('mergeJsonText: items of a list (Claude Code and Qwen Code permission rules)', () => {
+  const item = (name: string, list = 'allow'): MergeEntry => ({ keyPath: ['permissions', list, '[]', name], value: name })
+  const settings = (entries: MergeEntry[]): MergeFile => ({ kind: 'merge', path: '.claude/settings.json', format: 'json', entries })
+
+  const userFile = [
+    '{',
+    '  // mine',
+    '  "permissions": {',
+    '    "allow": [',
+    '      "Bash(npm test)", // tests',
+    '      "Read"',
+    '    ],',
+    '    "defaultMode": "default"',
+    '  },',
+    '  "model": "opus"',
+    '}',
+    '',
+  ].join('\n')
+
+  it('adds our items at the end of the user’s list, each on its own line, and takes them out again byte for byte', () => {
+    const withOurs = mergeJsonText(userFile, settings([item('mcp__oac-tools__a'), item('mcp__oac-tools__b')]), [])
+    expect(withOurs).toBe(userFile.replace('      "Read"\n', '      "Read",\n      "mcp__oac-tools__a",\n      "mcp__oac-tools__b"\n'))
+    expect(mergeJsonText(withOurs, settings([item('mcp__oac-tools__a'), item('mcp__oac-tools__b')]), [])).toBe(withOurs)
+    const stale = [{ keyPath: item('mcp__oac-tools__a').keyPath }, { keyPath: item('mcp__oac-tools__b').keyPath }]
+    expect(mergeJsonText(withOurs, settings([]), stale)).toBe(userFile)
+    expect(mergeJsonText(withOurs, settings([item('mcp__oac-tools__b')]), stale.slice(0, 1))).toBe(userFile.replace('      "Read"\n', '      "Read",\n      "mcp__oac-tools__b"\n'))
+  })
+
+  it('makes the list (and its parents) when missing, and adds to a compact or an empty one', () => {
+    expect(mergeJsonText('{\n  "model": "opus"\n}\n', settings([item('x', 'ask')]), [])).toBe('{\n  "model": "opus",\n  "permissions": {\n    "ask": [\n      "x"\n    ]\n  }\n}\n')
+    expect(mergeJsonText(undefined, settings([item('x'), item('y'), item('z', 'ask')]), [])).toBe('{\n  "permissions": {\n    "allow": [\n      "x",\n      "y"\n    ],\n    "ask": [\n      "z"\n    ]\n  }\n}\n')
+    const compact = '{"permissions": {"allow": ["Read", "Grep"]}}\n'
+    const added = mergeJsonText(compact, settings([item('x')]), [])
+    expect(added).toBe('{"permissions": {"allow": ["Read", "Grep","x"]}}\n')
+    expect(mergeJsonText(added, settings([]), [{ keyPath: item('x').keyPath }])).toBe(compact)
+    const empty = '{\n  "permissions": { "allow": [] }\n}\n'
+    const filled = mergeJsonText(empty, settings([item('x')]), [])
+    expect(jsoncValue(filled)).toEqual({ permissions: { allow: ['x'] } })
+    expect(mergeJsonText(filled, settings([]), [{ keyPath: item('x').keyPath }])).toBe(empty)
+  })
+
+  it('leaves an item the user wrote where it is, reads it as there, and takes out only the last one', () => {
+    const file = '{ "permissions": { "allow": [\n  "x",\n  "Read"\n] } }\n'
+    expect(mergeJsonText(file, settings([item('x')]), [])).toBe(file)
+    const twice = '{ "permissions": { "allow": [\n  "x",\n  "Read",\n  "x"\n] } }\n'
+    expect(mergeJsonText(twice, settings([]), [{ keyPath: item('x').keyPath }])).toBe(file)
+  })
+
+  it('refuses a list that is not a list, naming where, and leaves the file alone', () => {
+    const file = '{\n  "permissions": {\n    "allow": "Read"\n  }\n}\n'
+    const error = thrown(() => mergeJsonText(file, settings([item('x')]), []))
+    expect(error).toBeInstanceOf(OacError)
+    expect((error as OacError).diagnostics).toEqual([
+      expect.objectContaining({ code: 'merge-unexpected-shape', line: 3, message: expect.stringContaining('"permissions.allow" in .claude/settings.json is a string, but unplugin-oac adds its entry "x" to a list there') }),
+    ])
+  })
+})

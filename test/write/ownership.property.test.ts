@@ -219,3 +219,71 @@ describe('ownership of merged keys under random builds (Codex TOML)', () => {
     expect(seen.forced).toBeGreaterThan(30)
   }, 120_000)
 })
+
+describe('ownership of list items under random builds (permission rules in JSON and JSONC)', () => {
+  const names = ['mcp__oac-tools__a', 'mcp__oac-tools__b', 'mcp__oac-tools__c', 'Read']
+  const userList = fc.array(fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 6 }), fc.integer()), { maxLength: 4 })
+  // The user's lists are there (empty ones too): a list or parent object the merge had to make stays,
+  // empty, once our last item goes (as a parent object of a key does), so only the user's bytes are compared.
+  const userDocument = fc.record({
+    allow: userList,
+    ask: userList,
+    extra: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), anyJson, { maxKeys: 2 }),
+  })
+  let builds = 0
+  let userItems = 0
+
+  it('adds and removes only our items, never one the user wrote, and gives the user’s bytes back once ours go', async () => {
+    await fc.assert(
+      fc.asyncProperty(userDocument, jsoncStyle, steps(6, 1), async ({ allow, ask, extra }, style, sequence) => {
+        const doc: { [key: string]: JsonValue } = {}
+        for (const [key, value] of Object.entries(extra)) if (key !== 'permissions' && key !== '__proto__') doc[key] = value
+        doc.permissions = { allow, ask }
+        const original = printJsonc(doc, style)
+        const candidates = ['allow', 'ask'].flatMap((list) => names.slice(0, 3).map((name) => ({ list, name, keyPath: ['permissions', list, '[]', name] })))
+        const userHas = (list: string, name: string) => (list === 'allow' ? allow : ask).includes(name)
+        const target = join(root, `run-${runs++}`)
+        const path = '.claude/settings.json'
+        await mkdir(join(target, '.claude'), { recursive: true })
+        await writeFile(join(target, path), original)
+        let expectedFinal = original
+        for (const step of [...sequence, { kind: 'build' as const, picks: candidates.map(() => undefined), force: false }]) {
+          if (step.kind === 'note') {
+            const note = '// a note the user added later\n\n'
+            await writeFile(join(target, path), note + (await readFile(join(target, path), 'utf8')))
+            expectedFinal = note + expectedFinal
+            continue
+          }
+          const picked = candidates.filter((_, i) => step.picks[i] !== undefined)
+          const report = await writeOutputs([{ kind: 'merge', path, format: 'json', entries: picked.map(({ keyPath, name }) => ({ keyPath, value: name })) }], {
+            target,
+            mode: 'write',
+            force: step.force,
+            owner: 'oac-tools',
+          })
+          builds++
+          expect(report.diagnostics).toEqual([])
+          const document = jsoncValue(await readFile(join(target, path), 'utf8')) as { permissions?: { [list: string]: JsonValue[] } }
+          for (const list of ['allow', 'ask']) {
+            const now = document.permissions?.[list] ?? []
+            const users = list === 'allow' ? allow : ask
+            // Every element the user wrote is still there, as many times as they wrote it.
+            for (const element of users) expect(now.filter((e) => canonical(e) === canonical(element)).length).toBeGreaterThanOrEqual(users.filter((e) => canonical(e) === canonical(element)).length)
+            for (const { name } of candidates.filter((c) => c.list === list)) {
+              const wanted = picked.some((c) => c.list === list && c.name === name)
+              if (userHas(list, name)) userItems++
+              const count = now.filter((e) => e === name).length
+              const theirs = users.filter((e) => e === name).length
+              expect(count, `${list} ${name}`).toBe(theirs > 0 ? theirs : wanted ? 1 : 0)
+            }
+          }
+        }
+        expect(await readFile(join(target, path), 'utf8')).toBe(expectedFinal)
+        await rm(target, { recursive: true, force: true })
+      }),
+      { numRuns: 150 },
+    )
+    console.log(`ownership property test (list items): ${builds} builds, ${userItems} checks of an item the user wrote`)
+    expect(userItems).toBeGreaterThan(50)
+  }, 120_000)
+})

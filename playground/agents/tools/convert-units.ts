@@ -12,6 +12,7 @@ export const convertUnits = defineTool({
     to: Type.String({ enum: Object.keys(FACTORS_TO_METRES), description: 'Unit to convert to' }),
     precision: Type.Optional(Type.Integer({ minimum: 0, maximum: 10, description: 'Decimal places' })),
   }),
+  effects: { readOnly: true, idempotent: true },
   run({ value, from, to, precision }) {
     const metres = value * FACTORS_TO_METRES[from as keyof typeof FACTORS_TO_METRES]
     const result = metres / FACTORS_TO_METRES[to as keyof typeof FACTORS_TO_METRES]

@@ -17,6 +17,7 @@ export const searchIssues = defineTool({
       .describe('Narrow the search'),
     limit: z.number().int().positive().max(50).default(10),
   }),
+  effects: { readOnly: true },
   run({ query, filter, limit }) {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean)
     const found = issues.filter(

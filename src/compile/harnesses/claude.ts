@@ -20,6 +20,7 @@ export const claude = {
   // Every construct reaches the request as served (test/harness/schemas.test.ts).
   schemaLimits: {},
   agentFile: (agent) => `.claude/agents/${agent}.md`,
+  approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.claude/settings.json`' },
   checkFields: (fields, agentName) =>
     Object.keys(fields)
       .filter((key) => Object.hasOwn(OWN_FRONTMATTER_KEYS, key))

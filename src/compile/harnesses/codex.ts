@@ -105,6 +105,7 @@ export const codex = {
     tuple: { severity: 'error', effect: 'Codex drops prefixItems and shows the model an array of its `items` (strings when the tuple has no rest element)' },
   },
   agentFile: (agent) => `.codex/agents/${agent}.toml`,
+  approvals: { written: 'as each tool\'s `approval_mode` (`approve` or `prompt`) in the `[mcp_servers.<server>]` block' },
   checkFields,
   proof: {
     cli: { package: '@openai/codex', version: '0.171.0', bin: 'codex' },

@@ -27,6 +27,10 @@ export const copilot = {
     tuple: { severity: 'warning', effect: `Copilot keeps the positions (prefixItems) but moves the tuple's length into the field's description as text and shows no limit on further items (${STILL_VALIDATES})` },
   },
   agentFile: (agent) => `.github/agents/${agent}.agent.md`,
+  approvals: {
+    unsupported: 'the Copilot CLI 1.0 takes tool permissions only from its command line (`--allow-tool`) and its user settings, and VS Code from its user settings; neither reads them from the project',
+    fix: "Start the Copilot CLI with --allow-tool='<server>(<tool>)' for each tool that may run without asking; VS Code asks on a tool's first call and can remember the answer.",
+  },
   checkFields: frontmatterFieldCheck('copilot', 'GitHub Copilot'),
   proof: {
     cli: { package: '@github/copilot', version: '1.0.102', bin: 'copilot' },

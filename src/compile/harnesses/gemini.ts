@@ -28,6 +28,7 @@ export const gemini = {
   // Every construct reaches the request as served (test/harness/schemas.test.ts).
   schemaLimits: {},
   agentFile: (agent) => `.gemini/agents/${agent}.md`,
+  approvals: { written: 'as `allow` or `ask_user` rules in `.gemini/policies/<server>.toml`' },
   checkFields: frontmatterFieldCheck('gemini', 'Gemini CLI', GEMINI_AGENT_KEYS),
   fillsPromptPlaceholders: true,
   proof: {

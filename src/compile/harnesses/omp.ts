@@ -25,6 +25,7 @@ export const omp = {
     tuple: { severity: 'warning', effect: `the omp tool takes an array of unknown values (pi.zod has no tuple; ${STILL_VALIDATES})` },
   },
   agentFile: null,
+  approvals: { written: 'as each tool\'s `approval` policy (`allow` or `prompt`)' },
   checkFields: () => [],
   proof: {
     cli: { package: '@oh-my-pi/pi-coding-agent', version: '18.2.3', bin: 'omp' },

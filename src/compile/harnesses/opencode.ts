@@ -20,6 +20,7 @@ export const opencode = {
   },
   agentFile: (agent) => `.opencode/agent/${agent}.md`,
   // Every field is written as given over the generated ones; a `permission` map refines ours key by key.
+  approvals: { written: 'as `allow` or `ask` in the `permission` of each agent file and of `.opencode/opencode.json` (every agent); the tool shim asks opencode before it runs' },
   checkFields: () => [],
   proof: {
     cli: { package: 'opencode-ai', version: '1.18.33', bin: 'opencode' },

@@ -18,6 +18,7 @@ export const pi = {
     const: { severity: 'warning', effect: `pi passes const to the model as is, ${GOOGLE_REJECTS}` },
   },
   agentFile: null,
+  approvals: { written: 'in the extension: a tool that asks confirms with the user before it runs (pi asks for no tool by itself)' },
   checkFields: () => [],
   proof: {
     cli: { package: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi' },

@@ -18,6 +18,7 @@ export const qwen = {
   // Every construct reaches a sub-agent's request as served (test/harness/schemas.test.ts).
   schemaLimits: {},
   agentFile: (agent) => `.qwen/agents/${agent}.md`,
+  approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.qwen/settings.json`' },
   checkFields: frontmatterFieldCheck('qwen', 'Qwen Code'),
   fillsPromptPlaceholders: true,
   proof: {

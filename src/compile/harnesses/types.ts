@@ -107,6 +107,11 @@ export interface HarnessDescription {
    * to start the agent when one has no value): compile then refuses such text in the agent's prompt.
    */
   fillsPromptPlaceholders?: boolean
+  /**
+   * How a config's approval rules (which tools run without asking, which always ask) reach the
+   * harness: where its emitter writes them, or why they cannot (compile then warns).
+   */
+  approvals: { written: string } | { unsupported: string; fix: string }
   /** Checks an agent's `harness.<id>` fields (already plain JSON); every problem is reported, none thrown. */
   checkFields(fields: Record<string, JsonValue>, agentName: string): HarnessFieldProblem[]
   proof: HarnessProof

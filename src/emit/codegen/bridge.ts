@@ -1,5 +1,6 @@
 import { posix } from 'node:path'
 import type { Plan, PlannedTool } from '../../compile/plan.js'
+import { ENVELOPE_VERSION } from '../../runtime/types.js'
 import { jsLineComment, jsString } from './escape.js'
 import { objectLiteral } from './js-literal.js'
 
@@ -7,18 +8,21 @@ import { objectLiteral } from './js-literal.js'
  * The bridge from a native shim (opencode tool, pi extension, oh-my-pi tool) to a bundled tool
  * script, generated once per shim file. Both flavours define the same function,
  *
- *   runTool(script: string, input: unknown, call: ToolCall): Promise<string>
+ *   runTool(script: string, input: unknown, call: ToolCall): Promise<ToolOutcome>
  *
- * resolving with the tool's output text and rejecting with its error message; `script` is
- * relative to the shim file (import.meta.url), so the harness's working directory does not matter.
+ * resolving with the call's outcome (its text, structured output, images and details, or the
+ * failure and its message: runtime/types.ts InvokeResult), which the shim turns into its harness's
+ * native result; `script` is relative to the shim file (import.meta.url), so the harness's working
+ * directory does not matter.
  *
- * - `process` (default): spawns `node <script> --json`, writes the input to stdin, reads stdout;
- *   a non-zero exit rejects with stderr; the abort signal kills the process; `oac:progress` lines
+ * - `process` (default): spawns `node <script> --json --envelope 1`, writes the input to stdin and
+ *   reads the result envelope from stdout (see ENVELOPE_VERSION); a script that exits without one
+ *   (it crashed) rejects with its stderr; the abort signal kills the process; `oac:progress` lines
  *   on stderr go to `call.progress`. Every call pays a Node start, and a tool cannot hurt the harness.
  * - `inline`: imports the script module once and calls its `invoke(input, options)` inside the
- *   harness's own process (Bun for opencode and omp, Node for pi): no process per call, but the tool
- *   shares the harness's memory, globals and event loop, runs on the harness's runtime, and can
- *   only be cancelled cooperatively through the signal.
+ *   harness's own process (Bun for opencode and omp, Node for pi), which gives the same outcome: no
+ *   process per call, but the tool shares the harness's memory, globals and event loop, runs on the
+ *   harness's runtime, and can only be cancelled cooperatively through the signal.
  */
 
 /** The marker a script writes before each progress line on stderr (runtime contract with the bundler). */
@@ -34,27 +38,32 @@ export function bridgeImports(plan: Plan): string[] {
   ]
 }
 
-/** The `ToolCall` type and `runTool` function, for the bottom of the shim file. */
+/** The `ToolCall` and `ToolOutcome` types and the `runTool` function, for the bottom of the shim file. */
 export function bridgeCode(plan: Plan): string {
-  const toolCall = [
+  const types = [
     '/** What the harness gives one tool call: where it runs, how to cancel it, where progress goes. */',
     'interface ToolCall {',
     '  cwd: string',
     '  signal: AbortSignal | undefined',
     '  progress(message: string): void',
     '}',
+    '',
+    `/** One call's outcome, as the tool script gives it (result envelope ${ENVELOPE_VERSION}, without its version). */`,
+    'type ToolOutcome =',
+    '  | { ok: true; text: string; structured?: unknown; images?: Array<{ data: string; mimeType: string }>; details?: unknown }',
+    '  | { ok: false; kind: "invalid-input" | "tool-error"; message: string; details?: unknown }',
   ].join('\n')
-  return `${toolCall}\n\n${plan.bridge === 'inline' ? inlineBridge(plan) : processBridge()}\n`
+  return `${types}\n\n${plan.bridge === 'inline' ? inlineBridge(plan) : processBridge()}\n`
 }
 
 function processBridge(): string {
   return `const PROGRESS = ${jsString(PROGRESS_PREFIX)}
 
-/** Runs a tool script with the input as JSON on stdin: resolves with its stdout, rejects with its stderr. */
-function runTool(script: string, input: unknown, call: ToolCall): Promise<string> {
+/** Runs a tool script with the input as JSON on stdin: resolves with the outcome its result envelope holds, rejects with its stderr when it has none. */
+function runTool(script: string, input: unknown, call: ToolCall): Promise<ToolOutcome> {
   return new Promise((resolve, reject) => {
     const path = fileURLToPath(new URL(script, import.meta.url))
-    const child = spawn("node", [path, "--json"], { cwd: call.cwd, signal: call.signal })
+    const child = spawn("node", [path, "--json", "--envelope", ${jsString(ENVELOPE_VERSION)}], { cwd: call.cwd, signal: call.signal })
     let stdout = ""
     const errors: string[] = []
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -70,13 +79,24 @@ function runTool(script: string, input: unknown, call: ToolCall): Promise<string
     })
     child.on("error", reject)
     child.on("close", (code, signal) => {
-      if (code === 0) resolve(stdout)
+      const outcome = envelopeOutcome(stdout)
+      if (outcome) resolve(outcome)
       else reject(new Error(errors.join("\\n") || \`\${script} exited with \${code ?? signal}\`))
     })
     // The script may exit before reading its input (aborted, crashed): its exit status tells, not EPIPE.
     child.stdin.on("error", () => {})
     child.stdin.end(JSON.stringify(input))
   })
+}
+
+/** The outcome a script's stdout holds: one line of JSON, its result envelope, or undefined for anything else. */
+function envelopeOutcome(stdout: string): ToolOutcome | undefined {
+  try {
+    const { envelope, ...outcome } = JSON.parse(stdout)
+    return envelope === ${Number(ENVELOPE_VERSION)} ? outcome : undefined
+  } catch {
+    return undefined
+  }
 }`
 }
 
@@ -87,22 +107,37 @@ interface ToolModule {
   invoke(
     input: unknown,
     options: { signal: AbortSignal; cwd: string; env: Record<string, string | undefined>; progress(message: string): void },
-  ): Promise<{ ok: true; text: string } | { ok: false; message: string }>
+  ): Promise<ToolOutcome>
 }
 
-/** Runs a tool in this process through its bundled script's \`invoke\`: resolves with its output, rejects with its error. */
-async function runTool(script: string, input: unknown, call: ToolCall): Promise<string> {
+/** Runs a tool in this process through its bundled script's \`invoke\`: resolves with the call's outcome. */
+async function runTool(script: string, input: unknown, call: ToolCall): Promise<ToolOutcome> {
   const entry: ToolModule = await import(new URL(script, import.meta.url).href)
-  const result = await entry.invoke(input, {
+  return entry.invoke(input, {
     signal: call.signal ?? new AbortController().signal,
     cwd: call.cwd,
     env: ${env.replace(/\n/g, '\n    ')},
     progress: call.progress,
   })
-  if (!result.ok) throw new Error(result.message)
-  // The same text the script prints when run: the output, ending in a newline.
-  return result.text === "" || result.text.endsWith("\\n") ? result.text : \`\${result.text}\\n\`
 }`
+}
+
+/**
+ * `contentBlocks(outcome)`, for the shims of harnesses whose results are content blocks (pi,
+ * oh-my-pi): the text, or a failed call's message, then the images (an image alone has no empty
+ * text block before it).
+ */
+export function contentBlocksCode(): string {
+  return `/** The outcome as content blocks: its text (or a failed call's message), then its images. */
+function contentBlocks(outcome: ToolOutcome) {
+  const text = outcome.ok ? outcome.text : outcome.message
+  const images = outcome.ok ? (outcome.images ?? []) : []
+  return [
+    ...(text === "" && images.length > 0 ? [] : [{ type: "text" as const, text }]),
+    ...images.map((image) => ({ type: "image" as const, data: image.data, mimeType: image.mimeType })),
+  ]
+}
+`
 }
 
 /** The tool's script as a path relative to the shim file that runs it (both relative to the target). */

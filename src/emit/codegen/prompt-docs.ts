@@ -78,6 +78,8 @@ function toolSection(plan: Plan, agent: PlannedAgent, tool: PlannedTool, harness
   const parts = [`### ${tool.name.replace(/[\r\n]/g, ' ')}`, '', tool.description.trim()]
   if (bash) parts.push('', bashDocs(tool))
   if (json) parts.push('', jsonDocs(plan, tool, harness))
+  // The contract of its answer, whichever way the tool is called (the script prints the same JSON).
+  if (tool.output) parts.push('', `Its result is JSON matching this JSON Schema:\n\n${markdownFence(JSON.stringify(tool.output, null, 2), 'json')}`)
   return parts.join('\n')
 }
 
