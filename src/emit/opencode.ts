@@ -1,6 +1,7 @@
 import { opencode } from '../compile/harnesses/opencode.js'
 import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
 import type { Harness, JsonValue } from '../define/types.js'
+import { agentAllowList } from './allow-list.js'
 import { bridgeCode, bridgeImports, generatedHeader, generatedNote, scriptFromShim } from './codegen/bridge.js'
 import { jsString, markdownWithFrontmatter } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
@@ -28,7 +29,7 @@ export function emitOpencode(plan: Plan): OutputFile[] {
 
 export function emitOpencodeFamily(plan: Plan, family: OpencodeFamily): OutputFile[] {
   const tools = plan.tools.filter((tool) => hasNativeForm(plan, tool, family.harness))
-  return [...tools.map((tool) => toolFile(plan, tool, family)), ...plan.agents.map((agent) => agentFile(plan, agent, tools, family))]
+  return [...tools.map((tool) => toolFile(plan, tool, family)), ...plan.agents.map((agent) => agentFile(plan, agent, family))]
 }
 
 function toolFile(plan: Plan, tool: PlannedTool, family: OpencodeFamily): OwnedFile {
@@ -62,27 +63,25 @@ function isRecord(value: JsonValue | undefined): value is { [key: string]: JsonV
 }
 
 /**
- * The agent's tool permissions: its own tools allowed, our other native tools denied. With
- * `builtinTools.opencode` set, every other tool is denied first (opencode applies the last rule
- * that matches) and those built-ins are allowed.
+ * The agent's tool permissions: every tool denied first (opencode and Kilo apply the last rule that
+ * matches), then the tools of its allow-list allowed, the rule every harness that scopes tools per
+ * agent follows: its own native tools, the built-ins it names in `builtinTools`, and `bash` when its
+ * prompt documents a tool's script. A wildcard rather than a deny per tool: a tool added to the
+ * registry changes no agent file but its own agents'. No map when the harness gets none of our
+ * tools (nothing to hide), or when the list is empty, which gives the agent every tool (as an agent
+ * file without `tools` does in the other harnesses).
  */
-function permissions(agent: PlannedAgent, tools: readonly PlannedTool[], harness: OpencodeFamily['harness']): { [key: string]: JsonValue } {
-  const permission: { [key: string]: JsonValue } = {}
-  const builtins = agent.builtinTools[harness]
-  if (builtins) {
-    permission['*'] = 'deny'
-    for (const name of builtins) permission[name] = 'allow'
-  }
-  const own = new Set(agent.tools)
-  for (const tool of tools) permission[tool.name] = own.has(tool.name) ? 'allow' : 'deny'
-  return permission
+function permissions(plan: Plan, agent: PlannedAgent, harness: OpencodeFamily['harness']): { [key: string]: JsonValue } {
+  if (!plan.tools.some((tool) => hasNativeForm(plan, tool, harness))) return {}
+  const allowed = agentAllowList(plan, agent, harness, 'bash')
+  return allowed.length === 0 ? {} : Object.fromEntries([['*', 'deny'], ...allowed.map((name) => [name, 'allow'])])
 }
 
-function agentFile(plan: Plan, agent: PlannedAgent, tools: readonly PlannedTool[], family: OpencodeFamily): OwnedFile {
+function agentFile(plan: Plan, agent: PlannedAgent, family: OpencodeFamily): OwnedFile {
   const { permission: extraPermission, ...extras } = agent.harness[family.harness] ?? {}
   // A `permission` map from `harness.opencode` refines ours key by key; any other value replaces it.
   const permission =
-    extraPermission === undefined || isRecord(extraPermission) ? { ...permissions(agent, tools, family.harness), ...extraPermission } : extraPermission
+    extraPermission === undefined || isRecord(extraPermission) ? { ...permissions(plan, agent, family.harness), ...extraPermission } : extraPermission
   const frontmatter: { [key: string]: JsonValue } = {
     description: agent.description,
     mode: agent.mode,

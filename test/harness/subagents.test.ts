@@ -249,10 +249,12 @@ describe(`opencode ${PINNED.opencode}`, () => {
     for (const agent of AGENTS) {
       const own = await documented('opencode', agent)
       expect(own).toEqual(AGENT_TOOLS[agent])
-      // Its own tools and not the other agent's; opencode's built-ins (read, bash, ...) stay, as no `builtinTools.opencode` is set.
+      // Its own tools and not the other agent's; no built-in either (read, bash, ...): it names none in
+      // `builtinTools.opencode`, and its prompt documents no script (format "json").
       const first = conversation.model.conversation(agent)[0]!
       expect(ours(first, all)).toEqual([...own].sort())
-      expect(first.tools.map((tool) => tool.name)).toContain('read')
+      expect(first.tools.map((tool) => tool.name)).not.toContain('read')
+      expect(first.tools.map((tool) => tool.name)).not.toContain('bash')
       await expectSubAgentResults(driver, conversation, agent)
     }
   })

@@ -8,7 +8,7 @@ export const kilo = {
   toolRoute: 'shim',
   modelToolName: (_server, tool) => tool,
   // Kilo 7.7.7's tool ids (its agents' tool maps) with opencode's: a custom tool takes a built-in's place.
-  // Each agent's permission map allows its own tools and denies our others, as in opencode.
+  // Each agent's permission map denies every tool, then allows its allow-list, as in opencode.
   scopesToolsPerAgent: true,
   builtinTools: [
     'apply_patch', 'background_process', 'bash', 'batch', 'board_post', 'board_read', 'cancel_wakeup', 'codesearch', 'edit',
