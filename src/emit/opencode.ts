@@ -5,6 +5,7 @@ import { agentAllowList } from './allow-list.js'
 import { bridgeCode, bridgeImports, generatedHeader, generatedNote, scriptFromShim } from './codegen/bridge.js'
 import { jsString, markdownWithFrontmatter } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
+import { memoByObject } from './codegen/memo.js'
 import { hasNativeForm, renderAgentPrompt } from './codegen/prompt-docs.js'
 import { zodShapeCode } from './codegen/zod-code.js'
 import type { OutputFile, OwnedFile } from './types.js'
@@ -32,9 +33,12 @@ export function emitOpencodeFamily(plan: Plan, family: OpencodeFamily): OutputFi
   return [...tools.map((tool) => toolFile(plan, tool, family)), ...plan.agents.map((agent) => agentFile(plan, agent, family))]
 }
 
+/** The zod shape of a shim's `args`: the same for opencode and Kilo. */
+const shimArguments = memoByObject((schema: PlannedTool['schema']) => zodShapeCode(schema, { z: 'z', dialect: 'zod4' }).code)
+
 function toolFile(plan: Plan, tool: PlannedTool, family: OpencodeFamily): OwnedFile {
   const path = `${family.toolFolder}/${tool.name}.ts`
-  const args = zodShapeCode(tool.schema, { z: 'z', dialect: 'zod4' }).code
+  const args = shimArguments(tool.schema)
   const content = [
     generatedHeader(`tool ${JSON.stringify(tool.name)} (${tool.source.file})`),
     ...bridgeImports(plan),

@@ -3,6 +3,10 @@ import type { Plan, PlannedAgent, PlannedTool } from '../../compile/plan.js'
 import type { Harness } from '../../define/types.js'
 import { type FlagSpec, inputFlags, jsonFlagExample } from '../../runtime/flags.js'
 import { markdownCode, markdownFence } from './escape.js'
+import { memoByObject } from './memo.js'
+
+/** The plan's tools by name: every agent of every harness looks its tools up. */
+export const toolsByName = memoByObject((tools: readonly PlannedTool[]) => new Map(tools.map((tool) => [tool.name, tool])))
 
 /** How a harness names one of our tools when the model calls it natively. */
 export function nativeToolName(plan: Plan, id: Harness, tool: string): string {
@@ -42,7 +46,7 @@ function flagDoc(flag: FlagSpec): { usage: string; line: string } {
   }
 }
 
-function bashDocs(tool: PlannedTool): string {
+const bashDocs = memoByObject((tool: PlannedTool): string => {
   const command = `node ${tool.script}`
   const { flags: specs, jsonOnly } = inputFlags(tool.schema)
   const flags = specs.map(flagDoc)
@@ -57,10 +61,13 @@ function bashDocs(tool: PlannedTool): string {
       `${markdownCode(`${command} --help`)} prints the usage. Exit code 2 means invalid input, 1 a tool failure.`,
   )
   return lines.join('\n')
-}
+})
+
+/** The input schema as a JSON code block. */
+const schemaFence = memoByObject((schema: PlannedTool['schema']): string => markdownFence(JSON.stringify(schema, null, 2), 'json'))
 
 function jsonDocs(plan: Plan, tool: PlannedTool, harness: Harness | undefined): string {
-  const schema = markdownFence(JSON.stringify(tool.schema, null, 2), 'json')
+  const schema = schemaFence(tool.schema)
   if (hasNativeForm(plan, tool, harness) && harness) {
     const namespace = describe(harness).toolNamespace?.(plan.serverName)
     const where = namespace === undefined ? '' : ` (in the namespace ${markdownCode(namespace)})`
@@ -86,8 +93,9 @@ function toolSection(plan: Plan, agent: PlannedAgent, tool: PlannedTool, harness
  * (or, without a harness, the harness-neutral prompt document).
  */
 export function renderAgentPrompt(plan: Plan, agent: PlannedAgent, harness?: Harness): string {
-  const tools = agent.tools.map((name) => plan.tools.find((t) => t.name === name)).filter((t): t is PlannedTool => t !== undefined)
-  const prompt = agent.prompt.replace(/\s+$/, '')
+  const byName = toolsByName(plan.tools)
+  const tools = agent.tools.map((name) => byName.get(name)).filter((t): t is PlannedTool => t !== undefined)
+  const prompt = agent.prompt.trimEnd()
   if (tools.length === 0) return `${prompt}\n`
   const sections = tools.map((tool) => toolSection(plan, agent, tool, harness))
   return `${prompt}\n\n## Tools\n\n${sections.join('\n\n')}\n`
