@@ -13,7 +13,7 @@ export const MODULE_TABLE = ownModule('load/module-table')
 
 // A module that may be CommonJS keeps its format: the registration's `import` would make it an ES module.
 const ES_MODULE_SYNTAX = /^\s*(?:import|export)\b/m
-const COMMONJS_SYNTAX = /\bmodule\.exports\b|\bexports\.[A-Za-z_$]|\brequire\s*\(/
+const COMMONJS_SYNTAX = /\bmodule\.exports\b|\bexports\.[A-Za-z_$]|\brequire\s*\(|^\s*export\s*=/m
 
 function isEsModule(file: string, source: string): boolean {
   if (/\.m[jt]s$/.test(file)) return true
@@ -60,7 +60,7 @@ export class KeptModules {
 
   /** The registration appended to a local module's source; empty for one that may be CommonJS. */
   footer(file: string, source: string): string {
-    if (file === MODULE_TABLE || !isEsModule(file, source)) return ''
+    if (!isEsModule(file, source)) return ''
     const path = JSON.stringify(file)
     return `\n;import * as __oac_module from ${path};import { registerModule as __oac_register } from ${JSON.stringify(MODULE_TABLE)};__oac_register(${path}, __oac_module);\n`
   }
