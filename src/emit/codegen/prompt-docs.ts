@@ -66,26 +66,35 @@ const bashDocs = memoByObject((tool: PlannedTool): string => {
 /** The input schema as a JSON code block. */
 const schemaFence = memoByObject((schema: PlannedTool['schema']): string => markdownFence(JSON.stringify(schema, null, 2), 'json'))
 
-function jsonDocs(plan: Plan, tool: PlannedTool, harness: Harness | undefined): string {
-  const schema = schemaFence(tool.schema)
+/** How the JSON docs introduce the schema: the native tool to call, or the script's `--json`. */
+function jsonIntro(plan: Plan, tool: PlannedTool, harness: Harness | undefined): string {
   if (hasNativeForm(plan, tool, harness) && harness) {
     const namespace = describe(harness).toolNamespace?.(plan.serverName)
     const where = namespace === undefined ? '' : ` (in the namespace ${markdownCode(namespace)})`
-    return `Call the tool ${markdownCode(nativeToolName(plan, harness, tool.name))}${where} with input matching this JSON Schema:\n\n${schema}`
+    return `Call the tool ${markdownCode(nativeToolName(plan, harness, tool.name))}${where} with input matching this JSON Schema:`
   }
-  return `Input, as JSON (for ${markdownCode(`node ${tool.script} --json`)}), matching this JSON Schema:\n\n${schema}`
+  return `Input, as JSON (for ${markdownCode(`node ${tool.script} --json`)}), matching this JSON Schema:`
 }
+
+/** Each tool's sections as rendered so far, by what sets them apart: most agents and harnesses that have a tool document it alike. */
+const sectionsOf = memoByObject((_tool: PlannedTool) => new Map<string, string>())
 
 /** Renders one tool's section in the format the agent asked for. */
 function toolSection(plan: Plan, agent: PlannedAgent, tool: PlannedTool, harness: Harness | undefined): string {
   const format = agent.toolFormats[tool.name] ?? 'both'
   // Without a native form the bash route is the only way to call the tool, whatever the format says.
   const bash = format !== 'json' || !hasNativeForm(plan, tool, harness)
-  const json = format !== 'bash'
-  const parts = [`### ${tool.name.replace(/[\r\n]/g, ' ')}`, '', tool.description.trim()]
-  if (bash) parts.push('', bashDocs(tool))
-  if (json) parts.push('', jsonDocs(plan, tool, harness))
-  return parts.join('\n')
+  const intro = format === 'bash' ? undefined : jsonIntro(plan, tool, harness)
+  const sections = sectionsOf(tool)
+  const key = `${bash}\0${intro ?? ''}`
+  let section = sections.get(key)
+  if (section === undefined) {
+    const parts = [`### ${tool.name.replace(/[\r\n]/g, ' ')}`, '', tool.description.trim()]
+    if (bash) parts.push('', bashDocs(tool))
+    if (intro !== undefined) parts.push('', `${intro}\n\n${schemaFence(tool.schema)}`)
+    sections.set(key, (section = parts.join('\n')))
+  }
+  return section
 }
 
 /**
