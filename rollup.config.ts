@@ -13,7 +13,8 @@ const external = (id: string) =>
   id.startsWith('node:') || builtinModules.includes(id) || packages.some((p) => id === p || id.startsWith(`${p}/`))
 
 // The runtime files are separate entries: the bundle stage feeds their source to esbuild
-// when it builds the tool scripts, so they must exist as files next to the rest of dist/.
+// when it builds the tool scripts, so they must exist as files next to the rest of dist/. So is the
+// module table the load stage bundles into the registry.
 export default defineConfig({
   input: {
     index: 'src/index.ts',
@@ -25,6 +26,7 @@ export default defineConfig({
     esbuild: 'src/esbuild.ts',
     webpack: 'src/webpack.ts',
     rspack: 'src/rspack.ts',
+    'load/module-table': 'src/load/module-table.ts',
     'runtime/script': 'src/runtime/script.ts',
     'runtime/start': 'src/runtime/start.ts',
     'runtime/mcp-server': 'src/runtime/mcp-server.ts',

@@ -147,7 +147,7 @@ export const registry = defineRegistry({
   agents: [${agents.map((a) => camel(a.name)).join(', ')}],
   tools: [${tools.map((t) => camel(t.name)).join(', ')}],
   configs: {
-    bench: { harnesses: ['opencode', 'claude', 'codex', 'pi', 'omp'], nativeTools: true },
+    bench: { harnesses: ['opencode', 'claude', 'codex', 'pi', 'omp', 'gemini', 'copilot', 'qwen', 'kilo'], nativeTools: true },
   },
 })
 `

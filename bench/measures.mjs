@@ -224,7 +224,7 @@ export async function scale({ small, large, rounds, log }) {
             `  edit of ${c.tool}: wrote ${c.written.length} (${c.written.join(', ')}), expected ${c.expected.length} (${c.expected.join(', ')}), ` +
             `content changed in ${c.changed.length}${c.removed.length ? `, removed ${c.removed.join(', ')}` : ''}`,
         ),
-        `adding the tool ${added.name}: bytes changed in ${added.changed.length} files, expected ${added.expected.length} (its own files, and the files that list every tool)` +
+        `adding the tool ${added.name}: bytes changed in ${added.changed.length} files, expected ${added.expected.length} (its own files, and the three that list every tool)` +
           (added.changed.join() === added.expected.join() ? '' : `; changed: ${added.changed.join(', ')}; expected: ${added.expected.join(', ')}`),
       ],
     }
@@ -239,9 +239,17 @@ export async function scale({ small, large, rounds, log }) {
 }
 
 /**
+ * The files that list every tool of the registry: the MCP server's list, pi's one extension, and
+ * Codex's config (its server block names every tool it serves, `enabled_tools`). Agent files name
+ * an agent's own tools only (opencode's and Kilo's deny every tool with a wildcard, then allow theirs).
+ */
+const ADDED_TOOL_LISTS = ['scripts/mcp_tools_server.cjs', '.pi/extensions/oac-tools.ts', '.codex/config.toml']
+
+/**
  * Adds one tool to the large registry (a copy of a zod tool's module under a new name, listed in the
  * registry's `tools` and in no agent) and compiles again on the watch Compiler. Expected to change:
- * the files named after the new tool, and the MCP server's list of tools.
+ * the files named after the new tool (its launcher, code and map, and its opencode, Kilo and omp
+ * shims), and the three files that list every tool (ADDED_TOOL_LISTS); no agent file, since no agent has it.
  */
 async function addTool({ compiler, options, large, previous, edited }) {
   const template = large.tools.find((tool) => tool.schemaKind === 'zod')
@@ -263,11 +271,8 @@ async function addTool({ compiler, options, large, previous, edited }) {
   const before = new Map(previous.files.map((f) => [f.path, f.kind === 'owned' ? f.content : JSON.stringify(f.entries)]))
   const after = new Map(generated.files.map((f) => [f.path, f.kind === 'owned' ? f.content : JSON.stringify(f.entries)]))
   const changed = [...new Set([...before.keys(), ...after.keys()])].filter((path) => before.get(path) !== after.get(path)).sort()
-  // The files that list every tool: the MCP server's list, pi's one extension, and each opencode agent's
-  // permissions (its own tools allowed, every other native tool denied).
-  const listsTools = (path) => path.endsWith('/mcp_tools_server.cjs') || path.startsWith('.pi/extensions/') || path.startsWith('.opencode/agent/')
   const ownFile = new RegExp(`(^|/)${name}(\\.|/|$)`)
-  const expected = [...after.keys()].filter((path) => ownFile.test(path) || listsTools(path)).sort()
+  const expected = [...after.keys()].filter((path) => ownFile.test(path) || ADDED_TOOL_LISTS.includes(path)).sort()
   return { name, file, changed, expected }
 }
 

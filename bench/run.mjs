@@ -3,6 +3,7 @@
 // `node bench/run.mjs --help` lists the options.
 // Progress goes to stderr (text mode only); a benchmark that fails leaves null figures and its error.
 import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { generateProject } from './generate.mjs'
 import { removeDir, snapshotPackage } from './lib.mjs'
@@ -73,8 +74,8 @@ if (!Number.isInteger(runs) || runs < 1) fail(`--runs takes a positive integer, 
 const only = flags.only ? new Set(flags.only.split(',').map((k) => k.trim())) : undefined
 for (const key of only ?? []) if (!(key in GOALS)) fail(`--only: unknown key "${key}"; the keys are ${Object.keys(GOALS).join(', ')}`)
 if (flags.node !== undefined && !existsSync(flags.node)) fail(`--node: ${flags.node} does not exist`)
-/** The node the generated code runs under; with --node, the bench's own node is measured too. */
-const runtimeNode = flags.node ?? process.execPath
+/** The node the generated code runs under (absolute: it is spawned from the generated trees); with --node, the bench's own node is measured too. */
+const runtimeNode = flags.node === undefined ? process.execPath : resolve(flags.node)
 const otherNode = flags.node === undefined ? undefined : process.execPath
 
 const log = flags.json ? () => {} : (line) => process.stderr.write(`${line}\n`)

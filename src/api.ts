@@ -37,20 +37,29 @@ export interface CompileResult extends Generated {
   report: WriteReport
 }
 
+export interface CompilerOptions {
+  /**
+   * Whether `generate` will run again after edits (default true): the registry's evaluated modules
+   * are then kept, so a rebuild runs only the modules an edit can change. `compile()` runs once.
+   */
+  watch?: boolean
+}
+
 /**
- * Runs load -> compile -> emit -> bundle. Keeps the bundler's incremental state between calls,
+ * Runs load -> compile -> emit -> bundle. Keeps the bundlers' incremental state between calls,
  * so a watch-mode driver calls `generate` again after a change and pays only for what changed.
  */
 export class Compiler {
   readonly root: string
   private readonly bundler: ScriptBundler
-  private readonly registryBundler = new RegistryBundler()
+  private readonly registryBundler: RegistryBundler
   /** The last plan (as JSON) and what emitting it gave: emitters are pure, so the same plan gives the same files. */
   private lastEmit: { plan: string; files: OutputFile[] } | undefined
 
-  constructor(root: string = process.cwd()) {
+  constructor(root: string = process.cwd(), options: CompilerOptions = {}) {
     this.root = resolve(root)
     this.bundler = new ScriptBundler(this.root)
+    this.registryBundler = new RegistryBundler({ keepModules: options.watch ?? true })
   }
 
   /** Throws OacError when any stage reports an error; warnings come back in `diagnostics`. */
@@ -88,7 +97,7 @@ export class Compiler {
 
 /** Generates the agent tree and writes it into the target folder. */
 export async function compile(options: CompileOptions): Promise<CompileResult> {
-  const compiler = new Compiler(options.root)
+  const compiler = new Compiler(options.root, { watch: false })
   try {
     const generated = await compiler.generate(options)
     const report = await writeOutputs(generated.files, {

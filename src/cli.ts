@@ -194,7 +194,7 @@ async function run(api: typeof import('./api.js'), parsed: Parsed): Promise<Outc
     const result = await api.compile({ ...options, target: parsed.target, force: parsed.force, mode: 'write' })
     return { plan: result.plan, diagnostics: result.diagnostics, report: result.report, target }
   }
-  const compiler = new api.Compiler(parsed.root)
+  const compiler = new api.Compiler(parsed.root, { watch: false })
   try {
     const generated = await compiler.generate(options)
     const plan = (force: boolean) => api.writeOutputs(generated.files, { target, mode: parsed.mode, force, owner: generated.plan.serverName })

@@ -18,9 +18,10 @@ export const packageRoot = findPackageRoot()
 /** True when running from the TypeScript sources (tests), false from the built dist/. */
 const fromSources = fileURLToPath(import.meta.url).startsWith(join(packageRoot, 'src') + sep)
 
-/** Modules of this package that the bundler compiles into generated scripts. */
+/** Modules of this package that esbuild compiles into generated scripts or into the registry bundle. */
 export type OwnModule =
   | 'index'
+  | 'load/module-table'
   | 'runtime/script'
   | 'runtime/start'
   | 'runtime/mcp-server'

@@ -7,7 +7,7 @@ import { isTool } from './guards.js'
 import { harness } from './harnesses/index.js'
 import { builtinCollisions, isBuiltinAnywhere, toolNameProblem } from './names.js'
 import { type PlannedTool, scriptsFolder } from './plan.js'
-import { canonicalSchema } from './schema.js'
+import { type CanonicalSchema, canonicalSchema } from './schema.js'
 import { schemaLimitations } from './schema-support.js'
 import { plannedSource } from './source.js'
 
@@ -77,6 +77,22 @@ export function collectTools(registry: RegistryDefinition, agents: readonly Agen
   return { tools, byAgent }
 }
 
+/**
+ * Each input schema's canonical form, kept while the schema object lives: in a watch session an
+ * unchanged tool's module does not run again (see KeptModules), so its schema is the very same
+ * object, and converting a thousand schemas was most of a rebuild's compile.
+ */
+const converted = new WeakMap<object, { zod: ZodCopy | undefined; canonical: CanonicalSchema }>()
+
+function convertedSchema(input: unknown, zod: ZodCopy | undefined): CanonicalSchema {
+  if (typeof input !== 'object' || input === null) return canonicalSchema(input, zod)
+  const known = converted.get(input)
+  if (known && known.zod === zod) return known.canonical
+  const canonical = canonicalSchema(input, zod)
+  converted.set(input, { zod, canonical })
+  return canonical
+}
+
 /** Checks one tool and turns it into its planned form (undefined when it cannot be planned). */
 export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, rules: ApprovalRules, root: string, findings: Findings, zod?: ZodCopy): PlannedTool | undefined {
   const at = tool.source
@@ -118,7 +134,7 @@ export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, rules:
     findings.warning('tool-replaces-nothing', `${label} sets replacesBuiltin, but no harness has a built-in tool of that name.`, 'Remove replacesBuiltin.', at)
   }
 
-  const canonical = canonicalSchema(tool.input, zod)
+  const canonical = convertedSchema(tool.input, zod)
   if (!canonical.ok) {
     findings.error(canonical.code, `${label}: ${canonical.message}`, canonical.fix, at)
     return undefined

@@ -4,11 +4,12 @@ import { hasNativeForm, nativeToolName } from './codegen/prompt-docs.js'
 import { agentMcpTools, agentTools } from './mcp-tools.js'
 
 /**
- * An MCP harness's tool allow-list for one agent: its MCP tools (as `listed` names them in the
- * agent file), the built-ins it asks for, and the harness's shell tool when its prompt documents a
- * tool's script (any format but `json`, or no native form: the rule of the prompt docs).
+ * A harness's tool allow-list for one agent: its native tools, served by MCP or by a shim (as
+ * `listed` names them in the agent file), the built-ins it asks for, and the harness's shell tool
+ * when its prompt documents a tool's script (any format but `json`, or no native form: the rule of
+ * the prompt docs).
  */
-export function mcpAllowList(
+export function agentAllowList(
   plan: Plan,
   agent: PlannedAgent,
   harness: Harness,

@@ -2,7 +2,7 @@ import { copilot } from '../compile/harnesses/copilot.js'
 import type { Plan, PlannedAgent } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
-import { mcpAllowList } from './allow-list.js'
+import { agentAllowList } from './allow-list.js'
 import { markdownWithFrontmatter } from './codegen/escape.js'
 import { renderAgentPrompt } from './codegen/prompt-docs.js'
 import { mcpJsonFile, servesMcp } from './mcp-tools.js'
@@ -37,7 +37,7 @@ function vscodeServerEntry(plan: Plan): { [key: string]: JsonValue } {
 }
 
 function agentFile(plan: Plan, agent: PlannedAgent): string {
-  const tools = mcpAllowList(plan, agent, 'copilot', 'execute', (tool) => `${plan.serverName}/${tool}`)
+  const tools = agentAllowList(plan, agent, 'copilot', 'execute', (tool) => `${plan.serverName}/${tool}`)
   const frontmatter: { [key: string]: JsonValue } = {
     name: agent.name,
     description: agent.description,

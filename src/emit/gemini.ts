@@ -2,7 +2,7 @@ import { harness } from '../compile/harnesses/index.js'
 import type { Plan, PlannedAgent } from '../compile/plan.js'
 import type { Harness, JsonValue } from '../define/types.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
-import { mcpAllowList } from './allow-list.js'
+import { agentAllowList } from './allow-list.js'
 import { generatedNote } from './codegen/bridge.js'
 import { markdownWithFrontmatter, tomlDocument } from './codegen/escape.js'
 import { hasNativeForm, renderAgentPrompt } from './codegen/prompt-docs.js'
@@ -55,7 +55,7 @@ export function emitGeminiFamily(plan: Plan, family: GeminiFamily): OutputFile[]
 }
 
 function agentFile(plan: Plan, agent: PlannedAgent, family: GeminiFamily): string {
-  const tools = mcpAllowList(plan, agent, family.harness, 'run_shell_command')
+  const tools = agentAllowList(plan, agent, family.harness, 'run_shell_command')
   const frontmatter: { [key: string]: JsonValue } = {
     name: agent.name,
     description: agent.description,

@@ -2,7 +2,7 @@
 import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
 import type { Harness } from '../define/types.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
-import { hasNativeForm, nativeToolName } from './codegen/prompt-docs.js'
+import { hasNativeForm, nativeToolName, toolsByName } from './codegen/prompt-docs.js'
 import { ARRAY_ITEM, type MergeEntry, type MergeFile } from './types.js'
 
 /** True when the plan serves tools over MCP to this harness (the bundler then writes the server script). */
@@ -20,7 +20,8 @@ export function agentMcpTools(plan: Plan, agent: PlannedAgent, harness: Harness)
 
 /** The agent's tools, in its order. */
 export function agentTools(plan: Plan, agent: PlannedAgent): PlannedTool[] {
-  return agent.tools.map((name) => plan.tools.find((tool) => tool.name === name)).filter((tool): tool is PlannedTool => tool !== undefined)
+  const byName = toolsByName(plan.tools)
+  return agent.tools.map((name) => byName.get(name)).filter((tool): tool is PlannedTool => tool !== undefined)
 }
 
 /**

@@ -1,9 +1,11 @@
 import { opencode } from '../compile/harnesses/opencode.js'
 import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
 import type { Harness, JsonValue } from '../define/types.js'
+import { agentAllowList } from './allow-list.js'
 import { bridgeCode, bridgeImports, generatedHeader, generatedNote, scriptFromShim } from './codegen/bridge.js'
 import { jsString, markdownWithFrontmatter } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
+import { memoByObject } from './codegen/memo.js'
 import { hasNativeForm, renderAgentPrompt } from './codegen/prompt-docs.js'
 import { zodShapeCode } from './codegen/zod-code.js'
 import type { OutputFile, OwnedFile } from './types.js'
@@ -37,7 +39,7 @@ export function emitOpencode(plan: Plan): OutputFile[] {
 
 export function emitOpencodeFamily(plan: Plan, family: OpencodeFamily): OutputFile[] {
   const tools = plan.tools.filter((tool) => hasNativeForm(plan, tool, family.harness))
-  const files: OutputFile[] = [...tools.map((tool) => toolFile(plan, tool, family)), ...plan.agents.map((agent) => agentFile(plan, agent, tools, family))]
+  const files: OutputFile[] = [...tools.map((tool) => toolFile(plan, tool, family)), ...plan.agents.map((agent) => agentFile(plan, agent, family))]
   const decided = tools.filter((tool) => tool.approval !== undefined)
   if (decided.length > 0) {
     files.push({ kind: 'merge', path: family.configFile, format: 'json', entries: decided.map((tool) => ({ keyPath: ['permission', tool.name], value: tool.approval! })) })
@@ -45,9 +47,12 @@ export function emitOpencodeFamily(plan: Plan, family: OpencodeFamily): OutputFi
   return files
 }
 
+/** The zod shape of a shim's `args`: the same for opencode and Kilo. */
+const shimArguments = memoByObject((schema: PlannedTool['schema']) => zodShapeCode(schema, { z: 'z', dialect: 'zod4' }).code)
+
 function toolFile(plan: Plan, tool: PlannedTool, family: OpencodeFamily): OwnedFile {
   const path = `${family.toolFolder}/${tool.name}.ts`
-  const args = zodShapeCode(tool.schema, { z: 'z', dialect: 'zod4' }).code
+  const args = shimArguments(tool.schema)
   const content = [
     generatedHeader(`tool ${JSON.stringify(tool.name)} (${tool.source.file})`),
     ...bridgeImports(plan),
@@ -97,27 +102,27 @@ function isRecord(value: JsonValue | undefined): value is { [key: string]: JsonV
 }
 
 /**
- * The agent's tool permissions: its own tools allowed (or `ask`, where the config's approval rules
- * say so), our other native tools denied. With `builtinTools.opencode` set, every other tool is
- * denied first (opencode applies the last rule that matches) and those built-ins are allowed.
+ * The agent's tool permissions: every tool denied first (opencode and Kilo apply the last rule that
+ * matches), then the tools of its allow-list allowed, the rule every harness that scopes tools per
+ * agent follows: its own native tools (`ask` where the config's approval rules say so), the
+ * built-ins it names in `builtinTools`, and `bash` when its prompt documents a tool's script. A
+ * wildcard rather than a deny per tool: a tool added to the registry changes no agent file but its
+ * own agents'. No map when the harness gets none of our tools (nothing to hide), or when the list is
+ * empty, which gives the agent every tool (as an agent file without `tools` does in the other harnesses).
  */
-function permissions(agent: PlannedAgent, tools: readonly PlannedTool[], harness: OpencodeFamily['harness']): { [key: string]: JsonValue } {
-  const permission: { [key: string]: JsonValue } = {}
-  const builtins = agent.builtinTools[harness]
-  if (builtins) {
-    permission['*'] = 'deny'
-    for (const name of builtins) permission[name] = 'allow'
-  }
-  const own = new Set(agent.tools)
-  for (const tool of tools) permission[tool.name] = !own.has(tool.name) ? 'deny' : tool.approval === 'ask' ? 'ask' : 'allow'
-  return permission
+function permissions(plan: Plan, agent: PlannedAgent, harness: OpencodeFamily['harness']): { [key: string]: JsonValue } {
+  if (!plan.tools.some((tool) => hasNativeForm(plan, tool, harness))) return {}
+  const allowed = agentAllowList(plan, agent, harness, 'bash')
+  // An opencode tool's id is its name, so an allowed name is a tool's own where one has it.
+  const asks = new Set(plan.tools.filter((tool) => tool.approval === 'ask').map((tool) => tool.name))
+  return allowed.length === 0 ? {} : Object.fromEntries([['*', 'deny'], ...allowed.map((name) => [name, asks.has(name) ? 'ask' : 'allow'])])
 }
 
-function agentFile(plan: Plan, agent: PlannedAgent, tools: readonly PlannedTool[], family: OpencodeFamily): OwnedFile {
+function agentFile(plan: Plan, agent: PlannedAgent, family: OpencodeFamily): OwnedFile {
   const { permission: extraPermission, ...extras } = agent.harness[family.harness] ?? {}
   // A `permission` map from `harness.opencode` refines ours key by key; any other value replaces it.
   const permission =
-    extraPermission === undefined || isRecord(extraPermission) ? { ...permissions(agent, tools, family.harness), ...extraPermission } : extraPermission
+    extraPermission === undefined || isRecord(extraPermission) ? { ...permissions(plan, agent, family.harness), ...extraPermission } : extraPermission
   const frontmatter: { [key: string]: JsonValue } = {
     description: agent.description,
     mode: agent.mode,

@@ -1,7 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdir, realpath, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { isRegistry } from '../compile/guards.js'
 import { projectPath } from '../compile/source.js'
 import type { AgentDefinition, RegistryDefinition } from '../define/types.js'
@@ -23,8 +21,6 @@ export interface LoadedRegistry {
   /** The project's zod, as the registry imported it: set when a zod schema cannot convert itself (zod before 4.2, zod/mini). */
   zod?: ZodCopy
 }
-
-let loadCount = 0
 
 /**
  * The export to compile: the named one; with none named, the default export, else the module's one
@@ -87,30 +83,18 @@ async function loadWith(spec: string, projectRoot: string, bundler: RegistryBund
     ])
   }
 
-  const bundle = await bundler.bundle(entry, root)
-  // Watch the entry even when it does not compile, so fixing it triggers the next build.
-  if (Array.isArray(bundle)) return failed(bundle, [entry])
-
   // Bare imports in the bundle resolve from here, as they would from the project's own files.
   const cacheFolder = join(root, 'node_modules', '.cache', 'oac')
-  await mkdir(cacheFolder, { recursive: true })
-  const moduleFile = join(cacheFolder, `registry-${process.pid}-${Date.now()}-${++loadCount}.mjs`)
-  const bundleFiles = [moduleFile]
+  const loaded = await bundler.load(entry, root, cacheFolder)
+  // Watch the entry even when it does not compile, so fixing it triggers the next build.
+  if (Array.isArray(loaded)) return failed(loaded, [entry])
+  const { bundle, bundleFiles } = loaded
   const locate = bundleLocator(bundleFiles, bundle.sourceMap, root)
-  let namespace: Record<string, unknown>
-  try {
-    await writeFile(moduleFile, bundle.code)
-    // Node reports the real path of a module reached through a symlinked node_modules.
-    bundleFiles.push(await realpath(moduleFile))
-    // Stack traces name the bundle; `locate` maps their frames back to the user's files afterwards
-    // (Node's own source-map support would do it too, at a high price on every captured stack).
-    namespace = (await import(pathToFileURL(moduleFile).href)) as Record<string, unknown>
-  } catch (error) {
-    const context = { root, inputs: bundle.inputs, registry: where, bundleFile: moduleFile, locate }
-    return failed([importFailure(error, context)], bundle.inputs)
-  } finally {
-    await rm(moduleFile, { force: true })
+  if ('error' in loaded) {
+    const context = { root, inputs: bundle.inputs, registry: where, bundleFile: bundleFiles.at(-1)!, locate }
+    return failed([importFailure(loaded.error, context)], bundle.inputs)
   }
+  const namespace = loaded.namespace
 
   const chosen = chooseExport(namespace, parsed.exportName)
   const exportName = chosen.name

@@ -13,12 +13,14 @@ export interface Located {
 /**
  * Maps a location in the bundled registry module back to the user's file (the bundle carries no
  * source-map comment, so stack traces name the bundle whatever the host's source-map settings).
- * `bundleFiles` (the paths the bundle may be reported under) is read on each call.
+ * `bundleFiles` are the paths the bundle may be reported under. The map is parsed on the first
+ * location in the bundle: a load that runs no module of the user's (no change) maps none.
  */
 export function bundleLocator(bundleFiles: readonly string[], sourceMap: SourceMapPayload, root: string): <L extends Located>(location: L) => L {
-  const map = new SourceMap(sourceMap)
+  let map: SourceMap | undefined
   return (location) => {
     if (!bundleFiles.includes(location.file)) return location
+    map ??= new SourceMap(sourceMap)
     const origin = map.findOrigin(location.line, location.column)
     if (!('fileName' in origin)) return location
     const file = origin.fileName.startsWith('file:') ? fileURLToPath(origin.fileName) : resolve(root, origin.fileName)

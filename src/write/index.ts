@@ -87,11 +87,10 @@ export async function writeOutputs(files: OutputFile[], options: WriteOptions): 
   try {
     const writing = options.mode === 'write'
     if (writing) locks.push(await acquireLock(lockPath(target, manifestPath(options.owner))))
-    const { manifest: previous, diagnostics: manifestDiagnostics } = await readManifest(
-      manifestFile,
-      displayPath(target, manifestPath(options.owner)),
-      options.owner,
-    )
+    const known = memoFor(target).knownManifest(manifestFile)
+    const { manifest: previous, diagnostics: manifestDiagnostics } = known
+      ? { manifest: known.manifest, diagnostics: [] }
+      : await readManifest(manifestFile, displayPath(target, manifestPath(options.owner)), options.owner)
     if (hasErrors(manifestDiagnostics)) return { written: [], unchanged: [], removed: [], diagnostics: manifestDiagnostics }
     // One lock for every merge file of the target rather than one each: a target of 100 agents has
     // 100 Codex agent files, and a lock costs six file operations.
@@ -581,9 +580,16 @@ function userKeyDiagnostic(
   }
 }
 
+/** Each merge's inputs hash, by its entries and record: a rebuild plans the very same objects again (emit reuses its files, and the manifest this process wrote is reused). */
+const mergeInputHashes = new WeakMap<readonly MergeEntry[], WeakMap<MergeRecord, string>>()
+
 /** What a merge is made from: our entries, and the manifest record of them written alongside. */
 function mergeInputs(file: MergeFile, record: MergeRecord): string {
-  return hashValue({ entries: file.entries, record } as unknown as PlainValue)
+  let byRecord = mergeInputHashes.get(file.entries)
+  if (!byRecord) mergeInputHashes.set(file.entries, (byRecord = new WeakMap()))
+  let hash = byRecord.get(record)
+  if (hash === undefined) byRecord.set(record, (hash = hashValue({ entries: file.entries, record } as unknown as PlainValue)))
+  return hash
 }
 
 /** What is left of a file we created once its entries are removed again. */
@@ -621,7 +627,7 @@ async function execute(target: string, previous: Manifest, plan: Plan): Promise<
 
   if (plan.operations.length > 0) {
     // Until every file is in place, the manifest accepts both the old and the new content.
-    await writeManifest(manifestFile, transitional(previous, plan.next, folders))
+    await writeManifest(manifestFile, transitional(previous, plan.next, folders), plan.memo)
   }
   const touched = new Set<string>()
   // Only the renames of the user's files are flushed; see replaceFileSync.
@@ -672,7 +678,7 @@ async function execute(target: string, previous: Manifest, plan: Plan): Promise<
   }
   plan.next.folders = await removeEmptyFolders(target, folders, plan.next)
   for (const folder of durableFolders) await syncFolder(folder).catch(() => undefined)
-  await writeManifest(manifestFile, plan.next)
+  await writeManifest(manifestFile, plan.next, plan.memo)
   for (const merged of mergedStamps) plan.memo.rememberMerge(merged.path, merged.inputs, merged.stamp)
 }
 
@@ -726,15 +732,22 @@ async function removeEmptyFolders(target: string, folders: string[], next: Manif
   return kept
 }
 
-async function writeManifest(path: string, manifest: Manifest): Promise<void> {
+async function writeManifest(path: string, manifest: Manifest, memo: TargetMemo): Promise<void> {
   const empty = Object.keys(manifest.files).length === 0 && Object.keys(manifest.merges).length === 0 && manifest.folders.length === 0
   ownWritesSet.add(path)
   if (empty) {
+    memo.rememberManifest(path, manifest, '', undefined)
     await unlink(path).catch(() => undefined)
     return
   }
   const text = manifestText(manifest)
-  if ((await readExisting(path).catch(() => undefined))?.toString() === text) return
+  const known = memo.knownManifest(path)
+  if (known ? known.text === text : (await readExisting(path).catch(() => undefined))?.toString() === text) {
+    const stats = statSync(path, { throwIfNoEntry: false })
+    memo.rememberManifest(path, manifest, text, stats && stampOf(stats))
+    return
+  }
   await mkdir(dirname(path), { recursive: true })
-  await writeFileAtomic(path, Buffer.from(text, 'utf8'), { mode: FILE_MODE })
+  const stats = await writeFileAtomic(path, Buffer.from(text, 'utf8'), { mode: FILE_MODE })
+  memo.rememberManifest(path, manifest, text, stampOf(stats))
 }

@@ -1,5 +1,5 @@
 import { type Stats, statSync } from 'node:fs'
-import { hashBytes } from './manifest.js'
+import { hashBytes, type Manifest } from './manifest.js'
 
 export function stampOf(stats: Pick<Stats, 'size' | 'mtimeMs' | 'ino' | 'mode'>): string {
   return `${stats.size}:${stats.mtimeMs}:${stats.ino}:${stats.mode}`
@@ -17,8 +17,10 @@ export function stampOf(stats: Pick<Stats, 'size' | 'mtimeMs' | 'ino' | 'mode'>)
  * - each merge file: its stamp and what the merge was made from (our entries and the manifest record
  *   written with them). While both hold, merging again would give the same bytes and the same record.
  * - the hash of each file's planned content, which a rebuild mostly plans again as the very same string.
+ * - the manifest it wrote, and its stamp: while it holds, the next build starts from that very object.
  */
 export class TargetMemo {
+  private manifest: { path: string; manifest: Manifest; text: string; stamp: string } | undefined
   private readonly files = new Map<string, { sha256: string; stamp: string }>()
   private readonly merges = new Map<string, { inputs: string; stamp: string }>()
   private readonly planned = new Map<string, { content: string; sha256: string }>()
@@ -45,6 +47,18 @@ export class TargetMemo {
     if (last?.inputs !== inputs) return false
     const stats = statSync(path, { throwIfNoEntry: false })
     return stats !== undefined && stampOf(stats) === last.stamp
+  }
+
+  /** The manifest at `path` as this process last wrote or found it, while the file still holds it: a rebuild neither reads nor parses it again. */
+  knownManifest(path: string): { manifest: Manifest; text: string } | undefined {
+    const last = this.manifest
+    if (last?.path !== path) return undefined
+    const stats = statSync(path, { throwIfNoEntry: false })
+    return stats !== undefined && stampOf(stats) === last.stamp ? last : undefined
+  }
+
+  rememberManifest(path: string, manifest: Manifest, text: string, stamp: string | undefined): void {
+    this.manifest = stamp === undefined ? undefined : { path, manifest, text, stamp }
   }
 
   /** Forgets a file (owned or merged) that was removed or changed by other means than a write. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { compilePlan, type PlanOptions } from '../../src/compile/index.js'
 import type { Plan } from '../../src/compile/plan.js'
 import { loadRegistry } from '../../src/load/index.js'
@@ -144,6 +144,23 @@ describe('compilePlan: a valid registry', () => {
     // The default profile has no aliases or model: the agent's own strings are model ids.
     const byDefault = await plan(fixture)
     expect(byDefault.agents.map((a) => a.model)).toEqual([{ opencode: 'smart', claude: 'smart' }, { claude: 'haiku' }])
+  })
+
+  it('converts an input schema once while it lives (a watch rebuild keeps unchanged tools), and each new schema again', async () => {
+    const loaded = await loadRegistry('agents/registry.ts:registry', fixture)
+    const tools = [...loaded.registry.tools, ...loaded.registry.agents.flatMap((agent) => agent.tools)].filter((tool) => typeof tool === 'object')
+    const conversions = [...new Set(tools.map((tool) => tool.input as object))]
+      .filter((input): input is { toJSONSchema: () => unknown } => typeof (input as { toJSONSchema?: unknown }).toJSONSchema === 'function')
+      .map((input) => vi.spyOn(input, 'toJSONSchema'))
+    expect(conversions.length).toBeGreaterThan(0)
+    const first = compilePlan(loaded, { root: fixture, config: 'prod' })
+    const second = compilePlan(loaded, { root: fixture, config: 'prod' })
+    expect(JSON.stringify(second)).toBe(JSON.stringify(first))
+    for (const conversion of conversions) expect(conversion).toHaveBeenCalledTimes(1)
+    // A load that runs the modules again makes new schemas: they are converted.
+    const again = await loadRegistry('agents/registry.ts:registry', fixture)
+    expect(JSON.stringify(compilePlan(again, { root: fixture, config: 'prod' }))).toBe(JSON.stringify(first))
+    for (const conversion of conversions) expect(conversion).toHaveBeenCalledTimes(1)
   })
 
   it('is deterministic and holds no absolute path: the same JSON from two loads and from another checkout', async () => {

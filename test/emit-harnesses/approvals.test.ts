@@ -84,7 +84,8 @@ describe('approval rules in each harness’s permission settings', () => {
       const files = emit(approvalPlan())
       // Kilo's agent file has no note line; opencode's first frontmatter line is one.
       const { frontmatter } = splitFrontmatter(owned(files, agentFile).content.replace(/^---\n# .*\n/, '---\n'))
-      expect(frontmatter.permission).toEqual({ lookup: 'allow', wipe: 'ask', plain: 'allow' })
+      // Every tool denied, then its allow-list: its own tools (`ask` where the rules say so) and the shell its prompt documents scripts for.
+      expect(frontmatter.permission).toEqual({ '*': 'deny', lookup: 'allow', wipe: 'ask', plain: 'allow', bash: 'allow' })
       expect(merged(files, config).entries).toEqual([
         { keyPath: ['permission', 'lookup'], value: 'allow' },
         { keyPath: ['permission', 'wipe'], value: 'ask' },

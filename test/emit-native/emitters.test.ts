@@ -46,7 +46,7 @@ describe('opencode', () => {
     expect(shim).not.toMatch(/\/work\/|\/tmp\//)
   })
 
-  it("writes agents with their mode, model, extra fields and a permission map of our tools", async () => {
+  it('writes agents with their mode, model, extra fields and a permission map: everything denied, then the allow-list', async () => {
     const plan = await fixturePlan()
     const files = emitOpencode(plan)
     const planner = splitMarkdown(owned(files, '.opencode/agent/planner.md').content)
@@ -56,7 +56,8 @@ describe('opencode', () => {
       mode: 'subagent',
       model: 'anthropic/claude-sonnet-4-5',
       temperature: 0.2,
-      permission: { forecast: 'allow', add_note: 'allow', count: 'deny', explode: 'deny' },
+      // Its own tools, and bash: its prompt documents the scripts (format "both").
+      permission: { '*': 'deny', forecast: 'allow', add_note: 'allow', bash: 'allow' },
     })
     expect(planner.body).toBe(renderAgentPrompt(plan, plan.agents[0]!, 'opencode'))
 
@@ -64,11 +65,13 @@ describe('opencode', () => {
     expect(scribe.frontmatter).toEqual({
       description: 'Writes notes and counts things.',
       mode: 'primary',
-      // builtinTools.opencode: everything else first denied, then the listed built-ins and own tools allowed.
-      permission: { '*': 'deny', read: 'allow', forecast: 'deny', add_note: 'allow', count: 'allow', explode: 'allow' },
+      // Format "json": its own tools and the built-in it names, no bash.
+      permission: { '*': 'deny', add_note: 'allow', count: 'allow', explode: 'allow', read: 'allow' },
     })
     // The permission map keeps that order: opencode applies the last rule that matches.
-    expect(Object.keys(scribe.frontmatter.permission as object)[0]).toBe('*')
+    for (const agent of [planner, scribe]) expect(Object.keys(agent.frontmatter.permission as object)[0]).toBe('*')
+    // No other tool of ours is named: adding a tool to the registry changes neither agent file.
+    expect(JSON.stringify(scribe.frontmatter.permission)).not.toContain('forecast')
   })
 
   it('lets harness.opencode refine the permission map', async () => {
@@ -76,7 +79,8 @@ describe('opencode', () => {
     plan.agents[0]!.harness.opencode = { permission: { count: 'ask', bash: 'deny' }, hidden: true }
     const { frontmatter } = splitMarkdown(owned(emitOpencode(plan), '.opencode/agent/planner.md').content)
     expect(frontmatter.hidden).toBe(true)
-    expect(frontmatter.permission).toEqual({ forecast: 'allow', add_note: 'allow', count: 'ask', explode: 'deny', bash: 'deny' })
+    expect(frontmatter.permission).toEqual({ '*': 'deny', forecast: 'allow', add_note: 'allow', bash: 'deny', count: 'ask' })
+    expect(Object.keys(frontmatter.permission as object)).toEqual(['*', 'forecast', 'add_note', 'bash', 'count'])
   })
 })
 

@@ -153,11 +153,11 @@ describe('Kilo', () => {
     // Same depth below the target: the same script path and, the import aside, the same shim.
     expect(shim).toBe(opencode.replace('"@opencode-ai/plugin"', '"@kilocode/plugin"'))
     const scribe = splitMarkdown(owned(files, '.kilo/agents/scribe.md').content)
-    // builtinTools.opencode is opencode's: Kilo's agent gets no deny-all.
+    // builtinTools.opencode is opencode's: Kilo's agent is allowed its own tools only.
     expect(scribe.frontmatter).toEqual({
       description: 'Writes notes and counts things.',
       mode: 'primary',
-      permission: { forecast: 'deny', add_note: 'allow', count: 'allow', explode: 'allow' },
+      permission: { '*': 'deny', add_note: 'allow', count: 'allow', explode: 'allow' },
     })
   })
 })

@@ -91,12 +91,13 @@ describe('opencode 1.18.33', () => {
     return JSON.parse(result.stdout) as Record<string, unknown>
   }
 
-  it('lists each generated agent with its own tools allowed and our other tools denied', async () => {
+  it('lists each generated agent with its allow-list allowed and every other tool denied', async () => {
     const { dir } = targets.get('process')!
     const planner = await debugAgent(dir, 'planner')
     expect(planner).toMatchObject({ name: 'planner', mode: 'subagent', description: 'Plans trips with forecasts and notes.', temperature: 0.2 })
     expect(planner.model).toEqual({ providerID: 'anthropic', modelID: 'claude-sonnet-4-5' })
-    expect(planner.tools).toMatchObject({ forecast: true, add_note: true, count: false, explode: false, bash: true })
+    // Its own tools, and bash for the scripts its prompt documents; no other built-in (it names none).
+    expect(planner.tools).toMatchObject({ forecast: true, add_note: true, count: false, explode: false, bash: true, read: false, edit: false })
 
     const scribe = await debugAgent(dir, 'scribe')
     expect(scribe.mode).toBe('primary')

@@ -57,10 +57,7 @@ const SHOWN: Record<Harness, { main: 'every' | 'deferred'; subAgents: 'own' | 'e
   opencode: {
     main: 'every',
     subAgents: 'own',
-    also({ model }) {
-      // opencode's built-ins (read, bash, ...) stay beside them, as no `builtinTools.opencode` is set.
-      for (const agent of AGENTS) expect(names(model.conversation(agent)[0]!.tools), agent).toContain('read')
-    },
+    also: noBuiltins,
   },
   // Codex 0.171 gives a spawned agent the session's MCP tools (`.codex/config.toml`), whatever its role file says.
   codex: { main: 'every', subAgents: 'every' },
@@ -92,7 +89,20 @@ const SHOWN: Record<Harness, { main: 'every' | 'deferred'; subAgents: 'own' | 'e
   },
   copilot: { main: 'every', subAgents: 'own' },
   qwen: { main: 'deferred', subAgents: 'own' },
-  kilo: { main: 'every', subAgents: 'own' },
+  kilo: { main: 'every', subAgents: 'own', also: noBuiltins },
+}
+
+/**
+ * No built-in beside its own tools either (read, bash, ...) in opencode and Kilo, whose agents deny
+ * every tool but their allow-list: the agents name none in `builtinTools`, and their prompts document
+ * no script (format "json"), so they get no shell.
+ */
+function noBuiltins({ model }: Conversation): void {
+  for (const agent of AGENTS) {
+    const shown = names(model.conversation(agent)[0]!.tools)
+    expect(shown, agent).not.toContain('read')
+    expect(shown, agent).not.toContain('bash')
+  }
 }
 
 let project: string

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { AgentDefinition, AnyToolDefinition } from '../../src/define/types.js'
 import { RegistryBundler } from '../../src/load/bundle.js'
-import { loadRegistry } from '../../src/load/index.js'
+import { type LoadedRegistry, loadRegistry } from '../../src/load/index.js'
 import { copyProject, repoRoot } from '../util/project.js'
 
 const basic = resolve(repoRoot, 'test/fixtures/load-basic')
@@ -80,12 +80,12 @@ describe('loadRegistry: a valid registry', () => {
     expect((await readdir(cache)).filter((f) => f.startsWith(`registry-${process.pid}-`))).toEqual([])
   })
 
-  it('with one bundler across loads, sees an edit that keeps the size and modification time of the file it replaces', async () => {
+  it.each([false, true])('with one bundler across loads (keeping modules: %s), sees an edit that keeps the size and modification time of the file it replaces', async (keepModules) => {
     // A coarse clock (whole seconds on some file systems) gives a quick second edit the first one's mtime.
     const project = await copyProject(basic)
     const toolFile = join(project, 'agents/tools/weather.ts')
     const original = await readFile(toolFile, 'utf8')
-    const bundler = new RegistryBundler()
+    const bundler = new RegistryBundler({ keepModules })
     try {
       const descriptions: string[] = []
       for (const description of ['Weather, edit one.', 'Weather, edit two.']) {
@@ -99,6 +99,108 @@ describe('loadRegistry: a valid registry', () => {
     } finally {
       await bundler.dispose()
     }
+  })
+})
+
+describe('loadRegistry: a watch session runs again only what an edit can change', () => {
+  const tool = (loaded: LoadedRegistry, name: string) =>
+    [...(loaded.registry.tools as AnyToolDefinition[]), ...loaded.registry.agents.flatMap((a) => a.tools as AnyToolDefinition[])].find((t) => t.name === name)!
+  const bundles = async (project: string) => (await readdir(join(project, 'node_modules/.cache/oac'))).filter((f) => f.startsWith(`registry-${process.pid}-`))
+
+  /**
+   * Dates the project's files written in the last minute a minute back: a file modified just before a
+   * load is not trusted to stay as read (FileVersion), so it would run again on every load.
+   */
+  async function settle(folder: string): Promise<void> {
+    const past = Date.now() - 60_000
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      if (entry.name === 'node_modules') continue
+      const path = join(folder, entry.name)
+      if (entry.isDirectory()) await settle(path)
+      else if ((await stat(path)).mtimeMs > past) await utimes(path, new Date(past), new Date(past))
+    }
+  }
+
+  /** Loads, then after each step (an edit) loads again with the same bundler; every edit is settled first. */
+  async function session(project: string, steps: Array<() => Promise<void>>) {
+    await settle(project)
+    const bundler = new RegistryBundler({ keepModules: true })
+    const loads = []
+    try {
+      loads.push(await loadRegistry('agents/registry.ts:registry', project, bundler))
+      for (const step of steps) {
+        await step()
+        await settle(project)
+        loads.push(await loadRegistry('agents/registry.ts:registry', project, bundler))
+      }
+      return { loads, bundlesDuring: await bundles(project) }
+    } finally {
+      await bundler.dispose()
+    }
+  }
+
+  it('an edited tool module and its importer run again; another tool keeps its very definition; no edit runs nothing', async () => {
+    const project = await copyProject(basic)
+    const toolFile = join(project, 'agents/tools/weather.ts')
+    const original = await readFile(toolFile, 'utf8')
+    const { loads, bundlesDuring } = await session(project, [
+      () => writeFile(toolFile, original.replace('Current weather for a city.', 'Weather, edited.')),
+      async () => {},
+    ])
+    const [first, edited, again] = loads as [LoadedRegistry, LoadedRegistry, LoadedRegistry]
+    expect(tool(edited, 'weather').description).toBe('Weather, edited.')
+    expect(tool(edited, 'dice')).toBe(tool(first, 'dice'))
+    expect(agent(edited, 'planner')).not.toBe(agent(first, 'planner'))
+    // The registry module ran again: its import-time read is fresh, and its definitions are located in the user's files.
+    expect(agent(edited, 'gambler').source.file).toBe(join(project, 'agents/registry.ts'))
+    expect(tool(edited, 'weather').source).toEqual({ file: toolFile, ...(await positionOf(toolFile, 'export const weather', 'defineTool(')) })
+    expect(again.registry).toBe(edited.registry)
+    expect(edited.files).toEqual(first.files)
+    // Both bundles hold kept instances while the session runs (dice's is in the first); none is left after it.
+    expect(bundlesDuring).toHaveLength(2)
+    expect(await bundles(project)).toEqual([])
+  })
+
+  it('an edit of a module a tool imports (TypeScript, JSON or CommonJS) runs the tool module again', async () => {
+    const project = await copyProject(basic)
+    const toolFile = join(project, 'agents/tools/weather.ts')
+    const files = { ts: join(project, 'agents/tools/wording.ts'), json: join(project, 'agents/tools/wording.json'), cjs: join(project, 'agents/tools/wording.cjs') }
+    await writeFile(files.ts, "export const lead = 'Current'\n")
+    await writeFile(files.json, '{ "what": "weather" }\n')
+    await writeFile(files.cjs, "module.exports = { where: 'for a city.' }\n")
+    await writeFile(
+      toolFile,
+      (await readFile(toolFile, 'utf8'))
+        .replace("import { z } from 'zod'", "import { z } from 'zod'\nimport { lead } from './wording.ts'\nimport wording from './wording.json'\nimport legacy from './wording.cjs'")
+        .replace("'Current weather for a city.'", '`${lead} ${wording.what} ${legacy.where}`'),
+    )
+    const { loads } = await session(project, [
+      async () => writeFile(files.ts, "export const lead = 'Today'\n"),
+      async () => writeFile(files.json, '{ "what": "rain" }\n'),
+      async () => writeFile(files.cjs, "module.exports = { where: 'in town.' }\n"),
+    ])
+    expect(loads.map((loaded) => tool(loaded, 'weather').description)).toEqual([
+      'Current weather for a city.',
+      'Today weather for a city.',
+      'Today rain for a city.',
+      'Today rain in town.',
+    ])
+    for (const loaded of loads.slice(1)) expect(tool(loaded, 'dice')).toBe(tool(loads[0]!, 'dice'))
+    expect(loads.at(-1)!.files).toEqual(expect.arrayContaining(Object.values(files)))
+  })
+
+  it('an edit that breaks the build is reported as in a first build, and the fix loads', async () => {
+    const project = await copyProject(basic)
+    const toolFile = join(project, 'agents/tools/weather.ts')
+    const original = await readFile(toolFile, 'utf8')
+    const { loads } = await session(project, [
+      () => writeFile(toolFile, original.replace('export const weather', 'export const weather = = ')),
+      () => writeFile(toolFile, original.replace('Current weather for a city.', 'Weather, fixed.')),
+    ])
+    const broken = loads[1]!.diagnostics
+    expect(broken.map((d) => [d.code, d.file, d.line])).toEqual([['registry-build-failed', 'agents/tools/weather.ts', (await positionOf(toolFile, 'export const weather')).line]])
+    expect(tool(loads[2]!, 'weather').description).toBe('Weather, fixed.')
+    expect(tool(loads[2]!, 'dice')).toBe(tool(loads[0]!, 'dice'))
   })
 })
 

@@ -43,6 +43,17 @@ describe('findSecrets', () => {
     )
   })
 
+  it('finds each known kind of key wherever it sits in other text (the one search for all of them never hides one)', () => {
+    const filler = fc.string({ unit: fc.constantFrom(...'ab_ZQ09 :=\'"`/.-\n\t'.split('')), maxLength: 60 })
+    fc.assert(
+      fc.property(filler, fc.constantFrom(...Object.values(fake)), filler, (before, secret, after) => {
+        const found = findSecrets(`${before}\n${secret}\n${after}`)
+        const start = before.length + 1
+        expect(found.some((f) => f.offset >= start && f.offset + f.match.length <= start + secret.length)).toBe(true)
+      }),
+    )
+  })
+
   it('leaves ordinary generated text alone', () => {
     const ordinary = [
       'env: { API_URL: "${API_URL}", TOKEN: "{env:TOKEN}" }',

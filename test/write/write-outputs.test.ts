@@ -140,6 +140,14 @@ describe('writeOutputs', () => {
     expect((await stat(join(target, 'scripts/forecast.mjs'))).mode & 0o111).not.toBe(0)
   })
 
+  it('a rebuild in the same process reads the manifest again once it changed on disk', async () => {
+    await writeOutputs(tree('forecast'), options())
+    expect((await writeOutputs(tree('forecast'), options())).written).toEqual([])
+    const manifest = join(target, '.oac/manifest.oac-tools.json')
+    await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('"version": 1', '"version": 9'))
+    expect((await writeOutputs(tree('forecast'), options())).diagnostics).toMatchObject([{ code: 'manifest-invalid' }])
+  })
+
   it('a rebuild in the same process notices hand edits of a merge file it wrote or found up to date', async () => {
     const files = [mcpJson(), agentToml()]
     await writeOutputs(files, options())

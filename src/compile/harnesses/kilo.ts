@@ -7,7 +7,7 @@ export const kilo = {
   title: 'Kilo',
   toolRoute: 'shim',
   modelToolName: (_server, tool) => tool,
-  // Each agent's permission map allows its own tools and denies our others, as in opencode: a sub-agent
+  // Each agent's permission map denies every tool, then allows its allow-list, as in opencode: a sub-agent
   // started through `task` is shown its own tools and none of the others (test/harness/subagents.test.ts).
   scopesToolsPerAgent: true,
   // Kilo 7.7.7's tool ids (its agents' tool maps) with opencode's: a custom tool takes a built-in's place.

@@ -182,7 +182,7 @@ function yamlLibraryDocument(value: { [key: string]: JsonValue }): string {
 /** A Markdown file with YAML frontmatter and a body. The body is free text: it cannot reopen the
  * frontmatter because the frontmatter is closed before it starts. */
 export function markdownWithFrontmatter(frontmatter: { [key: string]: JsonValue }, body: string): string {
-  return `---\n${yamlDocument(frontmatter)}---\n\n${body.replace(/\s+$/, '')}\n`
+  return `---\n${yamlDocument(frontmatter)}---\n\n${body.trimEnd()}\n`
 }
 
 /**

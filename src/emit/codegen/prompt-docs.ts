@@ -3,6 +3,10 @@ import type { Plan, PlannedAgent, PlannedTool } from '../../compile/plan.js'
 import type { Harness } from '../../define/types.js'
 import { type FlagSpec, inputFlags, jsonFlagExample } from '../../runtime/flags.js'
 import { markdownCode, markdownFence } from './escape.js'
+import { memoByObject } from './memo.js'
+
+/** The plan's tools by name: every agent of every harness looks its tools up. */
+export const toolsByName = memoByObject((tools: readonly PlannedTool[]) => new Map(tools.map((tool) => [tool.name, tool])))
 
 /** How a harness names one of our tools when the model calls it natively. */
 export function nativeToolName(plan: Plan, id: Harness, tool: string): string {
@@ -42,7 +46,7 @@ function flagDoc(flag: FlagSpec): { usage: string; line: string } {
   }
 }
 
-function bashDocs(tool: PlannedTool): string {
+const bashDocs = memoByObject((tool: PlannedTool): string => {
   const command = `node ${tool.script}`
   const { flags: specs, jsonOnly } = inputFlags(tool.schema)
   const flags = specs.map(flagDoc)
@@ -57,30 +61,42 @@ function bashDocs(tool: PlannedTool): string {
       `${markdownCode(`${command} --help`)} prints the usage. Exit code 2 means invalid input, 1 a tool failure.`,
   )
   return lines.join('\n')
-}
+})
 
-function jsonDocs(plan: Plan, tool: PlannedTool, harness: Harness | undefined): string {
-  const schema = markdownFence(JSON.stringify(tool.schema, null, 2), 'json')
+/** The input schema as a JSON code block. */
+const schemaFence = memoByObject((schema: PlannedTool['schema']): string => markdownFence(JSON.stringify(schema, null, 2), 'json'))
+
+/** How the JSON docs introduce the schema: the native tool to call, or the script's `--json`. */
+function jsonIntro(plan: Plan, tool: PlannedTool, harness: Harness | undefined): string {
   if (hasNativeForm(plan, tool, harness) && harness) {
     const namespace = describe(harness).toolNamespace?.(plan.serverName)
     const where = namespace === undefined ? '' : ` (in the namespace ${markdownCode(namespace)})`
-    return `Call the tool ${markdownCode(nativeToolName(plan, harness, tool.name))}${where} with input matching this JSON Schema:\n\n${schema}`
+    return `Call the tool ${markdownCode(nativeToolName(plan, harness, tool.name))}${where} with input matching this JSON Schema:`
   }
-  return `Input, as JSON (for ${markdownCode(`node ${tool.script} --json`)}), matching this JSON Schema:\n\n${schema}`
+  return `Input, as JSON (for ${markdownCode(`node ${tool.script} --json`)}), matching this JSON Schema:`
 }
+
+/** Each tool's sections as rendered so far, by what sets them apart: most agents and harnesses that have a tool document it alike. */
+const sectionsOf = memoByObject((_tool: PlannedTool) => new Map<string, string>())
 
 /** Renders one tool's section in the format the agent asked for. */
 function toolSection(plan: Plan, agent: PlannedAgent, tool: PlannedTool, harness: Harness | undefined): string {
   const format = agent.toolFormats[tool.name] ?? 'both'
   // Without a native form the bash route is the only way to call the tool, whatever the format says.
   const bash = format !== 'json' || !hasNativeForm(plan, tool, harness)
-  const json = format !== 'bash'
-  const parts = [`### ${tool.name.replace(/[\r\n]/g, ' ')}`, '', tool.description.trim()]
-  if (bash) parts.push('', bashDocs(tool))
-  if (json) parts.push('', jsonDocs(plan, tool, harness))
-  // The contract of its answer, whichever way the tool is called (the script prints the same JSON).
-  if (tool.output) parts.push('', `Its result is JSON matching this JSON Schema:\n\n${markdownFence(JSON.stringify(tool.output, null, 2), 'json')}`)
-  return parts.join('\n')
+  const intro = format === 'bash' ? undefined : jsonIntro(plan, tool, harness)
+  const sections = sectionsOf(tool)
+  const key = `${bash}\0${intro ?? ''}`
+  let section = sections.get(key)
+  if (section === undefined) {
+    const parts = [`### ${tool.name.replace(/[\r\n]/g, ' ')}`, '', tool.description.trim()]
+    if (bash) parts.push('', bashDocs(tool))
+    if (intro !== undefined) parts.push('', `${intro}\n\n${schemaFence(tool.schema)}`)
+    // The contract of its answer, whichever way the tool is called (the script prints the same JSON).
+    if (tool.output) parts.push('', `Its result is JSON matching this JSON Schema:\n\n${schemaFence(tool.output)}`)
+    sections.set(key, (section = parts.join('\n')))
+  }
+  return section
 }
 
 /**
@@ -88,8 +104,9 @@ function toolSection(plan: Plan, agent: PlannedAgent, tool: PlannedTool, harness
  * (or, without a harness, the harness-neutral prompt document).
  */
 export function renderAgentPrompt(plan: Plan, agent: PlannedAgent, harness?: Harness): string {
-  const tools = agent.tools.map((name) => plan.tools.find((t) => t.name === name)).filter((t): t is PlannedTool => t !== undefined)
-  const prompt = agent.prompt.replace(/\s+$/, '')
+  const byName = toolsByName(plan.tools)
+  const tools = agent.tools.map((name) => byName.get(name)).filter((t): t is PlannedTool => t !== undefined)
+  const prompt = agent.prompt.trimEnd()
   if (tools.length === 0) return `${prompt}\n`
   const sections = tools.map((tool) => toolSection(plan, agent, tool, harness))
   return `${prompt}\n\n## Tools\n\n${sections.join('\n\n')}\n`
