@@ -3,10 +3,9 @@ import type { Plan, PlannedAgent } from '../compile/plan.js'
 import type { Harness, JsonValue } from '../define/types.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
 import { agentAllowList } from './allow-list.js'
-import { generatedNote } from './codegen/bridge.js'
-import { markdownWithFrontmatter, tomlDocument } from './codegen/escape.js'
-import { hasNativeForm, renderAgentPrompt } from './codegen/prompt-docs.js'
-import { permissionItems, servesMcp } from './mcp-tools.js'
+import { markdownWithFrontmatter } from './codegen/escape.js'
+import { renderAgentPrompt } from './codegen/prompt-docs.js'
+import { PERMISSIONS_LISTS, type PermissionLists, permissionItems, servesMcp } from './mcp-tools.js'
 import type { OutputFile } from './types.js'
 
 /**
@@ -20,6 +19,14 @@ export function settingsServerEntry(plan: Plan): { [key: string]: JsonValue } {
   const env = Object.fromEntries(plan.env.map((name) => [name, `\${${name}}`]))
   return { ...mcpServerCommand(plan.serverName), ...(plan.env.length > 0 ? { env } : {}) }
 }
+
+/**
+ * Gemini CLI's approval settings, `tools.allowed` (runs unasked) and `tools.confirmationRequired`
+ * (always asks), which its policy engine reads from the project's settings in a trusted folder.
+ * Not `.gemini/policies/`: 0.61 has workspace policy files switched off in its code. Qwen Code
+ * takes approval rules as Claude Code does, in `permissions.allow` and `permissions.ask`.
+ */
+const GEMINI_TOOL_LISTS: PermissionLists = { allow: ['tools', 'allowed'], ask: ['tools', 'confirmationRequired'] }
 
 /** Gemini CLI or a fork of it: the harness and the folder of its project settings and agents. */
 export interface GeminiFamily {
@@ -39,8 +46,7 @@ export function emitGemini(plan: Plan): OutputFile[] {
 export function emitGeminiFamily(plan: Plan, family: GeminiFamily): OutputFile[] {
   const files: OutputFile[] = []
   if (servesMcp(plan, family.harness)) {
-    // Qwen Code takes approval rules as Claude Code does, in its settings' permission lists.
-    const rules = family.harness === 'qwen' ? permissionItems(plan, 'qwen') : []
+    const rules = permissionItems(plan, family.harness, family.harness === 'qwen' ? PERMISSIONS_LISTS : GEMINI_TOOL_LISTS)
     files.push({
       kind: 'merge',
       path: `${family.folder}/settings.json`,
@@ -48,7 +54,6 @@ export function emitGeminiFamily(plan: Plan, family: GeminiFamily): OutputFile[]
       entries: [{ keyPath: ['mcpServers', plan.serverName], value: settingsServerEntry(plan) }, ...rules],
     })
   }
-  if (family.harness === 'gemini') files.push(...policyFile(plan))
   const path = harness(family.harness).agentFile!
   for (const agent of plan.agents) files.push({ kind: 'owned', path: path(agent.name), content: agentFile(plan, agent, family) })
   return files
@@ -66,26 +71,4 @@ function agentFile(plan: Plan, agent: PlannedAgent, family: GeminiFamily): strin
     ...(agent.harness[family.harness] ?? {}),
   }
   return markdownWithFrontmatter(frontmatter, renderAgentPrompt(plan, agent, family.harness))
-}
-
-/** The rules' priority in the workspace tier (0 to 999): below the "always allow" answers Gemini saves there (950), so a user's answer wins. */
-const POLICY_PRIORITY = 100
-
-/**
- * `.gemini/policies/<server>.toml`, the config's approval rules as rules of Gemini CLI's policy
- * engine: `allow` runs the tool unasked, `ask_user` always asks. Gemini loads a workspace's policies
- * in a trusted folder, after the user accepts them once (again after they change).
- */
-function policyFile(plan: Plan): OutputFile[] {
-  const decided = plan.tools.filter((tool) => tool.approval !== undefined && hasNativeForm(plan, tool, 'gemini'))
-  if (decided.length === 0) return []
-  const rules = decided.map((tool) => ({
-    mcpName: plan.serverName,
-    toolName: tool.name,
-    decision: tool.approval === 'ask' ? 'ask_user' : 'allow',
-    priority: POLICY_PRIORITY,
-  }))
-  return [{ kind: 'owned', path: `.gemini/policies/${plan.serverName}.toml`, content: `# ${generatedNote('the approval rules of the config')}
-
-${tomlDocument({ rule: rules })}` }]
 }

@@ -42,16 +42,25 @@ export function mcpJsonFile(plan: Plan): MergeFile {
   }
 }
 
+/** Where a harness's settings keep the tools that run without asking and those that always ask. */
+export interface PermissionLists {
+  allow: string[]
+  ask: string[]
+}
+
+/** Claude Code's `.claude/settings.json` and Qwen Code's `.qwen/settings.json`. */
+export const PERMISSIONS_LISTS: PermissionLists = { allow: ['permissions', 'allow'], ask: ['permissions', 'ask'] }
+
 /**
- * The config's approval rules as items of the harness's permission lists, `permissions.allow` and
- * `permissions.ask` (Claude Code's `.claude/settings.json`, Qwen Code's `.qwen/settings.json`), each
- * tool named as its model sees it: only those items are ours, every other rule stays the user's.
+ * The config's approval rules as items of the harness's permission lists (`permissions.allow` and
+ * `permissions.ask` unless `lists` says otherwise), each tool named as its model sees it: only those
+ * items are ours, every other rule stays the user's.
  */
-export function permissionItems(plan: Plan, harness: Harness): MergeEntry[] {
+export function permissionItems(plan: Plan, harness: Harness, lists: PermissionLists = PERMISSIONS_LISTS): MergeEntry[] {
   return plan.tools
     .filter((tool) => tool.approval !== undefined && hasNativeForm(plan, tool, harness))
     .map((tool) => {
       const name = nativeToolName(plan, harness, tool.name)
-      return { keyPath: ['permissions', tool.approval!, ARRAY_ITEM, name], value: name }
+      return { keyPath: [...lists[tool.approval!], ARRAY_ITEM, name], value: name }
     })
 }

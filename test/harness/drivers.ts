@@ -30,6 +30,13 @@ export interface RunContext {
   prompt?: string
   /** Arguments for the CLI beyond the driver's own (Copilot's `--agent <id>`). */
   args?: string[]
+  /**
+   * Leaves out the flag that approves every tool call (opencode's and Kilo's `--auto`, Codex's bypass,
+   * Gemini CLI's yolo mode, Copilot's `--allow-all-tools`, Qwen Code's `--yolo`), so the project's
+   * approval rules decide, as in a user's headless run; by default a driver approves all, so that a
+   * conversation runs to its end.
+   */
+  keepApprovals?: boolean
 }
 
 export interface HarnessDriver {
@@ -114,9 +121,12 @@ function claudeDriver(): HarnessDriver {
 
 /* ---------------------------------------------------------------- opencode and Kilo */
 
-/** An OpenAI-compatible provider (bundled in opencode and Kilo) pointed at the endpoint, as `<config file>`'s model. */
+/**
+ * An OpenAI-compatible provider (bundled in opencode and Kilo) pointed at the endpoint, as `<config file>`'s
+ * model, which takes images (so a tool's image reaches it: test/harness/rich-results.test.ts).
+ */
 function scriptedProvider(model: ScriptedModel): Record<string, unknown> {
-  const provider = { npm: '@ai-sdk/openai-compatible', name: 'Scripted', options: { baseURL: `${model.url}/v1`, apiKey: 'scripted-model-key' }, models: { scripted: { name: 'Scripted', tool_call: true } } }
+  const provider = { npm: '@ai-sdk/openai-compatible', name: 'Scripted', options: { baseURL: `${model.url}/v1`, apiKey: 'scripted-model-key' }, models: { scripted: { name: 'Scripted', tool_call: true, attachment: true, modalities: { input: ['text', 'image'], output: ['text'] } } } }
   return { model: 'scripted/scripted', provider: { scripted: provider } }
 }
 
@@ -147,14 +157,15 @@ function opencodeFamilyDriver(id: 'opencode' | 'kilo', family: OpencodeFamily): 
     async install() {
       bin = join(await installed(id, family.extra), 'node_modules/.bin', family.bin)
     },
-    async run(model, { project, env, prompt = 'Go.', args = [] }) {
+    async run(model, { project, env, prompt = 'Go.', args = [], keepApprovals }) {
       const template = await pluginTemplate(family.plugin, family.pluginVersion)
       await preinstallPlugin(template, join(env.XDG_CONFIG_HOME!, family.bin))
       await preinstallPlugin(template, join(project, family.folder))
       const config = join(project, family.config)
       await writeFile(config, JSON.stringify({ ...scriptedProvider(model), ...family.quiet?.config }))
       try {
-        return await harnessRun(model, bin, ['run', '--format', 'json', ...args, prompt], {
+        const approvals = keepApprovals ? [] : ['--auto']
+        return await harnessRun(model, bin, ['run', '--format', 'json', ...approvals, ...args, prompt], {
           cwd: project,
           env: { ...env, [`${family.envPrefix}_DISABLE_AUTOUPDATE`]: '1', [`${family.envPrefix}_DISABLE_MODELS_FETCH`]: '1', ...family.quiet?.env },
         })
@@ -185,7 +196,7 @@ function codexDriver(): HarnessDriver {
     async install() {
       codex = join(await installed('codex'), 'node_modules/.bin/codex')
     },
-    async run(model, { project, env, prompt = 'Go.', args = [] }) {
+    async run(model, { project, env, prompt = 'Go.', args = [], keepApprovals }) {
       await mkdir(env.CODEX_HOME!, { recursive: true })
       // A Responses API provider pointed at the endpoint; the project is trusted so its `.codex/` loads.
       const config = {
@@ -196,7 +207,8 @@ function codexDriver(): HarnessDriver {
       }
       await writeFile(join(env.CODEX_HOME!, 'config.toml'), stringifyToml(config))
       const offline = ['--disable', 'plugins', '--disable', 'remote_plugin', '-c', 'analytics.enabled=false']
-      return harnessRun(model, codex, ['exec', ...offline, '--dangerously-bypass-approvals-and-sandbox', '--json', ...args, prompt], { cwd: project, env })
+      const approvals = keepApprovals ? [] : ['--dangerously-bypass-approvals-and-sandbox']
+      return harnessRun(model, codex, ['exec', ...offline, ...approvals, '--json', ...args, prompt], { cwd: project, env })
     },
     // `spawn_agent` returns at once with the agent's id; `wait_agent` returns its final answer.
     startAgent: (agent) => [
@@ -214,8 +226,8 @@ function codexDriver(): HarnessDriver {
 
 /* ---------------------------------------------------------------- pi and omp */
 
-/** pi's and omp's custom-model files: an OpenAI chat completions provider pointed at the endpoint. */
-const customProvider = (url: string) => ({ providers: { scripted: { baseUrl: `${url}/v1`, api: 'openai-completions', apiKey: 'scripted-model-key', models: [{ id: 'scripted' }] } } })
+/** pi's and omp's custom-model files: an OpenAI chat completions provider pointed at the endpoint, whose model takes images. */
+const customProvider = (url: string) => ({ providers: { scripted: { baseUrl: `${url}/v1`, api: 'openai-completions', apiKey: 'scripted-model-key', models: [{ id: 'scripted', input: ['text', 'image'] }] } } })
 
 function piDriver(): HarnessDriver {
   // The devDependency, at the version the description pins.
@@ -265,7 +277,7 @@ function geminiDriver(): HarnessDriver {
     async install() {
       bin = join(await installed('gemini'), 'node_modules/.bin/gemini')
     },
-    async run(model, { project, plan, home, env, prompt = 'Go.', args = [] }) {
+    async run(model, { project, plan, home, env, prompt = 'Go.', args = [], keepApprovals }) {
       const geminiDir = join(home, '.gemini')
       await mkdir(join(geminiDir, 'acknowledgments'), { recursive: true })
       // The sha256 acknowledgement a user gives once per project agent in the interactive UI.
@@ -276,7 +288,8 @@ function geminiDriver(): HarnessDriver {
       await writeFile(join(geminiDir, 'acknowledgments/agents.json'), JSON.stringify({ [project]: acknowledged }))
       await writeFile(join(geminiDir, 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }))
       // A named model: with none, a routing classifier asks the endpoint first and retries its odd answers for a minute.
-      return harnessRun(model, bin, ['-p', prompt, '-o', 'json', '--approval-mode', 'yolo', '-m', 'gemini-2.5-flash', ...args], {
+      const approvals = keepApprovals ? [] : ['--approval-mode', 'yolo']
+      return harnessRun(model, bin, ['-p', prompt, '-o', 'json', ...approvals, '-m', 'gemini-2.5-flash', ...args], {
         cwd: project,
         env: { ...env, GEMINI_CLI_HOME: home, GEMINI_CLI_TRUST_WORKSPACE: 'true', GEMINI_API_KEY: 'scripted-model-key', GOOGLE_GEMINI_BASE_URL: model.url },
       })
@@ -299,12 +312,13 @@ function copilotDriver(): HarnessDriver {
     async install() {
       copilot = join(await installed('copilot'), 'node_modules/.bin/copilot')
     },
-    async run(model, { project, home, env, prompt = 'Go.', args = [] }) {
+    async run(model, { project, home, env, prompt = 'Go.', args = [], keepApprovals }) {
       const copilotHome = join(home, '.copilot')
       await mkdir(copilotHome, { recursive: true })
       // The trust Copilot records when the user answers "yes, trust this folder".
       await writeFile(join(copilotHome, 'config.json'), JSON.stringify({ trusted_folders: [project] }))
-      return harnessRun(model, copilot, ['-p', prompt, '--allow-all-tools', ...args], {
+      const approvals = keepApprovals ? [] : ['--allow-all-tools']
+      return harnessRun(model, copilot, ['-p', prompt, ...approvals, ...args], {
         cwd: project,
         env: {
           ...env,
@@ -344,15 +358,17 @@ function qwenDriver(): HarnessDriver {
     async install() {
       ;({ node, cli } = await installQwen())
     },
-    async run(model, { project, plan, home, env, prompt = 'Go.', args = [] }) {
+    async run(model, { project, plan, home, env, prompt = 'Go.', args = [], keepApprovals }) {
       const qwenEnv = { ...env, PATH: `${join(node, '..')}:${env.PATH}` }
       await mkdir(join(home, '.qwen'), { recursive: true })
-      // Its memory agents would ask the model after the run; they are no part of a tool's proof.
-      await writeFile(join(home, '.qwen/settings.json'), JSON.stringify({ memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false } }))
+      // Its memory agents would ask the model after the run; they are no part of a tool's proof. Qwen's
+      // table of models says `scripted` takes text only: the model's modalities say it takes images.
+      await writeFile(join(home, '.qwen/settings.json'), JSON.stringify({ memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false }, model: { generationConfig: { modalities: { image: true } } } }))
       // The user's once-per-project step: project MCP servers wait for approval.
       const approved = await harnessRun(model, node, [cli, 'mcp', 'approve', plan.serverName], { cwd: project, env: qwenEnv })
       if (approved.code !== 0) return approved
-      return harnessRun(model, node, [cli, '-p', prompt, '--yolo', ...args], {
+      const approvals = keepApprovals ? [] : ['--yolo']
+      return harnessRun(model, node, [cli, '-p', prompt, ...approvals, ...args], {
         cwd: project,
         env: { ...qwenEnv, OPENAI_API_KEY: 'scripted-model-key', OPENAI_BASE_URL: `${model.url}/v1`, OPENAI_MODEL: 'scripted', QWEN_CODE_SUPPRESS_YOLO_WARNING: '1' },
       })

@@ -64,7 +64,10 @@ describe('playground', () => {
     expect(JSON.parse(vite.get('.opencode/opencode.json')!)).toEqual({
       permission: { forecast: 'allow', forecast_chart: 'allow', convert_units: 'allow', search_issues: 'allow', delete_report: 'ask' },
     })
-    expect(vite.get('.gemini/policies/oac-tools.toml')).toContain('toolName = "delete_report"\ndecision = "ask_user"')
+    expect(JSON.parse(vite.get('.gemini/settings.json')!).tools).toEqual({
+      allowed: ['mcp_oac-tools_forecast', 'mcp_oac-tools_forecast_chart', 'mcp_oac-tools_convert_units', 'mcp_oac-tools_search_issues'],
+      confirmationRequired: ['mcp_oac-tools_delete_report'],
+    })
     // forecast's output schema reaches MCP clients; the image tool and the destructive one carry their effects.
     const server = vite.get('scripts/mcp_tools_server.cjs')!
     expect(server).toMatch(/name: "forecast",[\s\S]*?outputSchema: JSON\.parse/)

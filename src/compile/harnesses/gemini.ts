@@ -18,7 +18,7 @@ export const gemini = {
   // `generateValidName` in 0.61: `mcp_` + server + `_` + tool, cut to first 30 + `...` + last 30 past 63 characters.
   modelToolName: (server, tool) => `mcp_${server}_${tool}`,
   toolNameCap: { limit: 63, name: (server, tool) => `mcp_${server}_${tool}` },
-  // Gemini reads a tool name back by the first `_` after `mcp_` (policies, agent `tools` lists).
+  // Gemini reads a tool name back by the first `_` after `mcp_` (its approval settings, agent `tools` lists).
   serverNameProblem: (server) => (server.includes('_') ? `contains "_", which Gemini CLI cannot tell from the "_" between server and tool in mcp_${server}_<tool>` : undefined),
   // A sub-agent is shown only the tools its `tools` lists (test/harness/subagents.test.ts), and a call to
   // another tool is refused (test/harness/gemini-qwen.test.ts).
@@ -28,7 +28,7 @@ export const gemini = {
   // Every construct reaches the request as served (test/harness/schemas.test.ts).
   schemaLimits: {},
   agentFile: (agent) => `.gemini/agents/${agent}.md`,
-  approvals: { written: 'as `allow` or `ask_user` rules in `.gemini/policies/<server>.toml`' },
+  approvals: { written: 'as `mcp_<server>_<tool>` in `tools.allowed` or `tools.confirmationRequired` of `.gemini/settings.json`' },
   checkFields: frontmatterFieldCheck('gemini', 'Gemini CLI', GEMINI_AGENT_KEYS),
   fillsPromptPlaceholders: true,
   proof: {
