@@ -46,6 +46,12 @@ async function check(file: OutputFile, plan: Plan, strings: { description: strin
       expect(value.description).toBe(strings.description)
       expect(String(value.developer_instructions).startsWith(strings.prompt.replace(/\s+$/, ''))).toBe(true)
     }
+    if (file.path === '.gemini/settings.json') {
+      // Gemini CLI's approval settings: one item per tool the approval rules decide, in the list of its decision.
+      const decided = (approval: string) => plan.tools.filter((tool) => tool.json && tool.approval === approval).map((tool) => `mcp_${plan.serverName}_${tool.name}`)
+      expect(value.tools?.allowed ?? []).toEqual(decided('allow'))
+      expect(value.tools?.confirmationRequired ?? []).toEqual(decided('ask'))
+    }
     return
   }
   if (file.path.endsWith('.ts') || file.path.endsWith('.mjs')) {
@@ -54,12 +60,6 @@ async function check(file: OutputFile, plan: Plan, strings: { description: strin
   }
   if (file.path.endsWith('.json')) {
     JSON.parse(file.content)
-    return
-  }
-  if (file.path.endsWith('.toml')) {
-    // Gemini CLI's policy file: one rule per tool the approval rules decide.
-    const { rule } = parseToml(file.content) as { rule: Array<{ toolName: string }> }
-    expect(rule.map((entry) => entry.toolName)).toEqual(plan.tools.filter((tool) => tool.json && tool.approval).map((tool) => tool.name))
     return
   }
   if (file.path.startsWith('prompts/')) {
