@@ -5,7 +5,7 @@ import { mcpServerCommand } from '../runtime/mcp-launcher.js'
 import { agentAllowList } from './allow-list.js'
 import { markdownWithFrontmatter } from './codegen/escape.js'
 import { renderAgentPrompt } from './codegen/prompt-docs.js'
-import { PERMISSIONS_LISTS, type PermissionLists, permissionItems, servesMcp } from './mcp-tools.js'
+import { type PermissionLists, permissionItems, servesMcp } from './mcp-tools.js'
 import type { OutputFile } from './types.js'
 
 /**
@@ -20,18 +20,11 @@ export function settingsServerEntry(plan: Plan): { [key: string]: JsonValue } {
   return { ...mcpServerCommand(plan.serverName), ...(plan.env.length > 0 ? { env } : {}) }
 }
 
-/**
- * Gemini CLI's approval settings, `tools.allowed` (runs unasked) and `tools.confirmationRequired`
- * (always asks), which its policy engine reads from the project's settings in a trusted folder.
- * Not `.gemini/policies/`: 0.61 has workspace policy files switched off in its code. Qwen Code
- * takes approval rules as Claude Code does, in `permissions.allow` and `permissions.ask`.
- */
-const GEMINI_TOOL_LISTS: PermissionLists = { allow: ['tools', 'allowed'], ask: ['tools', 'confirmationRequired'] }
-
-/** Gemini CLI or a fork of it: the harness and the folder of its project settings and agents. */
+/** Gemini CLI or a fork of it: the harness, the folder of its project settings and agents, and where those settings keep approval rules. */
 export interface GeminiFamily {
   harness: Extract<Harness, 'gemini' | 'qwen'>
   folder: string
+  permissionLists: PermissionLists
 }
 
 /**
@@ -40,13 +33,16 @@ export interface GeminiFamily {
  * sees them, `mcp_<server>_<tool>`.
  */
 export function emitGemini(plan: Plan): OutputFile[] {
-  return emitGeminiFamily(plan, { harness: 'gemini', folder: '.gemini' })
+  // `tools.allowed` (runs unasked) and `tools.confirmationRequired` (always asks), which Gemini's policy
+  // engine reads from the project's settings in a trusted folder. Not `.gemini/policies/`: 0.61 has
+  // workspace policy files switched off in its code.
+  return emitGeminiFamily(plan, { harness: 'gemini', folder: '.gemini', permissionLists: { allow: ['tools', 'allowed'], ask: ['tools', 'confirmationRequired'] } })
 }
 
 export function emitGeminiFamily(plan: Plan, family: GeminiFamily): OutputFile[] {
   const files: OutputFile[] = []
   if (servesMcp(plan, family.harness)) {
-    const rules = permissionItems(plan, family.harness, family.harness === 'qwen' ? PERMISSIONS_LISTS : GEMINI_TOOL_LISTS)
+    const rules = permissionItems(plan, family.harness, family.permissionLists)
     files.push({
       kind: 'merge',
       path: `${family.folder}/settings.json`,

@@ -1,5 +1,6 @@
 import type { Plan } from '../compile/plan.js'
 import { emitGeminiFamily } from './gemini.js'
+import { PERMISSIONS_LISTS } from './mcp-tools.js'
 import type { OutputFile } from './types.js'
 
 /**
@@ -9,5 +10,6 @@ import type { OutputFile } from './types.js'
  * fields pass as given; like Gemini it fills `${name}` placeholders in the prompt.
  */
 export function emitQwen(plan: Plan): OutputFile[] {
-  return emitGeminiFamily(plan, { harness: 'qwen', folder: '.qwen' })
+  // Qwen Code takes approval rules as Claude Code does.
+  return emitGeminiFamily(plan, { harness: 'qwen', folder: '.qwen', permissionLists: PERMISSIONS_LISTS })
 }
