@@ -39,7 +39,7 @@ export function emitOpencode(plan: Plan): OutputFile[] {
 
 export function emitOpencodeFamily(plan: Plan, family: OpencodeFamily): OutputFile[] {
   const tools = plan.tools.filter((tool) => hasNativeForm(plan, tool, family.harness))
-  const files: OutputFile[] = [...tools.map((tool) => toolFile(plan, tool, family)), ...plan.agents.map((agent) => agentFile(plan, agent, family))]
+  const files: OutputFile[] = [...tools.map((tool) => toolFile(plan, tool, family)), ...plan.agents.map((agent) => agentFile(plan, agent, tools, family))]
   const decided = tools.filter((tool) => tool.approval !== undefined)
   if (decided.length > 0) {
     files.push({ kind: 'merge', path: family.configFile, format: 'json', entries: decided.map((tool) => ({ keyPath: ['permission', tool.name], value: tool.approval! })) })
@@ -110,19 +110,21 @@ function isRecord(value: JsonValue | undefined): value is { [key: string]: JsonV
  * own agents'. No map when the harness gets none of our tools (nothing to hide), or when the list is
  * empty, which gives the agent every tool (as an agent file without `tools` does in the other harnesses).
  */
-function permissions(plan: Plan, agent: PlannedAgent, harness: OpencodeFamily['harness']): { [key: string]: JsonValue } {
-  if (!plan.tools.some((tool) => hasNativeForm(plan, tool, harness))) return {}
+function permissions(plan: Plan, agent: PlannedAgent, tools: readonly PlannedTool[], harness: OpencodeFamily['harness']): { [key: string]: JsonValue } {
+  if (tools.length === 0) return {}
   const allowed = agentAllowList(plan, agent, harness, 'bash')
-  // An opencode tool's id is its name, so an allowed name is a tool's own where one has it.
-  const asks = new Set(plan.tools.filter((tool) => tool.approval === 'ask').map((tool) => tool.name))
+  const asks = askingTools(tools)
   return allowed.length === 0 ? {} : Object.fromEntries([['*', 'deny'], ...allowed.map((name) => [name, asks.has(name) ? 'ask' : 'allow'])])
 }
 
-function agentFile(plan: Plan, agent: PlannedAgent, family: OpencodeFamily): OwnedFile {
+/** The names of the native tools the approval rules make ask: an opencode tool's id is its name. */
+const askingTools = memoByObject((tools: readonly PlannedTool[]) => new Set(tools.filter((tool) => tool.approval === 'ask').map((tool) => tool.name)))
+
+function agentFile(plan: Plan, agent: PlannedAgent, tools: readonly PlannedTool[], family: OpencodeFamily): OwnedFile {
   const { permission: extraPermission, ...extras } = agent.harness[family.harness] ?? {}
   // A `permission` map from `harness.opencode` refines ours key by key; any other value replaces it.
   const permission =
-    extraPermission === undefined || isRecord(extraPermission) ? { ...permissions(plan, agent, family.harness), ...extraPermission } : extraPermission
+    extraPermission === undefined || isRecord(extraPermission) ? { ...permissions(plan, agent, tools, family.harness), ...extraPermission } : extraPermission
   const frontmatter: { [key: string]: JsonValue } = {
     description: agent.description,
     mode: agent.mode,
