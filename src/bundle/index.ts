@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { extname, join, relative, resolve, sep } from 'node:path'
-import { type BuildFailure, build as esbuild, type Loader, type Message, type Plugin } from 'esbuild'
+import { join, relative, resolve, sep } from 'node:path'
+import { type BuildFailure, build as esbuild, type Message, type Plugin } from 'esbuild'
 import { type Plan, type PlannedTool, scriptsFolder } from '../compile/plan.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { OwnedFile } from '../emit/types.js'
 import { FileVersion } from '../file-stamps.js'
+import { sourceLoader } from '../source-loader.js'
 import { InputStamps } from './input-stamps.js'
 import { ToolModule } from './tool-module.js'
 import {
@@ -54,13 +55,6 @@ type ToolsOutcome = { ok: true; builds: ToolBuild[] } | BuildFailed
 /** The namespace of the generated entries, which esbuild loads from memory: the entry of `tools/<tool>.mjs` is `oac-entry:tools/<tool>.mjs`. */
 const ENTRY_NAMESPACE = 'oac-entry'
 
-/** esbuild's loader of a module, by its extension, for a module whose text the plugin hands over. */
-function loaderOf(path: string): Loader {
-  const extension = extname(path)
-  if (extension === '.tsx' || extension === '.jsx') return extension.slice(1) as Loader
-  return ['.ts', '.mts', '.cts'].includes(extension) ? 'ts' : 'js'
-}
-
 /**
  * Hands esbuild each parsed tool module with the definitions of every tool but the one this build
  * makes a script for (`owners`, by module) marked pure. A module whose tool is not in this build
@@ -78,7 +72,7 @@ function otherToolsPlugin(modules: ReadonlyMap<string, ToolModule>, owners: Read
         if (!module) return undefined
         const owner = owners.get(args.path)
         const own = owner ? module.definitionAt(owner.source)?.call : undefined
-        return { contents: module.withoutOtherTools(own) ?? module.text, loader: loaderOf(args.path) }
+        return { contents: module.withoutOtherTools(own) ?? module.text, loader: sourceLoader(args.path) }
       })
     },
   }

@@ -1,12 +1,11 @@
 import { mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import type { SourceMapPayload } from 'node:module'
-import { dirname, extname, isAbsolute, join, resolve, sep } from 'node:path'
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import {
   type BuildContext,
   type BuildFailure,
   context as createContext,
-  type Loader,
   type Location,
   type Message,
   type Metafile,
@@ -18,6 +17,7 @@ import {
 import type { Diagnostic } from '../diagnostics.js'
 import { FileVersion } from '../file-stamps.js'
 import { ownModule } from '../package-paths.js'
+import { sourceLoader } from '../source-loader.js'
 import { processAlive } from '../write/lock.js'
 import { type BuildReads, KeptModules, MODULE_TABLE, REGISTRY_EXPORT, TABLE_EXPORT } from './kept-modules.js'
 
@@ -38,13 +38,6 @@ const IMPORT_META = {
 } as const
 
 const SOURCE_FILE = /\.[cm]?[jt]sx?$/
-
-function loaderFor(file: string): Loader {
-  const extension = extname(file)
-  if (extension === '.tsx') return 'tsx'
-  if (extension === '.jsx') return 'jsx'
-  return extension.endsWith('ts') ? 'ts' : 'js'
-}
 
 /** What the header plugin asks of the bundler for the build under way. */
 interface LoadHooks {
@@ -82,7 +75,7 @@ function importMetaHeaders(hooks: LoadHooks): Plugin {
           `const ${IMPORT_META['import.meta.url']} = ${JSON.stringify(pathToFileURL(args.path).href)};` +
           `const ${IMPORT_META['import.meta.filename']} = ${JSON.stringify(args.path)};` +
           `const ${IMPORT_META['import.meta.dirname']} = ${JSON.stringify(dirname(args.path))};`
-        const result: OnLoadResult = { contents: header + contents + hooks.footer(args.path, contents), loader: loaderFor(args.path) }
+        const result: OnLoadResult = { contents: header + contents + hooks.footer(args.path, contents), loader: sourceLoader(args.path) }
         const version = FileVersion.take(args.path, readAt)
         if (version) loaded.set(args.path, { version, result })
         else loaded.delete(args.path)
