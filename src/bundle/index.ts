@@ -209,19 +209,21 @@ export class ScriptBundler {
     const startedAt = Date.now()
     // The files of the last builds still as they were: a tool module among them need not be read again.
     const unchanged = new Set([...this.tools].filter(([, last]) => last.inputs.unchanged()).map(([name]) => name))
-    const modules = this.toolModules(plan, startedAt, new Set(plan.tools.filter((tool) => unchanged.has(tool.name)).map((tool) => toolModulePath(this.root, tool))))
+    // Each tool module's tools of the plan, in plan order.
+    const definedIn = groupBy(plan.tools, (tool) => tool.source.file)
+    const modules = this.toolModules(definedIn, startedAt, new Set(plan.tools.filter((tool) => unchanged.has(tool.name)).map((tool) => toolModulePath(this.root, tool))))
     const wanted = plan.tools.map((tool) => {
       const definition = modules.get(toolModulePath(this.root, tool))?.definitionAt(tool.source)
       return { tool, entry: toolCodeSource(plan, tool, context, definition?.export) }
     })
     const stale = wanted.filter(({ tool, entry }) => !(unchanged.has(tool.name) && this.tools.get(tool.name)!.entry === entry))
     if (stale.length > 0) {
-      const built = await this.buildBatches(plan, stale, modules, scriptsDir, undefined, startedAt)
+      const built = await this.buildBatches(definedIn, stale, modules, scriptsDir, undefined, startedAt)
       if (!built.ok) return built
       // A CommonJS package bundled into a script may `require` node built-ins: that script gets a `require`.
       const needRequire = stale.filter(({ tool }) => this.tools.get(tool.name)!.files[0]!.text.includes('__require('))
       if (needRequire.length > 0) {
-        const again = await this.buildBatches(plan, needRequire, modules, scriptsDir, REQUIRE_BANNER, startedAt)
+        const again = await this.buildBatches(definedIn, needRequire, modules, scriptsDir, REQUIRE_BANNER, startedAt)
         if (!again.ok) return again
       }
     }
@@ -237,7 +239,7 @@ export class ScriptBundler {
    * built together.
    */
   private async buildBatches(
-    plan: Plan,
+    definedIn: ReadonlyMap<string, readonly PlannedTool[]>,
     stale: ReadonlyArray<{ tool: PlannedTool; entry: string }>,
     modules: ReadonlyMap<string, ToolModule>,
     scriptsDir: string,
@@ -249,7 +251,6 @@ export class ScriptBundler {
       startedAt,
     )
     for (const { tool } of stale) this.tools.delete(tool.name)
-    const definedIn = groupBy(plan.tools, (tool) => tool.source.file)
     const batches = groupBy(stale, ({ tool }) => {
       const siblings = definedIn.get(tool.source.file)!
       return siblings.length > 1 ? 1 + siblings.indexOf(tool) : 0
@@ -273,9 +274,8 @@ export class ScriptBundler {
    * another name and defines tools the plan leaves out keeps them in its tool's script.) `unchanged`:
    * modules a last build read that are still as it read them.
    */
-  private toolModules(plan: Plan, startedAt: number, unchanged: ReadonlySet<string>): Map<string, ToolModule> {
+  private toolModules(definedIn: ReadonlyMap<string, readonly PlannedTool[]>, startedAt: number, unchanged: ReadonlySet<string>): Map<string, ToolModule> {
     const modules = new Map<string, ToolModule>()
-    const definedIn = groupBy(plan.tools, (tool) => tool.source.file)
     const planned = new Set([...definedIn.values()].map((tools) => toolModulePath(this.root, tools[0]!)))
     for (const path of this.seenModules.keys()) if (!planned.has(path)) this.seenModules.delete(path)
     for (const [file, tools] of definedIn) {
