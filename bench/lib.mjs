@@ -20,7 +20,7 @@ export function snapshotPackage() {
   if (!existsSync(join(built, 'api.js'))) throw new Error(`${built} is missing: run \`npm run build\` first (npm run bench does).`)
   rmSync(packageDir, { recursive: true, force: true })
   mkdirSync(packageDir, { recursive: true })
-  cpSync(built, distDir, { recursive: true })
+  cpSync(built, distDir, { recursive: true, preserveTimestamps: true })
   cpSync(join(repoRoot, 'package.json'), join(packageDir, 'package.json'))
   symlinkSync(relative(packageDir, join(repoRoot, 'node_modules')), join(packageDir, 'node_modules'), 'dir')
 }
