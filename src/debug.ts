@@ -7,6 +7,8 @@ import { debuglog } from 'node:util'
 export const debugCache = debuglog('oac:cache')
 /** Why a build compiled again, or reused the last compile. */
 export const debugRebuild = debuglog('oac:rebuild')
+/** Each esbuild build of generated scripts and vendor files, and what it was for. */
+export const debugBundle = debuglog('oac:bundle')
 const stacks = debuglog('oac:stack')
 
 /** True when diagnostics should keep the stack of where they were raised (for a bug report). */

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import { type BuildFailure, build as esbuild, type Message, type Plugin } from 'esbuild'
 import { type Plan, type PlannedTool, scriptsFolder } from '../compile/plan.js'
+import { debugBundle } from '../debug.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { OwnedFile } from '../emit/types.js'
 import { FileVersion } from '../file-stamps.js'
@@ -172,7 +173,7 @@ export class ScriptBundler {
     const building = this.buildTools(plan, context, scriptsDir)
     // Our runtime's vendor files and the server's take nothing from the tools' builds: they are built
     // alongside them (and kept), and only the packages the tools import wait for those builds.
-    const runtime = this.vendor.build([], vendorOptions)
+    const runtime = this.vendor.buildRuntime(vendorOptions)
     whileBundling()
     const [outcome] = await Promise.all([building, runtime])
     if (!outcome.ok) {
@@ -316,6 +317,7 @@ export class ScriptBundler {
     // as TypeScript itself drops an import whose bindings are unused: TypeBox goes with the
     // TypeBox tool left out of a zod tool's script, even though TypeBox declares no `sideEffects`.
     const forBindingsOnly = (importer: string, specifier: string) => modules.get(importer)?.importsForBindingsOnly.has(specifier) === true
+    debugBundle('tool scripts: %s%s', wanted.length <= 3 ? wanted.map(({ tool }) => tool.name).join(', ') : `${wanted.length} tools`, banner === undefined ? '' : ' (again, with a require)')
     let result
     try {
       result = await esbuild({

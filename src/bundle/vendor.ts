@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { isBuiltin } from 'node:module'
 import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path'
 import { build as esbuild, type OnResolveArgs, type OutputFile, type Plugin, type PluginBuild } from 'esbuild'
+import { debugBundle } from '../debug.js'
 import { jsString } from '../emit/codegen/escape.js'
 import { ownModule, packageRoot } from '../package-paths.js'
 import type { PlannedTool } from '../compile/plan.js'
@@ -36,6 +37,26 @@ interface PackageInfo {
   version: string
   /** The package's folder (real path). */
   dir: string
+}
+
+/** What the vendor files of a plan depend on besides the packages its tools import. */
+export interface VendorOptions {
+  withServer: boolean
+  schemaPackages: ReadonlySet<SchemaPackage>
+}
+
+/** One esbuild build of vendor files: a package's modules, or one of ours. */
+interface VendorBuild {
+  group: string
+  pkg: PackageInfo
+  /** By the module's file. */
+  modules: Map<string, VendorModule>
+}
+
+function addModule(builds: Map<string, VendorBuild>, module: VendorModule, group: string): void {
+  let build = builds.get(group)
+  if (!build) builds.set(group, (build = { group, pkg: module.pkg, modules: new Map() }))
+  build.modules.set(module.file, module)
 }
 
 /** One module of a package, as a vendor file. */
@@ -144,35 +165,52 @@ export class Vendor {
    * a TypeBox tool ships neither that check nor TypeBox, and a first TypeBox tool changes no other
    * vendor file); and the MCP server's when `withServer`.
    */
-  async build(needs: readonly VendorModule[], options: { withServer: boolean; schemaPackages: ReadonlySet<SchemaPackage> }): Promise<ScriptFile[]> {
-    /** The builds to make: one per package, and one per input check of ours. */
-    const wanted = new Map<string, { group: string; pkg: PackageInfo; modules: Map<string, VendorModule> }>()
-    const want = (module: VendorModule, group = module.pkg.dir) => {
-      let entry = wanted.get(group)
-      if (!entry) wanted.set(group, (entry = { group, pkg: module.pkg, modules: new Map() }))
-      entry.modules.set(module.file, module)
-    }
-    for (const name of Object.keys(OWN_ENTRIES) as Array<keyof typeof OWN_ENTRIES>) want(this.ownModule(name))
-    for (const schemaPackage of [...options.schemaPackages].sort()) {
-      const name = INPUT_CHECKS[schemaPackage]
-      const own = this.own()
-      want({ pkg: own, file: ownModule(`runtime/${name}`), path: `${packageFolder(own)}/${name}.mjs` }, `${own.dir}\0${name}`)
-    }
+  async build(needs: readonly VendorModule[], options: VendorOptions): Promise<ScriptFile[]> {
+    const wanted = this.runtimeBuilds(options)
+    const want = (module: VendorModule) => addModule(wanted, module, module.pkg.dir)
     for (const module of needs) want(module)
-
     const done = new Set<string>()
-    // A package's build may import further packages' modules: build until nothing new is wanted.
-    const buildKey = ({ group, modules }: { group: string; modules: Map<string, VendorModule> }) => `${group}\0${[...modules.keys()].sort().join('\0')}`
+    const buildKey = ({ group, modules }: VendorBuild) => `${group}\0${[...modules.keys()].sort().join('\0')}`
+    // A build may import further packages' modules: build until nothing new is wanted. Our runtime's
+    // builds go first, so that what they import joins each package's modules before the package is
+    // built: a package built with a part of its modules would be built again with all of them.
     for (;;) {
       const pending = [...wanted.values()].filter((entry) => !done.has(buildKey(entry)))
       if (pending.length === 0) break
-      for (const entry of pending) done.add(buildKey(entry))
-      const results = await Promise.all(pending.map(({ group, pkg, modules }) => this.buildPackage(group, pkg, [...modules.values()])))
+      const own = pending.filter((entry) => entry.pkg === this.own())
+      const batch = own.length > 0 ? own : pending
+      for (const entry of batch) done.add(buildKey(entry))
+      const results = await Promise.all(batch.map(({ group, pkg, modules }) => this.buildPackage(group, pkg, [...modules.values()])))
       for (const result of results) for (const module of result.needs) want(module)
     }
     const files = [...wanted.keys()].flatMap((group) => this.built.get(group)!.files)
     if (options.withServer) files.push(...(await this.buildServer()))
     return files
+  }
+
+  /**
+   * Builds our runtime's own vendor files and the server's, which take nothing from the tools, so
+   * they can be made while the tools' code is: `build` then finds them made. The packages they
+   * import wait for `build`, which knows every module of each package that some file imports.
+   */
+  async buildRuntime(options: VendorOptions): Promise<void> {
+    const own = [...this.runtimeBuilds(options).values()]
+    await Promise.all([...own.map(({ group, pkg, modules }) => this.buildPackage(group, pkg, [...modules.values()])), options.withServer && this.buildServer()])
+  }
+
+  /** The builds of our runtime's files, by group: one of the runtime, one per input check of ours. */
+  private runtimeBuilds(options: VendorOptions): Map<string, VendorBuild> {
+    const builds = new Map<string, VendorBuild>()
+    for (const name of Object.keys(OWN_ENTRIES) as Array<keyof typeof OWN_ENTRIES>) {
+      const module = this.ownModule(name)
+      addModule(builds, module, module.pkg.dir)
+    }
+    for (const schemaPackage of [...options.schemaPackages].sort()) {
+      const name = INPUT_CHECKS[schemaPackage]
+      const own = this.own()
+      addModule(builds, { pkg: own, file: ownModule(`runtime/${name}`), path: `${packageFolder(own)}/${name}.mjs` }, `${own.dir}\0${name}`)
+    }
+    return builds
   }
 
   /** `scripts/vendor/unplugin-oac@<version>/<name>.mjs`. */
@@ -185,6 +223,7 @@ export class Vendor {
     const key = modules.map((module) => module.file).sort().join('\0')
     const last = this.built.get(group)
     if (last?.key === key) return last
+    debugBundle('vendor files of %s@%s: %s', pkg.name, pkg.version, modules.map((module) => module.path).sort().join(', '))
     const needs = new Map<string, VendorModule>()
     // Each module becomes the vendor file its path names; code they share goes into chunks beside them.
     const folder = packageFolder(pkg)
@@ -223,6 +262,7 @@ export class Vendor {
   private async buildServer(): Promise<ScriptFile[]> {
     if (this.serverBuild) return this.serverBuild
     const path = this.runtimeFiles().mcpServer
+    debugBundle('vendor file %s', path)
     const result = await esbuild({
       // The jitless module first: ES modules run in import order, and the SDK builds its schemas as it loads.
       stdin: {

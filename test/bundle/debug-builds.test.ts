@@ -1,0 +1,50 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { backdate } from '../plugin/watchers.js'
+import { run } from '../util/process.js'
+import { copyProject, repoRoot } from '../util/project.js'
+
+/** The `oac:bundle` lines of a stderr text, without their prefix. */
+function bundleLines(stderr: string): string[] {
+  return [...stderr.matchAll(/^OAC:BUNDLE \d+: (.*)$/gm)].map((match) => match[1]!)
+}
+
+describe('NODE_DEBUG=oac:bundle names each esbuild build of scripts and vendor files', () => {
+  it('a compile builds each package’s vendor files once, with every module some file imports; an edit rebuilds one tool’s script and nothing else', async () => {
+    // The mcp-tools project has zod tools and a @sinclair/typebox tool, whose input check imports
+    // another module of that package (its `value`) than the tool does.
+    const project = await copyProject(join(repoRoot, 'test/fixtures/mcp-tools'), 'oac-debug-builds-')
+    // Older than the stamps' racy window, so the rebuild can tell the unedited modules apart by stamp.
+    await backdate(project)
+    const script = `import { readFileSync, writeFileSync } from 'node:fs'
+import { Compiler } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'dist', 'api.js')).href)}
+const compiler = new Compiler(process.cwd())
+const options = { registry: 'agents/registry.ts:registry', config: 'default' }
+await compiler.generate(options)
+process.stderr.write('OAC:BUNDLE 0: -- edit\\n')
+const echo = 'agents/tools/echo.ts'
+writeFileSync(echo, readFileSync(echo, 'utf8').replace('text.repeat(times)', 'text.repeat(times).trim()'))
+await compiler.generate(options)
+await compiler.dispose()
+`
+    await writeFile(join(project, 'debug-builds.mjs'), script)
+    const result = await run(process.execPath, ['debug-builds.mjs'], { cwd: project, env: { ...process.env, NODE_DEBUG: 'oac:bundle' } })
+    expect(result.stderr, result.stderr).not.toMatch(/Error/)
+    expect(result.code).toBe(0)
+    const lines = bundleLines(result.stderr)
+    const edit = lines.indexOf('-- edit')
+    expect(edit).toBeGreaterThan(0)
+    const cold = lines.slice(0, edit)
+    const vendorBuilds = cold.filter((line) => line.startsWith('vendor files of '))
+    const packages = vendorBuilds.map((line) => /^vendor files of (.+?)@\d/.exec(line)![1])
+    // Our runtime and each input check are builds of their own; every other package is built once.
+    expect(packages.filter((name) => name !== 'unplugin-oac').sort()).toEqual(['@sinclair/typebox', 'zod'])
+    const typebox = vendorBuilds.find((line) => line.startsWith('vendor files of @sinclair/typebox@'))!
+    expect(typebox).toMatch(/build\+esm\+index\.mjs, .*build\+esm\+value\+index\.mjs$/)
+    expect(lines.slice(edit + 1)).toEqual(['tool scripts: echo'])
+    // The edit is in the rebuilt script.
+    expect(await readFile(join(project, 'agents/tools/echo.ts'), 'utf8')).toContain('.trim()')
+  })
+})
