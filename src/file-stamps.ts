@@ -15,6 +15,16 @@ function isSettled(stats: Pick<Stats, 'mtimeMs'>, readAt: number): boolean {
   return stats.mtimeMs < readAt - RACY_WINDOW_MS
 }
 
+/**
+ * A file's stamp (size, modification time, inode), for a record kept between processes: undefined
+ * when the file is missing, or was modified too recently (before `now` by less than the racy window)
+ * for a later change to be told by its stamp.
+ */
+export function settledStamp(file: string, now: number): string | undefined {
+  const stats = statSync(file, { throwIfNoEntry: false })
+  return stats && isSettled(stats, now) ? stampOf(stats) : undefined
+}
+
 function contentHash(file: string): string | undefined {
   try {
     return createHash('sha256').update(readFileSync(file)).digest('hex')

@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { isBuiltin } from 'node:module'
-import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path'
-import { build as esbuild, type OnResolveArgs, type OutputFile, type Plugin, type PluginBuild } from 'esbuild'
+import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path'
+import { build as esbuild, type Metafile, type OnResolveArgs, type OutputFile, type Plugin, type PluginBuild } from 'esbuild'
 import { debugBundle } from '../debug.js'
 import { jsString } from '../emit/codegen/escape.js'
 import { ownModule, packageRoot } from '../package-paths.js'
 import type { PlannedTool } from '../compile/plan.js'
 import type { RuntimeFiles } from './entries.js'
+import { cacheFolderOf, VendorCache } from './vendor-cache.js'
 
 /**
  * The vendor files of a scripts folder: third-party packages and our runtime, each package built
@@ -26,6 +27,9 @@ export const VENDOR_FOLDER = 'vendor'
 export const REQUIRE_BANNER = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);"
 
 /** The SDK's server module, and the namespace of the module served in place of its ajv validator. */
+/** The group of the MCP server's build in the VendorCache. */
+const SERVER_GROUP = 'mcp-server'
+
 const SDK_SERVER_MODULE = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/
 const VALIDATOR_NAMESPACE = 'oac-sdk-validator'
 
@@ -107,15 +111,34 @@ function importPath(from: string, to: string): string {
   return path.startsWith('.') ? path : `./${path}`
 }
 
+/** What a build of vendor files gives, as recorded in memory and in the VendorCache. */
+interface BuiltFiles {
+  files: ScriptFile[]
+  /** Modules of other packages its files import, which need vendor files too. */
+  needs: VendorModule[]
+}
+
+const isBuiltFiles = (value: unknown): value is BuiltFiles =>
+  typeof value === 'object' && value !== null && Array.isArray((value as BuiltFiles).files) && Array.isArray((value as BuiltFiles).needs)
+
+/** The files an esbuild build read, absolute (its metafile's inputs, those in a plugin's namespace left out). */
+function inputFiles(metafile: Metafile, base: string): string[] {
+  return Object.keys(metafile.inputs)
+    .filter((input) => input !== '<stdin>' && !/^[^\\/]+:(?![\\/])/.test(input))
+    .map((input) => resolve(base, input))
+}
+
 export class Vendor {
+  private cache: VendorCache | undefined
   private readonly packages = new Map<string, PackageInfo | undefined>()
   private readonly moduleTypes = new Map<string, boolean>()
   /** Bare imports already resolved, by resolve folder, specifier and kind. */
   private readonly resolved = new Map<string, VendorModule | undefined>()
   /** Each build's last result (a package's, or one of our input checks'): its modules and what it gave. */
-  private readonly built = new Map<string, { key: string; files: ScriptFile[]; needs: VendorModule[] }>()
+  private readonly built = new Map<string, BuiltFiles & { key: string }>()
   private ownPackage: PackageInfo | undefined
   private serverBuild: ScriptFile[] | undefined
+
 
   /** Our package, with the version the runtime files are named by. */
   own(): PackageInfo {
@@ -177,7 +200,7 @@ export class Vendor {
     for (;;) {
       const pending = [...wanted.values()].filter((entry) => !done.has(buildKey(entry)))
       if (pending.length === 0) break
-      const own = pending.filter((entry) => entry.pkg === this.own())
+      const own = pending.filter((entry) => entry.pkg.dir === this.own().dir)
       const batch = own.length > 0 ? own : pending
       for (const entry of batch) done.add(buildKey(entry))
       const results = await Promise.all(batch.map(({ group, pkg, modules }) => this.buildPackage(group, pkg, [...modules.values()])))
@@ -213,17 +236,29 @@ export class Vendor {
     return builds
   }
 
+  private diskCache(): VendorCache {
+    this.cache ??= new VendorCache(this.own().version)
+    return this.cache
+  }
+
   /** `scripts/vendor/unplugin-oac@<version>/<name>.mjs`. */
   private ownModule(name: keyof typeof OWN_ENTRIES): VendorModule {
     const pkg = this.own()
     return { pkg, file: ownModule(OWN_ENTRIES[name]), path: `${packageFolder(pkg)}/${name}.mjs` }
   }
 
-  private async buildPackage(group: string, pkg: PackageInfo, modules: VendorModule[]): Promise<{ files: ScriptFile[]; needs: VendorModule[] }> {
+  private async buildPackage(group: string, pkg: PackageInfo, modules: VendorModule[]): Promise<BuiltFiles> {
     const key = modules.map((module) => module.file).sort().join('\0')
     const last = this.built.get(group)
     if (last?.key === key) return last
-    debugBundle('vendor files of %s@%s: %s', pkg.name, pkg.version, modules.map((module) => module.path).sort().join(', '))
+    const paths = modules.map((module) => module.path).sort().join(', ')
+    const recorded = this.diskCache().read(cacheFolderOf(pkg.dir), group, key)
+    if (isBuiltFiles(recorded)) {
+      debugBundle('vendor files of %s@%s, from the cache: %s', pkg.name, pkg.version, paths)
+      this.built.set(group, { key, ...recorded })
+      return recorded
+    }
+    debugBundle('vendor files of %s@%s: %s', pkg.name, pkg.version, paths)
     const needs = new Map<string, VendorModule>()
     // Each module becomes the vendor file its path names; code they share goes into chunks beside them.
     const folder = packageFolder(pkg)
@@ -239,6 +274,7 @@ export class Vendor {
       target: 'node20',
       outExtension: { '.js': '.mjs' },
       chunkNames: 'chunk-[hash]',
+      metafile: true,
       // Nobody reviews a vendor file line by line: whitespace minification also drops esbuild's
       // `// path` comments, which would name where the package is installed.
       minifyWhitespace: true,
@@ -250,8 +286,9 @@ export class Vendor {
     // package's files get one (making it is work for every script that loads them).
     const banner = result.outputFiles.some((file) => file.text.includes('__require')) ? `${REQUIRE_BANNER}\n` : ''
     const files = result.outputFiles.map((file) => ({ ...relocate(file, join(pkg.dir, '.oac-vendor')), text: banner + file.text }))
-    const built = { key, files, needs: [...needs.values()].filter((module) => module.pkg.dir !== pkg.dir) }
-    this.built.set(group, built)
+    const built = { files, needs: [...needs.values()].filter((module) => module.pkg.dir !== pkg.dir) }
+    this.built.set(group, { key, ...built })
+    this.diskCache().write(cacheFolderOf(pkg.dir), group, key, inputFiles(result.metafile, pkg.dir), built)
     return built
   }
 
@@ -262,6 +299,12 @@ export class Vendor {
   private async buildServer(): Promise<ScriptFile[]> {
     if (this.serverBuild) return this.serverBuild
     const path = this.runtimeFiles().mcpServer
+    const recorded = this.diskCache().read(cacheFolderOf(packageRoot), SERVER_GROUP, path)
+    if (isBuiltFiles(recorded)) {
+      debugBundle('vendor file %s, from the cache', path)
+      this.serverBuild = recorded.files
+      return this.serverBuild
+    }
     debugBundle('vendor file %s', path)
     const result = await esbuild({
       // The jitless module first: ES modules run in import order, and the SDK builds its schemas as it loads.
@@ -282,10 +325,12 @@ export class Vendor {
       target: 'node20',
       minifyWhitespace: true,
       minifySyntax: true,
+      metafile: true,
       logLevel: 'silent',
       plugins: [validatorPlugin()],
     })
     this.serverBuild = result.outputFiles.map((file) => relocate(file, join(packageRoot, '.oac-vendor')))
+    this.diskCache().write(cacheFolderOf(packageRoot), SERVER_GROUP, path, inputFiles(result.metafile, packageRoot), { files: this.serverBuild, needs: [] })
     return this.serverBuild
   }
 

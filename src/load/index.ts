@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { isRegistry } from '../compile/guards.js'
 import { projectPath } from '../compile/source.js'
 import type { AgentDefinition, RegistryDefinition } from '../define/types.js'
 import type { Diagnostic } from '../diagnostics.js'
+import { cacheFolder } from '../cache-folder.js'
 import { RegistryBundler } from './bundle.js'
 import { importFailure } from './import-error.js'
 import { bundleLocator, relocateDefinitions } from './locations.js'
@@ -84,8 +85,8 @@ async function loadWith(spec: string, projectRoot: string, bundler: RegistryBund
   }
 
   // Bare imports in the bundle resolve from here, as they would from the project's own files.
-  const cacheFolder = join(root, 'node_modules', '.cache', 'oac')
-  const loaded = await bundler.load(entry, root, cacheFolder)
+  const cache = cacheFolder(root)
+  const loaded = await bundler.load(entry, root, cache)
   // Watch the entry even when it does not compile, so fixing it triggers the next build.
   if (Array.isArray(loaded)) return failed(loaded, [entry])
   const { bundle, bundleFiles } = loaded
@@ -139,7 +140,7 @@ async function loadWith(spec: string, projectRoot: string, bundler: RegistryBund
 
   relocateDefinitions(value, locate)
   const prompts = await readPrompts(value, root)
-  const zod = needsProjectZod(value) ? await projectZod(cacheFolder) : undefined
+  const zod = needsProjectZod(value) ? await projectZod(cache) : undefined
   return {
     registry: value,
     prompts: prompts.texts,

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { cacheFolder } from '../cache-folder.js'
 import type { Diagnostic } from '../diagnostics.js'
 import { packageRoot } from '../package-paths.js'
 import { manifestPath } from '../write/manifest.js'
@@ -64,10 +65,6 @@ export interface CacheRecord extends CachedBuild {
 }
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex')
-
-function cacheFolder(root: string): string {
-  return join(root, 'node_modules', '.cache', 'oac')
-}
 
 /** The options as one string, keys sorted; `cache` itself is left out (only `cache: true` reads records). */
 function canonicalOptions(key: CacheKey): string {

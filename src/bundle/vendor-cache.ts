@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto'
+import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { version as esbuildVersion } from 'esbuild'
+import { debugCache } from '../debug.js'
+import { settledStamp } from '../file-stamps.js'
+
+/** Bumped when what a record holds, or how vendor files are built, changes without a new version. */
+const FORMAT = 1
+
+interface VendorRecord {
+  format: typeof FORMAT
+  /** This build of unplugin-oac and esbuild's version (see identity). */
+  identity: string
+  /** What was built: the build's group and modules. */
+  key: string
+  /** Absolute path -> stamp of each file the build read. */
+  inputs: Record<string, string>
+  value: unknown
+}
+
+/** A group as debug output shows it (a group may join a folder and a name with a NUL). */
+const label = (group: string) => group.replaceAll('\0', ' ')
+
+let buildIdentity: string | undefined
+
+/**
+ * unplugin-oac's version, the time this module's file was written (a rebuilt checkout of the same
+ * version may build vendor files otherwise) and esbuild's version.
+ */
+function identity(version: string): string {
+  buildIdentity ??= `${statSync(fileURLToPath(import.meta.url)).mtimeMs}+esbuild@${esbuildVersion}+${FORMAT}`
+  return `${version}@${buildIdentity}`
+}
+
+/**
+ * Vendor builds kept on disk between processes (one record per package or runtime build, in the
+ * cache folder of the node_modules that holds the package: see cacheFolderOf): a package's vendor files depend on nothing but its installed files, the modules of
+ * it that are imported, esbuild and unplugin-oac, so a compile in a new process (the `oac` command,
+ * each one-shot build) takes them from here rather than building them again, which was a sixth of a
+ * cold compile of 1,000 tools. A record is used only while every file its build read has the stamp
+ * (size, modification time, inode) it had then, and is written only when all of them had settled.
+ * A record that cannot be read or written is a miss, never an error.
+ */
+export class VendorCache {
+  /** `version`: unplugin-oac's. */
+  constructor(private readonly version: string) {}
+
+  /** What the build of `group` with `key` gave, if a record of it in `folder` still holds. */
+  read(folder: string, group: string, key: string): unknown {
+    const file = recordFile(folder, group)
+    let record: VendorRecord
+    try {
+      record = JSON.parse(readFileSync(file, 'utf8')) as VendorRecord
+    } catch {
+      debugCache('vendor %s: no record', label(group))
+      return undefined
+    }
+    const now = Date.now()
+    const changed = () => Object.entries(record.inputs).find(([input, stamp]) => settledStamp(input, now) !== stamp)?.[0]
+    let stale: string | undefined
+    if (record.format !== FORMAT || record.identity !== identity(this.version)) stale = 'made by another build of unplugin-oac or esbuild'
+    else if (record.key !== key) stale = 'made for other modules'
+    else if ((stale = changed()) !== undefined) stale = `${stale} changed`
+    if (stale !== undefined) {
+      debugCache('vendor %s: record not used (%s)', label(group), stale)
+      return undefined
+    }
+    return record.value
+  }
+
+  /** Records in `folder` what the build of `group` with `key` gave, from the files `inputs` (absolute). */
+  write(folder: string, group: string, key: string, inputs: readonly string[], value: unknown): void {
+    const now = Date.now()
+    const stamps: Record<string, string> = {}
+    for (const input of inputs) {
+      const stamp = settledStamp(input, now)
+      // A file written moments ago could change again without its stamp showing it.
+      if (stamp === undefined) return
+      stamps[input] = stamp
+    }
+    const record: VendorRecord = { format: FORMAT, identity: identity(this.version), key, inputs: stamps, value }
+    const file = recordFile(folder, group)
+    const temp = `${file}.${process.pid}-${Math.random().toString(16).slice(2)}.tmp`
+    try {
+      mkdirSync(folder, { recursive: true })
+      writeFileSync(temp, JSON.stringify(record))
+      // Whole or not at all, whichever process renames last.
+      renameSync(temp, file)
+    } catch (error) {
+      debugCache('vendor %s: record not written (%s)', label(group), (error as Error).message)
+      try {
+        unlinkSync(temp)
+      } catch {
+        // Never written.
+      }
+    }
+  }
+}
+
+function recordFile(folder: string, group: string): string {
+  return join(folder, `${createHash('sha256').update(group).digest('hex').slice(0, 32)}.json`)
+}
+
+/**
+ * Where the vendor builds of the package installed at `dir` are kept: `.cache/oac/vendor/` in the
+ * node_modules folder that holds it (the outermost, for pnpm's nested layout), or in the package's
+ * own node_modules when it is no dependency (unplugin-oac run from a checkout). No node_modules
+ * folder is made where there was none.
+ */
+export function cacheFolderOf(dir: string): string {
+  const installedIn = /^(.*?[\\/]node_modules)[\\/]/.exec(dir)?.[1]
+  return join(installedIn ?? join(dir, 'node_modules'), '.cache', 'oac', 'vendor')
+}
