@@ -23,6 +23,9 @@ import { repoRoot } from './generate.mjs'
 
 const ms = (value) => `${value.toFixed(1)} ms`
 
+/** Where the vendor builds of the bench's package and the projects' packages are kept (all in this repository's node_modules). */
+const VENDOR_CACHE = join(repoRoot, 'node_modules', '.cache', 'oac', 'vendor')
+
 /**
  * plugin_overhead: `vite build` of playground/ with the plugin (all harnesses, native tools) / without it,
  * each a fresh process (bench/vite-build.mjs) as when a person runs `vite build`. With the plugin the
@@ -178,6 +181,11 @@ export async function scale({ small, large, rounds, log }) {
     const samples = await rotate(
       {
         'cold compile 1000': (round) => coldCompile(api.compile, large, coldTargets, round),
+        // A user's first compile on a machine: no vendor build of an earlier process to take.
+        'cold compile 1000, empty vendor cache': (round) => {
+          rmSync(VENDOR_CACHE, { recursive: true, force: true })
+          return coldCompile(api.compile, large, coldTargets, `${round}-empty-cache`)
+        },
         'cold compile 100': (round) => coldCompile(api.compile, small, coldTargets, round),
         'floor: bare esbuild 1000': () => bareEsbuild(large),
         'floor: registry evaluation 1000': (round) => bareRegistryEvaluation(large, round),
@@ -196,6 +204,7 @@ export async function scale({ small, large, rounds, log }) {
     )
     added = await addTool({ compiler, options, large, previous, edited })
     const cold1000 = median(samples['cold compile 1000'])
+    const coldEmptyCache = median(samples['cold compile 1000, empty vendor cache'])
     const cold100 = median(samples['cold compile 100'])
     const esbuildFloor = median(samples['floor: bare esbuild 1000'])
     const registryFloor = median(samples['floor: registry evaluation 1000'])
@@ -208,6 +217,7 @@ export async function scale({ small, large, rounds, log }) {
     return {
       values: {
         scale_vs_floor: cold1000 / floor,
+        scale_vs_floor_empty_vendor_cache: coldEmptyCache / floor,
         scale_growth: cold1000 / cold100,
         incremental_vs_cold: incremental / cold1000,
         incremental_files_written: { written: worst.written.length, expected: worst.expected.length },
@@ -215,7 +225,8 @@ export async function scale({ small, large, rounds, log }) {
         tree_bytes_1000_tools: treeBytes,
       },
       details: [
-        `cold compile: ${ms(cold1000)} at 1,000 tools, ${ms(cold100)} at 100 tools (median of ${rounds})`,
+        `cold compile: ${ms(cold1000)} at 1,000 tools, ${ms(cold100)} at 100 tools, each a new Compiler into an empty folder, the vendor files from ` +
+          `the cache of earlier processes (median of ${rounds}); ${ms(coldEmptyCache)} at 1,000 tools with that cache emptied first`,
         `floor of the 1,000-tool compile: ${ms(floor)} = bare esbuild build of the tool modules ${ms(esbuildFloor)} + one evaluation of the registry ` +
           `${ms(registryFloor)} + writing the tree's ${treeFiles.length} files (${(treeBytes / 1e6).toFixed(1)} MB) with writeFileSync ${ms(writeFloor)} (medians of ${rounds})`,
         `watch rebuild after editing one tool's run body: ${ms(incremental)} (median of ${rounds})`,
