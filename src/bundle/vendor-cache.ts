@@ -35,13 +35,14 @@ function identity(version: string): string {
 }
 
 /**
- * Vendor builds kept on disk between processes (one record per package or runtime build, in the
- * cache folder of the node_modules that holds the package: see cacheFolderOf): a package's vendor files depend on nothing but its installed files, the modules of
+ * Vendor builds kept on disk between processes, one record per package or runtime build, in the
+ * cache folder of the node_modules that holds the package (cacheFolderOf). A package's vendor files
+ * depend on nothing but its installed files (and those of the packages it imports), the modules of
  * it that are imported, esbuild and unplugin-oac, so a compile in a new process (the `oac` command,
  * each one-shot build) takes them from here rather than building them again, which was a sixth of a
- * cold compile of 1,000 tools. A record is used only while every file its build read has the stamp
- * (size, modification time, inode) it had then, and is written only when all of them had settled.
- * A record that cannot be read or written is a miss, never an error.
+ * cold compile of 1,000 tools. A record is used only while every file it names has the stamp (size,
+ * modification time, inode) it had, and is written only when all of them had settled. A record that
+ * cannot be read or written is a miss, never an error.
  */
 export class VendorCache {
   /** `version`: unplugin-oac's. */

@@ -26,10 +26,10 @@ export const VENDOR_FOLDER = 'vendor'
  * which it treats as reserved. */
 export const REQUIRE_BANNER = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);"
 
-/** The SDK's server module, and the namespace of the module served in place of its ajv validator. */
 /** The group of the MCP server's build in the VendorCache. */
 const SERVER_GROUP = 'mcp-server'
 
+/** The SDK's server module, and the namespace of the module served in place of its ajv validator. */
 const SDK_SERVER_MODULE = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/
 const VALIDATOR_NAMESPACE = 'oac-sdk-validator'
 
@@ -138,7 +138,6 @@ export class Vendor {
   private readonly built = new Map<string, BuiltFiles & { key: string }>()
   private ownPackage: PackageInfo | undefined
   private serverBuild: ScriptFile[] | undefined
-
 
   /** Our package, with the version the runtime files are named by. */
   own(): PackageInfo {
@@ -288,7 +287,11 @@ export class Vendor {
     const files = result.outputFiles.map((file) => ({ ...relocate(file, join(pkg.dir, '.oac-vendor')), text: banner + file.text }))
     const built = { files, needs: [...needs.values()].filter((module) => module.pkg.dir !== pkg.dir) }
     this.built.set(group, { key, ...built })
-    this.diskCache().write(cacheFolderOf(pkg.dir), group, key, inputFiles(result.metafile, pkg.dir), built)
+    // What the files import of other packages is named by those packages' versions and found by their
+    // files: an upgrade of one of them, or of this one, changes a package.json or a file.
+    const manifests = [pkg, ...built.needs.map((module) => module.pkg)].map((info) => join(info.dir, 'package.json'))
+    const inputs = [...inputFiles(result.metafile, pkg.dir), ...built.needs.map((module) => module.file), ...manifests]
+    this.diskCache().write(cacheFolderOf(pkg.dir), group, key, [...new Set(inputs)], built)
     return built
   }
 
