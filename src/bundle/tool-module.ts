@@ -1,6 +1,7 @@
 import { basename } from 'node:path'
 import MagicString from 'magic-string'
-import { parseSync, visitorKeys } from 'oxc-parser'
+import { parseSync } from 'oxc-parser'
+import { type AstNode, walk } from '../ast.js'
 import type { PlannedSource } from '../compile/plan.js'
 
 /**
@@ -17,28 +18,6 @@ import type { PlannedSource } from '../compile/plan.js'
 const OWN_PACKAGE = 'unplugin-oac'
 
 const PURE = '/* @__PURE__ */ '
-
-interface AstNode {
-  type: string
-  start: number
-  end: number
-}
-
-type Visit = (node: AstNode, parent: AstNode | undefined, key: string) => boolean | void
-
-function isNode(value: unknown): value is AstNode {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string'
-}
-
-/** Visits `node` and its descendants in source order; `visit` returning false skips a node's children. */
-function walk(node: AstNode, visit: Visit, parent?: AstNode, key = ''): void {
-  if (visit(node, parent, key) === false) return
-  for (const childKey of visitorKeys[node.type] ?? []) {
-    const child = (node as unknown as Record<string, unknown>)[childKey]
-    if (Array.isArray(child)) for (const item of child) isNode(item) && walk(item, visit, node, childKey)
-    else if (isNode(child)) walk(child, visit, node, childKey)
-  }
-}
 
 /** Code that does not run when the module is evaluated (function bodies), or that may run in ways a
  * call's mark would not describe (class bodies): never marked, never searched for definitions. */
