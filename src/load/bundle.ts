@@ -45,8 +45,8 @@ interface LoadHooks {
   stub(file: string): OnLoadResult | undefined
   /** Text appended to a local module's source (the registration of kept modules). */
   footer(file: string, source: string): string
-  /** Told the version of each file loaded whole (undefined: it changed while it was read). */
-  read(file: string, version: FileVersion | undefined): void
+  /** Told the version and the source of each file loaded whole (version undefined: it changed while it was read). */
+  read(file: string, version: FileVersion | undefined, source: string): void
 }
 
 /**
@@ -55,7 +55,7 @@ interface LoadHooks {
  * every file on every rebuild, and reading 1,000 unchanged files was a third of a rebuild's time.
  */
 function importMetaHeaders(hooks: LoadHooks): Plugin {
-  const loaded = new Map<string, { version: FileVersion; result: OnLoadResult }>()
+  const loaded = new Map<string, { version: FileVersion; source: string; result: OnLoadResult }>()
   return {
     name: 'oac-import-meta',
     setup(build) {
@@ -65,21 +65,21 @@ function importMetaHeaders(hooks: LoadHooks): Plugin {
         if (stub) return stub
         const known = loaded.get(args.path)
         if (known?.version.holds(args.path)) {
-          hooks.read(args.path, known.version)
+          hooks.read(args.path, known.version, known.source)
           return known.result
         }
         const readAt = Date.now()
-        const contents = await readFile(args.path, 'utf8')
+        const source = await readFile(args.path, 'utf8')
         // Prepended on the first line, so every later line keeps its number in the source map.
         const header =
           `const ${IMPORT_META['import.meta.url']} = ${JSON.stringify(pathToFileURL(args.path).href)};` +
           `const ${IMPORT_META['import.meta.filename']} = ${JSON.stringify(args.path)};` +
           `const ${IMPORT_META['import.meta.dirname']} = ${JSON.stringify(dirname(args.path))};`
-        const result: OnLoadResult = { contents: header + contents + hooks.footer(args.path, contents), loader: sourceLoader(args.path) }
+        const result: OnLoadResult = { contents: header + source + hooks.footer(args.path, source), loader: sourceLoader(args.path) }
         const version = FileVersion.take(args.path, readAt)
-        if (version) loaded.set(args.path, { version, result })
+        if (version) loaded.set(args.path, { version, source, result })
         else loaded.delete(args.path)
-        hooks.read(args.path, version)
+        hooks.read(args.path, version, source)
         return result
       })
     },
@@ -212,7 +212,7 @@ export class RegistryBundler {
   private last: RegistryLoad | undefined
   /** The build under way: the kept modules it gives as stubs, and what it read. */
   private stubs: ReadonlySet<string> = new Set()
-  private reads: BuildReads = { versions: new Map(), stubbed: new Set() }
+  private reads: BuildReads = { versions: new Map(), stubbed: new Set(), sources: new Map() }
   private swept = false
 
   constructor(options: { keepModules?: boolean } = {}) {
@@ -281,7 +281,7 @@ export class RegistryBundler {
   /** One build of the registry, giving the modules in `stubs` as stubs of their kept instances. */
   private async build(context: Context, root: string, stubs: ReadonlySet<string>): Promise<{ bundle: RegistryBundle; metafile: Metafile } | Diagnostic[]> {
     this.stubs = stubs
-    this.reads = { versions: new Map(), stubbed: new Set() }
+    this.reads = { versions: new Map(), stubbed: new Set(), sources: new Map() }
     const startedAt = Date.now()
     try {
       const result = await context.rebuild()
@@ -326,7 +326,10 @@ export class RegistryBundler {
         return this.kept.stub(file)
       },
       footer: (file, source) => this.kept?.footer(file, source) ?? '',
-      read: (file, version) => this.reads.versions.set(file, version),
+      read: (file, version, source) => {
+        this.reads.versions.set(file, version)
+        this.reads.sources.set(file, source)
+      },
     }
     const context = await createContext({
       entryPoints: [this.kept ? `${ENTRY_NAMESPACE}:${entry}` : entry],

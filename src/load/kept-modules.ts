@@ -1,8 +1,11 @@
 import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { Metafile, OnLoadResult } from 'esbuild'
-import type { FileVersion } from '../file-stamps.js'
+import { readFileSync } from 'node:fs'
+import { debugRebuild } from '../debug.js'
+import { FileVersion } from '../file-stamps.js'
 import { ownModule } from '../package-paths.js'
+import { onlyRunBodiesDiffer } from './run-edits.js'
 
 /** Where the bundle of a load that keeps its modules exports the registry module's namespace and the module table. */
 export const REGISTRY_EXPORT = 'registry'
@@ -36,6 +39,8 @@ export interface BuildReads {
   versions: Map<string, FileVersion | undefined>
   /** Files given as stubs of their kept instances. */
   stubbed: Set<string>
+  /** The source text of each module read whole (not JSON, say). */
+  sources: Map<string, string>
 }
 
 /**
@@ -53,6 +58,8 @@ export class KeptModules {
   private readonly kept = new Map<string, KeptModule>()
   /** The version of each local module's source that the kept instances were made from. */
   private readonly evaluated = new Map<string, FileVersion | undefined>()
+  /** Each kept module's source as evaluated, or as edited since only inside its tools' `run` bodies. */
+  private readonly sources = new Map<string, string>()
   /** Each local module's local imports, absolute. */
   private readonly imports = new Map<string, string[]>()
   /** The bundle files holding kept instances, by URL: Node resolves a bundle's file again each time a stub imports it. */
@@ -66,13 +73,14 @@ export class KeptModules {
   }
 
   /**
-   * What the next build needs: nothing when no module changed since the last load, else the modules
-   * it may give as stubs: every kept one whose source is the version it was made from and that
-   * imports no changed module, directly or not.
+   * What the next build needs: nothing when no module changed since the last load (or changed only
+   * inside its tools' `run` bodies: see keptThroughRunEdit), else the modules it may give as stubs:
+   * every kept one whose source is the version it was made from and that imports no changed module,
+   * directly or not.
    */
   plan(): { unchanged: true } | { unchanged: false; stubs: Set<string> } {
     const changed = [...this.imports.keys()].filter((file) => !this.evaluated.get(file)?.holds(file))
-    if (changed.length === 0 && this.imports.size > 0) return { unchanged: true }
+    if (this.imports.size > 0 && changed.every((file) => this.keptThroughRunEdit(file))) return { unchanged: true }
     const importers = new Map<string, string[]>()
     for (const [file, imported] of this.imports) {
       for (const target of imported) {
@@ -84,6 +92,30 @@ export class KeptModules {
     const stale = new Set(changed)
     for (const file of stale) for (const importer of importers.get(file) ?? []) stale.add(importer)
     return { unchanged: false, stubs: new Set([...this.kept.keys()].filter((file) => !stale.has(file))) }
+  }
+
+  /**
+   * True when a kept module changed only inside its tools' `run` bodies (onlyRunBodiesDiffer): its
+   * instance then still holds the definitions the new text makes, so it is kept, as the version now
+   * on disk. Only the scripts of those tools are built again (the bundle stage reads the source).
+   */
+  private keptThroughRunEdit(file: string): boolean {
+    const before = this.sources.get(file)
+    if (before === undefined || !this.kept.has(file)) return false
+    const now = Date.now()
+    const version = FileVersion.take(file, now, FileVersion.hashRecent([file], now))
+    let after: string
+    try {
+      after = readFileSync(file, 'utf8')
+    } catch {
+      return false
+    }
+    // Read as that version: not edited again between the two.
+    if (!version?.holds(file) || !onlyRunBodiesDiffer(file, before, after)) return false
+    debugRebuild('registry: %s changed only inside a tool’s run body; its definitions are kept', file)
+    this.evaluated.set(file, version)
+    this.sources.set(file, after)
+    return true
   }
 
   /** The source of the stub of a kept module: its exports, taken from the instance in its bundle's module table. */
@@ -114,6 +146,9 @@ export class KeptModules {
       const imported = (inputs.get(file) ?? []).filter((record) => !record.external).map((record) => resolve(root, record.path))
       this.imports.set(file, imported.filter((target) => target !== file && target !== MODULE_TABLE && (reads.versions.has(target) || reads.stubbed.has(target))))
       this.evaluated.set(file, version)
+      const source = reads.sources.get(file)
+      if (source !== undefined && version) this.sources.set(file, source)
+      else this.sources.delete(file)
       const namespace = table.get(file)
       if (namespace && version) this.kept.set(file, { bundleUrl: bundle.url, exports: Object.keys(namespace) })
       else this.kept.delete(file)
@@ -126,6 +161,7 @@ export class KeptModules {
   async clear(): Promise<void> {
     this.kept.clear()
     this.evaluated.clear()
+    this.sources.clear()
     this.imports.clear()
     await this.removeUnusedBundles(undefined)
   }
@@ -143,6 +179,7 @@ export class KeptModules {
       if (reached.has(file)) continue
       this.imports.delete(file)
       this.evaluated.delete(file)
+      this.sources.delete(file)
       this.kept.delete(file)
     }
   }

@@ -161,6 +161,37 @@ describe('loadRegistry: a watch session runs again only what an edit can change'
     expect(await bundles(project)).toEqual([])
   })
 
+  it('an edit only inside a tool’s run body runs nothing, also just after it was made; an edit of its definition runs it again', async () => {
+    const project = await copyProject(basic)
+    const toolFile = join(project, 'agents/tools/weather.ts')
+    const original = await readFile(toolFile, 'utf8')
+    const runEdited = original.replace('`sunny in ${city}`', '`rainy in ${city}`')
+    const { loads } = await session(project, [
+      () => writeFile(toolFile, runEdited),
+      () => writeFile(toolFile, runEdited.replace('Current weather for a city.', 'Weather, edited.')),
+    ])
+    const [first, afterRunEdit, afterDescriptionEdit] = loads as [LoadedRegistry, LoadedRegistry, LoadedRegistry]
+    expect(afterRunEdit.registry).toBe(first.registry)
+    expect(afterRunEdit.files).toEqual(first.files)
+    expect(afterDescriptionEdit.registry).not.toBe(first.registry)
+    expect(tool(afterDescriptionEdit, 'weather').description).toBe('Weather, edited.')
+    expect(tool(afterDescriptionEdit, 'dice')).toBe(tool(first, 'dice'))
+
+    // As a watcher sees it: the edit a moment ago, within the stamps' racy window.
+    await settle(project)
+    const bundler = new RegistryBundler({ keepModules: true })
+    try {
+      const before = await loadRegistry('agents/registry.ts:registry', project, bundler)
+      const current = await readFile(toolFile, 'utf8')
+      await writeFile(toolFile, current.replace('`rainy in ${city}`', '`sunny in ${city}`'))
+      expect((await loadRegistry('agents/registry.ts:registry', project, bundler)).registry).toBe(before.registry)
+      await writeFile(toolFile, current.replace('Weather, edited.', 'Weather, again.'))
+      expect(tool(await loadRegistry('agents/registry.ts:registry', project, bundler), 'weather').description).toBe('Weather, again.')
+    } finally {
+      await bundler.dispose()
+    }
+  })
+
   it('an edit of a module a tool imports (TypeScript, JSON or CommonJS) runs the tool module again', async () => {
     const project = await copyProject(basic)
     const toolFile = join(project, 'agents/tools/weather.ts')
