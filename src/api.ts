@@ -6,7 +6,7 @@ import { type Diagnostic, hasErrors, OacError } from './diagnostics.js'
 import { emitAll } from './emit/index.js'
 import type { OutputFile } from './emit/types.js'
 import { RegistryBundler } from './load/bundle.js'
-import { loadRegistry } from './load/index.js'
+import { type LoadedRegistry, loadRegistry } from './load/index.js'
 import { type WriteMode, type WriteReport, writeOutputs } from './write/index.js'
 
 export interface GenerateOptions extends Omit<PlanOptions, 'root'> {
@@ -53,8 +53,10 @@ export class Compiler {
   readonly root: string
   private readonly bundler: ScriptBundler
   private readonly registryBundler: RegistryBundler
-  /** The last plan (as JSON) and what emitting it gave: emitters are pure, so the same plan gives the same files. */
-  private lastEmit: { plan: string; files: OutputFile[] } | undefined
+  /** The last plan (and as JSON) and what emitting it gave: emitters are pure, so the same plan gives the same files. */
+  private lastEmit: { plan: Plan; json: string; files: OutputFile[] } | undefined
+  /** The last compile's inputs and what it gave: compile is pure, so the same inputs give the same plan. */
+  private lastCompile: { loaded: LoadedRegistry; options: string; result: ReturnType<typeof compilePlan> } | undefined
 
   constructor(root: string = process.cwd(), options: CompilerOptions = {}) {
     this.root = resolve(root)
@@ -67,7 +69,7 @@ export class Compiler {
     const loaded = await loadRegistry(options.registry, this.root, this.registryBundler)
     const diagnostics = [...loaded.diagnostics]
     if (hasErrors(diagnostics)) throw new OacError(diagnostics)
-    const compiled = compilePlan(loaded, { ...options, root: this.root })
+    const compiled = this.compile(loaded, options)
     diagnostics.push(...compiled.diagnostics)
     if (!compiled.plan || hasErrors(diagnostics)) throw new OacError(diagnostics)
     const plan = compiled.plan
@@ -87,12 +89,33 @@ export class Compiler {
     await Promise.all([this.bundler.dispose(), this.registryBundler.dispose()])
   }
 
+  /**
+   * A watch rebuild after an edit inside a tool's `run` keeps the loaded registry (see KeptModules):
+   * it gets the very plan of the last build, which every later stage then knows at a glance.
+   */
+  private compile(loaded: LoadedRegistry, options: GenerateOptions): ReturnType<typeof compilePlan> {
+    const key = JSON.stringify({ ...options, root: this.root })
+    const last = this.lastCompile
+    if (last && last.options === key && last.loaded.registry === loaded.registry && last.loaded.zod === loaded.zod && samePrompts(last.loaded.prompts, loaded.prompts)) {
+      return last.result
+    }
+    const result = compilePlan(loaded, { ...options, root: this.root })
+    this.lastCompile = { loaded, options: key, result }
+    return result
+  }
+
   /** A watch rebuild after an edit inside a tool's code has the same plan: its files come from the last build. */
   private emit(plan: Plan): OutputFile[] {
-    const key = JSON.stringify(plan)
-    if (this.lastEmit?.plan !== key) this.lastEmit = { plan: key, files: emitAll(plan) }
+    if (this.lastEmit?.plan === plan) return this.lastEmit.files
+    const json = JSON.stringify(plan)
+    if (this.lastEmit?.json !== json) this.lastEmit = { plan, json, files: emitAll(plan) }
+    else this.lastEmit.plan = plan
     return this.lastEmit.files
   }
+}
+
+function samePrompts(a: LoadedRegistry['prompts'], b: LoadedRegistry['prompts']): boolean {
+  return a.size === b.size && [...a].every(([agent, text]) => b.get(agent) === text)
 }
 
 /** Generates the agent tree and writes it into the target folder. */

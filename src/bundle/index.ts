@@ -119,6 +119,8 @@ export class ScriptBundler {
   private queue: Promise<unknown> = Promise.resolve()
   /** The local inputs of the last successful build, still worth watching when a build fails. */
   private lastInputs: string[] = []
+  /** The files made from the plan alone (the launchers and the server's list) for the last plan built. */
+  private planFiles: { plan: Plan; files: ScriptFile[] } | undefined
 
   constructor(root: string) {
     this.root = resolve(root)
@@ -188,15 +190,20 @@ export class ScriptBundler {
       builds.flatMap((build) => build.needs),
       vendorOptions,
     )
-    const scriptFiles: ScriptFile[] = [
-      ...plan.tools.map((tool) => ({ path: `${tool.name}.mjs`, text: toolLauncherSource(tool, context) })),
-      ...builds.flatMap((build) => build.files),
-      ...vendorFiles,
-    ]
-    if (needsMcpServer(plan)) scriptFiles.push({ path: `${MCP_SERVER_ENTRY}.cjs`, text: mcpServerSource(plan, context) })
+    const scriptFiles: ScriptFile[] = [...this.filesOfPlan(plan, context), ...builds.flatMap((build) => build.files), ...vendorFiles]
     const files = scriptFiles.map((file): OwnedFile => ({ kind: 'owned', path: `${folder}/${file.path}`, content: file.text })).sort(byPath)
     this.lastInputs = [...new Set(builds.flatMap((build) => build.localInputs))].sort()
     return { files, inputs: this.lastInputs, diagnostics: builds.flatMap((build) => build.warnings.map((m) => this.diagnostic(m, 'warning'))) }
+  }
+
+  /** Each tool's launcher, and the MCP server when needed: made again only for another plan (a watch rebuild after an edit inside a `run` has the same one). */
+  private filesOfPlan(plan: Plan, context: EntryContext): ScriptFile[] {
+    if (this.planFiles?.plan !== plan) {
+      const files = plan.tools.map((tool) => ({ path: `${tool.name}.mjs`, text: toolLauncherSource(tool, context) }))
+      if (needsMcpServer(plan)) files.push({ path: `${MCP_SERVER_ENTRY}.cjs`, text: mcpServerSource(plan, context) })
+      this.planFiles = { plan, files }
+    }
+    return this.planFiles.files
   }
 
   /**
