@@ -193,9 +193,9 @@ export async function scale({ small, large, rounds, log }) {
         'incremental 1000': async (round) => {
           // The edit is a plain file write, as a watcher would see it.
           const edit = await editTool(round)
-          const generated = await compiler.generate(options)
-          const report = await writeAll(generated.files, generated.plan.serverName)
-          edits.push({ edit, round, generated, previous, report })
+          const { ms: generateMs, result: generated } = await timed(() => compiler.generate(options))
+          const { ms: writeMs, result: report } = await timed(() => writeAll(generated.files, generated.plan.serverName))
+          edits.push({ edit, round, generated, previous, report, generateMs, writeMs })
           previous = generated
         },
       },
@@ -229,7 +229,8 @@ export async function scale({ small, large, rounds, log }) {
           `the cache of earlier processes (median of ${rounds}); ${ms(coldEmptyCache)} at 1,000 tools with that cache emptied first`,
         `floor of the 1,000-tool compile: ${ms(floor)} = bare esbuild build of the tool modules ${ms(esbuildFloor)} + one evaluation of the registry ` +
           `${ms(registryFloor)} + writing the tree's ${treeFiles.length} files (${(treeBytes / 1e6).toFixed(1)} MB) with writeFileSync ${ms(writeFloor)} (medians of ${rounds})`,
-        `watch rebuild after editing one tool's run body: ${ms(incremental)} (median of ${rounds})`,
+        `watch rebuild after editing one tool's run body: ${ms(incremental)} (median of ${rounds}; generate ` +
+          `${ms(median(edits.map((e) => e.generateMs)))}, write ${ms(median(edits.map((e) => e.writeMs)))})`,
         ...counted.map(
           (c) =>
             `  edit of ${c.tool}: wrote ${c.written.length} (${c.written.join(', ')}), expected ${c.expected.length} (${c.expected.join(', ')}), ` +
