@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { Compiler, type Generated, type GenerateOptions } from '../../src/api.js'
+import { backdate } from '../plugin/watchers.js'
 import { copyProject, repoRoot } from '../util/project.js'
 
 const basic = resolve(repoRoot, 'test/fixtures/load-basic')
@@ -34,6 +35,29 @@ describe('Compiler: one watch session', () => {
         expect(contentOf(described, path)).toContain('Weather, described anew.')
         expect(contentOf(first, path)).not.toContain('Weather, described anew.')
       }
+    } finally {
+      await compiler.dispose()
+    }
+  })
+
+  it('after an edit only inside a run body, gives the very plan of the last build and rebuilds that tool’s script', async () => {
+    const project = await copyProject(basic)
+    // Older than the stamps' racy window: the first build keeps every module it ran.
+    await backdate(project)
+    const toolFile = join(project, 'agents/tools/weather.ts')
+    const original = await readFile(toolFile, 'utf8')
+    const compiler = new Compiler(project)
+    const options: GenerateOptions = { registry: 'agents/registry.ts:registry', harnesses: ['opencode', 'claude'] }
+    try {
+      const first = await compiler.generate(options)
+      await writeFile(toolFile, original.replace('sunny in', 'rainy in'))
+      const bodyEdited = await compiler.generate(options)
+      expect(bodyEdited.plan).toBe(first.plan)
+      expect(contentOf(bodyEdited, 'scripts/tools/weather.mjs')).toContain('rainy in')
+      await writeFile(toolFile, original.replace('Current weather for a city.', 'Weather, described anew.'))
+      const described = await compiler.generate(options)
+      expect(described.plan).not.toBe(first.plan)
+      expect(contentOf(described, '.claude/agents/planner.md')).toContain('Weather, described anew.')
     } finally {
       await compiler.dispose()
     }
