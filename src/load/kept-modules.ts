@@ -1,7 +1,7 @@
+import { readFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { Metafile, OnLoadResult } from 'esbuild'
-import { readFileSync } from 'node:fs'
 import { debugRebuild } from '../debug.js'
 import { FileVersion } from '../file-stamps.js'
 import { ownModule } from '../package-paths.js'

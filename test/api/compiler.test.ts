@@ -13,13 +13,21 @@ function contentOf(generated: Generated, path: string): string {
   return file.content
 }
 
+/** A watch Compiler on a copy of the basic fixture, with its weather tool's module and text. */
+async function watchSession(options: { settled: boolean }) {
+  const project = await copyProject(basic)
+  // Older than the stamps' racy window, the first build keeps every module it ran.
+  if (options.settled) await backdate(project)
+  const toolFile = join(project, 'agents/tools/weather.ts')
+  return { toolFile, original: await readFile(toolFile, 'utf8'), compiler: new Compiler(project) }
+}
+
+const OPTIONS: GenerateOptions = { registry: 'agents/registry.ts:registry', harnesses: ['opencode', 'claude'] }
+
 describe('Compiler: one watch session', () => {
   it('follows edits of a tool body (scripts only) and of its description (every file that shows it)', async () => {
-    const project = await copyProject(basic)
-    const toolFile = join(project, 'agents/tools/weather.ts')
-    const original = await readFile(toolFile, 'utf8')
-    const compiler = new Compiler(project)
-    const options: GenerateOptions = { registry: 'agents/registry.ts:registry', harnesses: ['opencode', 'claude'] }
+    const { toolFile, original, compiler } = await watchSession({ settled: false })
+    const options = OPTIONS
     try {
       const first = await compiler.generate(options)
       await writeFile(toolFile, original.replace('sunny in', 'rainy in'))
@@ -41,13 +49,8 @@ describe('Compiler: one watch session', () => {
   })
 
   it('after an edit only inside a run body, gives the very plan of the last build and rebuilds that tool’s script', async () => {
-    const project = await copyProject(basic)
-    // Older than the stamps' racy window: the first build keeps every module it ran.
-    await backdate(project)
-    const toolFile = join(project, 'agents/tools/weather.ts')
-    const original = await readFile(toolFile, 'utf8')
-    const compiler = new Compiler(project)
-    const options: GenerateOptions = { registry: 'agents/registry.ts:registry', harnesses: ['opencode', 'claude'] }
+    const { toolFile, original, compiler } = await watchSession({ settled: true })
+    const options = OPTIONS
     try {
       const first = await compiler.generate(options)
       await writeFile(toolFile, original.replace('sunny in', 'rainy in'))
