@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { readFile, stat } from 'node:fs/promises'
 import { dirname, join, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -14,6 +15,20 @@ function findPackageRoot(): string {
 }
 
 export const packageRoot = findPackageRoot()
+
+let build: Promise<string> | undefined
+
+/**
+ * unplugin-oac's version, and the time this module's file was written: a rebuilt checkout of
+ * unplugin-oac (same version, new code) does not reuse what the previous build cached.
+ */
+export function ownBuild(): Promise<string> {
+  build ??= (async () => {
+    const [pkg, self] = await Promise.all([readFile(join(packageRoot, 'package.json'), 'utf8'), stat(fileURLToPath(import.meta.url))])
+    return `${(JSON.parse(pkg) as { version: string }).version}@${self.mtimeMs}`
+  })()
+  return build
+}
 
 /** True when running from the TypeScript sources (tests), false from the built dist/. */
 const fromSources = fileURLToPath(import.meta.url).startsWith(join(packageRoot, 'src') + sep)

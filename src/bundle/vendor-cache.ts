@@ -1,17 +1,18 @@
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { version as esbuildVersion } from 'esbuild'
+import { cacheFolder, writeRecord } from '../cache-folder.js'
 import { debugCache } from '../debug.js'
 import { settledStamp } from '../file-stamps.js'
+import { ownBuild } from '../package-paths.js'
 
 /** Bumped when what a record holds, or how vendor files are built, changes without a new version. */
 const FORMAT = 1
 
 interface VendorRecord {
   format: typeof FORMAT
-  /** This build of unplugin-oac and esbuild's version (see identity). */
+  /** This build of unplugin-oac (ownBuild), esbuild's version and the format. */
   identity: string
   /** What was built: the build's group and modules. */
   key: string
@@ -23,16 +24,8 @@ interface VendorRecord {
 /** A group as debug output shows it (a group may join a folder and a name with a NUL). */
 const label = (group: string) => group.replaceAll('\0', ' ')
 
-let buildIdentity: string | undefined
-
-/**
- * unplugin-oac's version, the time this module's file was written (a rebuilt checkout of the same
- * version may build vendor files otherwise) and esbuild's version.
- */
-function identity(version: string): string {
-  buildIdentity ??= `${statSync(fileURLToPath(import.meta.url)).mtimeMs}+esbuild@${esbuildVersion}+${FORMAT}`
-  return `${version}@${buildIdentity}`
-}
+/** What made a record: a record made by another build of unplugin-oac or esbuild is not used. */
+const identity = async () => `${await ownBuild()}+esbuild@${esbuildVersion}+${FORMAT}`
 
 /**
  * Vendor builds kept on disk between processes, one record per package or runtime build, in the
@@ -44,16 +37,13 @@ function identity(version: string): string {
  * modification time, inode) it had, and is written only when all of them had settled. A record that
  * cannot be read or written is a miss, never an error.
  */
-export class VendorCache {
-  /** `version`: unplugin-oac's. */
-  constructor(private readonly version: string) {}
-
+export const vendorCache = {
   /** What the build of `group` with `key` gave, if a record of it in `folder` still holds. */
-  read(folder: string, group: string, key: string): unknown {
+  async read(folder: string, group: string, key: string): Promise<unknown> {
     const file = recordFile(folder, group)
     let record: VendorRecord
     try {
-      record = JSON.parse(readFileSync(file, 'utf8')) as VendorRecord
+      record = JSON.parse(await readFile(file, 'utf8')) as VendorRecord
     } catch {
       debugCache('vendor %s: no record', label(group))
       return undefined
@@ -61,7 +51,7 @@ export class VendorCache {
     const now = Date.now()
     const changed = () => Object.entries(record.inputs).find(([input, stamp]) => settledStamp(input, now) !== stamp)?.[0]
     let stale: string | undefined
-    if (record.format !== FORMAT || record.identity !== identity(this.version)) stale = 'made by another build of unplugin-oac or esbuild'
+    if (record.format !== FORMAT || record.identity !== (await identity())) stale = 'made by another build of unplugin-oac or esbuild'
     else if (record.key !== key) stale = 'made for other modules'
     else if ((stale = changed()) !== undefined) stale = `${stale} changed`
     if (stale !== undefined) {
@@ -69,10 +59,10 @@ export class VendorCache {
       return undefined
     }
     return record.value
-  }
+  },
 
   /** Records in `folder` what the build of `group` with `key` gave, from the files `inputs` (absolute). */
-  write(folder: string, group: string, key: string, inputs: readonly string[], value: unknown): void {
+  async write(folder: string, group: string, key: string, inputs: readonly string[], value: unknown): Promise<void> {
     const now = Date.now()
     const stamps: Record<string, string> = {}
     for (const input of inputs) {
@@ -81,23 +71,13 @@ export class VendorCache {
       if (stamp === undefined) return
       stamps[input] = stamp
     }
-    const record: VendorRecord = { format: FORMAT, identity: identity(this.version), key, inputs: stamps, value }
-    const file = recordFile(folder, group)
-    const temp = `${file}.${process.pid}-${Math.random().toString(16).slice(2)}.tmp`
+    const record: VendorRecord = { format: FORMAT, identity: await identity(), key, inputs: stamps, value }
     try {
-      mkdirSync(folder, { recursive: true })
-      writeFileSync(temp, JSON.stringify(record))
-      // Whole or not at all, whichever process renames last.
-      renameSync(temp, file)
+      await writeRecord(recordFile(folder, group), record)
     } catch (error) {
       debugCache('vendor %s: record not written (%s)', label(group), (error as Error).message)
-      try {
-        unlinkSync(temp)
-      } catch {
-        // Never written.
-      }
     }
-  }
+  },
 }
 
 function recordFile(folder: string, group: string): string {
@@ -111,6 +91,7 @@ function recordFile(folder: string, group: string): string {
  * folder is made where there was none.
  */
 export function cacheFolderOf(dir: string): string {
-  const installedIn = /^(.*?[\\/]node_modules)[\\/]/.exec(dir)?.[1]
-  return join(installedIn ?? join(dir, 'node_modules'), '.cache', 'oac', 'vendor')
+  // The folder that holds the node_modules, its separator kept (`/` for a package in /node_modules).
+  const installedIn = /^(.*?[\\/])node_modules[\\/]/.exec(dir)?.[1]
+  return join(cacheFolder(installedIn ?? dir), 'vendor')
 }

@@ -7,7 +7,7 @@ import { jsString } from '../emit/codegen/escape.js'
 import { ownModule, packageRoot } from '../package-paths.js'
 import type { PlannedTool } from '../compile/plan.js'
 import type { RuntimeFiles } from './entries.js'
-import { cacheFolderOf, VendorCache } from './vendor-cache.js'
+import { cacheFolderOf, vendorCache } from './vendor-cache.js'
 
 /**
  * The vendor files of a scripts folder: third-party packages and our runtime, each package built
@@ -26,7 +26,7 @@ export const VENDOR_FOLDER = 'vendor'
  * which it treats as reserved. */
 export const REQUIRE_BANNER = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);"
 
-/** The group of the MCP server's build in the VendorCache. */
+/** The group of the MCP server's build in the vendorCache. */
 const SERVER_GROUP = 'mcp-server'
 
 /** The SDK's server module, and the namespace of the module served in place of its ajv validator. */
@@ -111,7 +111,7 @@ function importPath(from: string, to: string): string {
   return path.startsWith('.') ? path : `./${path}`
 }
 
-/** What a build of vendor files gives, as recorded in memory and in the VendorCache. */
+/** What a build of vendor files gives, as recorded in memory and in the vendorCache. */
 interface BuiltFiles {
   files: ScriptFile[]
   /** Modules of other packages its files import, which need vendor files too. */
@@ -129,7 +129,6 @@ function inputFiles(metafile: Metafile, base: string): string[] {
 }
 
 export class Vendor {
-  private cache: VendorCache | undefined
   private readonly packages = new Map<string, PackageInfo | undefined>()
   private readonly moduleTypes = new Map<string, boolean>()
   /** Bare imports already resolved, by resolve folder, specifier and kind. */
@@ -235,11 +234,6 @@ export class Vendor {
     return builds
   }
 
-  private diskCache(): VendorCache {
-    this.cache ??= new VendorCache(this.own().version)
-    return this.cache
-  }
-
   /** `scripts/vendor/unplugin-oac@<version>/<name>.mjs`. */
   private ownModule(name: keyof typeof OWN_ENTRIES): VendorModule {
     const pkg = this.own()
@@ -251,7 +245,7 @@ export class Vendor {
     const last = this.built.get(group)
     if (last?.key === key) return last
     const paths = modules.map((module) => module.path).sort().join(', ')
-    const recorded = this.diskCache().read(cacheFolderOf(pkg.dir), group, key)
+    const recorded = await vendorCache.read(cacheFolderOf(pkg.dir), group, key)
     if (isBuiltFiles(recorded)) {
       debugBundle('vendor files of %s@%s, from the cache: %s', pkg.name, pkg.version, paths)
       this.built.set(group, { key, ...recorded })
@@ -291,7 +285,7 @@ export class Vendor {
     // files: an upgrade of one of them, or of this one, changes a package.json or a file.
     const manifests = [pkg, ...built.needs.map((module) => module.pkg)].map((info) => join(info.dir, 'package.json'))
     const inputs = [...inputFiles(result.metafile, pkg.dir), ...built.needs.map((module) => module.file), ...manifests]
-    this.diskCache().write(cacheFolderOf(pkg.dir), group, key, [...new Set(inputs)], built)
+    await vendorCache.write(cacheFolderOf(pkg.dir), group, key, [...new Set(inputs)], built)
     return built
   }
 
@@ -302,7 +296,7 @@ export class Vendor {
   private async buildServer(): Promise<ScriptFile[]> {
     if (this.serverBuild) return this.serverBuild
     const path = this.runtimeFiles().mcpServer
-    const recorded = this.diskCache().read(cacheFolderOf(packageRoot), SERVER_GROUP, path)
+    const recorded = await vendorCache.read(cacheFolderOf(packageRoot), SERVER_GROUP, path)
     if (isBuiltFiles(recorded)) {
       debugBundle('vendor file %s, from the cache', path)
       this.serverBuild = recorded.files
@@ -333,7 +327,7 @@ export class Vendor {
       plugins: [validatorPlugin()],
     })
     this.serverBuild = result.outputFiles.map((file) => relocate(file, join(packageRoot, '.oac-vendor')))
-    this.diskCache().write(cacheFolderOf(packageRoot), SERVER_GROUP, path, inputFiles(result.metafile, packageRoot), { files: this.serverBuild, needs: [] })
+    await vendorCache.write(cacheFolderOf(packageRoot), SERVER_GROUP, path, inputFiles(result.metafile, packageRoot), { files: this.serverBuild, needs: [] })
     return this.serverBuild
   }
 

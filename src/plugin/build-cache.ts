@@ -1,10 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto'
-import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { readdir, readFile, stat, unlink, utimes } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { cacheFolder } from '../cache-folder.js'
+import { cacheFolder, writeRecord } from '../cache-folder.js'
 import type { Diagnostic } from '../diagnostics.js'
-import { packageRoot } from '../package-paths.js'
+import { ownBuild } from '../package-paths.js'
 import { manifestPath } from '../write/manifest.js'
 import { debugCache } from '../debug.js'
 import type { OacPluginOptions } from './options.js'
@@ -51,7 +50,7 @@ type Hashes = Record<string, string>
 
 export interface CacheRecord extends CachedBuild {
   format: typeof FORMAT
-  /** unplugin-oac's version and the build of it (see pluginIdentity). */
+  /** unplugin-oac's version and the build of it (see ownBuild). */
   plugin: string
   node: number
   /** The options, canonical, the root and target included. */
@@ -78,20 +77,6 @@ export function recordFile(key: CacheKey): string {
   const { registry, config, serverName } = key.options
   const name = sha256(JSON.stringify([key.root, registry, config ?? null, key.target, serverName ?? null])).slice(0, 24)
   return join(cacheFolder(key.root), `build-${name}.json`)
-}
-
-let identity: Promise<string> | undefined
-
-/**
- * The version, and the time this module's file was written: a rebuilt checkout of unplugin-oac (same
- * version, new code) does not reuse records of the previous build.
- */
-function pluginIdentity(): Promise<string> {
-  identity ??= (async () => {
-    const [pkg, self] = await Promise.all([readFile(join(packageRoot, 'package.json'), 'utf8'), stat(fileURLToPath(import.meta.url))])
-    return `${(JSON.parse(pkg) as { version: string }).version}@${self.mtimeMs}`
-  })()
-  return identity
 }
 
 async function hashFile(path: string, withMode: boolean): Promise<string> {
@@ -183,7 +168,7 @@ export async function readRecord(key: CacheKey): Promise<CacheRecord | undefined
       ? `it was written under Node ${record.node}`
       : record.options !== canonicalOptions(key)
         ? 'the options differ'
-        : record.plugin !== (await pluginIdentity())
+        : record.plugin !== (await ownBuild())
           ? 'another build of unplugin-oac wrote it'
           : undefined
   if (problem === undefined) return record as CacheRecord
@@ -229,11 +214,10 @@ export interface WrittenTree {
  */
 export async function writeCachedBuild(key: CacheKey, build: CachedBuild, written: WrittenTree): Promise<void> {
   const file = recordFile(key)
-  const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
   try {
     const treeFiles = [...build.outputs, manifestPath(written.owner)]
     const [plugin, inputs, project, tree] = await Promise.all([
-      pluginIdentity(),
+      ownBuild(),
       hashFiles(build.watchFiles),
       projectHashes(key.root),
       hashFiles(treeFiles, key.target, true),
@@ -249,13 +233,11 @@ export async function writeCachedBuild(key: CacheKey, build: CachedBuild, writte
       }
     }
     const record: CacheRecord = { format: FORMAT, plugin, node: NODE_MAJOR, options: canonicalOptions(key), ...build, inputs, project, tree }
-    await mkdir(dirname(file), { recursive: true })
-    await writeFile(temp, JSON.stringify(record))
-    await rename(temp, file)
+    await writeRecord(file, record)
     debugCache('recorded the build into %s (%s)', key.target, file)
     await pruneRecords(dirname(file))
   } catch {
-    await unlink(temp).catch(() => undefined)
+    // No record: the next build compiles.
   }
 }
 

@@ -1,27 +1,30 @@
 import { readdir, readFile, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { cacheFolderOf, VendorCache } from '../../src/bundle/vendor-cache.js'
+import { cacheFolderOf, vendorCache } from '../../src/bundle/vendor-cache.js'
+import { ownBuild } from '../../src/package-paths.js'
 import { tempDir } from '../util/temp.js'
 
 const VALUE = { files: [{ path: 'vendor/zod@4.0.0/index.mjs', text: 'export const z = 1\n' }], needs: [] }
 
-/** A cache in a fresh folder, and an input file older than the stamps' racy window. */
 /** A cache of one folder. */
 interface FolderCache {
-  read(group: string, key: string): unknown
-  write(group: string, key: string, inputs: string[], value: unknown): void
+  read(group: string, key: string): Promise<unknown>
+  write(group: string, key: string, inputs: string[], value: unknown): Promise<void>
 }
 
+/** The vendor cache in a fresh folder, and an input file older than the stamps' racy window. */
 async function setUp(): Promise<{ cache: FolderCache; folder: string; input: string }> {
   const dir = await tempDir('oac-vendor-cache-')
   const input = join(dir, 'index.js')
   await writeFile(input, 'export const z = 1\n')
   await backdate(input, 60)
   const folder = join(dir, 'cache')
-  const cache = new VendorCache('1.2.3')
   return {
-    cache: { read: (group: string, key: string) => cache.read(folder, group, key), write: (group: string, key: string, inputs: string[], value: unknown) => cache.write(folder, group, key, inputs, value) },
+    cache: {
+      read: (group, key) => vendorCache.read(folder, group, key),
+      write: (group, key, inputs, value) => vendorCache.write(folder, group, key, inputs, value),
+    },
     folder,
     input,
   }
@@ -41,52 +44,55 @@ async function recordFile(folder: string): Promise<string> {
 describe('the vendor cache', () => {
   it('gives back what was recorded for the same group and key while its inputs are as they were', async () => {
     const { cache, input } = await setUp()
-    expect(cache.read('/pkg/zod', 'index')).toBeUndefined()
-    cache.write('/pkg/zod', 'index', [input], VALUE)
-    expect(cache.read('/pkg/zod', 'index')).toEqual(VALUE)
-    // Another process with the same unplugin-oac reads it too.
-    expect(new VendorCache('1.2.3').read(join(input, '..', 'cache'), '/pkg/zod', 'index')).toEqual(VALUE)
-    expect(cache.read('/pkg/zod', 'index\0mini')).toBeUndefined()
-    expect(cache.read('/pkg/other', 'index')).toBeUndefined()
+    expect(await cache.read('/pkg/zod', 'index')).toBeUndefined()
+    await cache.write('/pkg/zod', 'index', [input], VALUE)
+    expect(await cache.read('/pkg/zod', 'index')).toEqual(VALUE)
+    // Another process with the same unplugin-oac reads it too (the cache keeps no state in memory).
+    expect(await vendorCache.read(join(input, '..', 'cache'), '/pkg/zod', 'index')).toEqual(VALUE)
+    expect(await cache.read('/pkg/zod', 'index\0mini')).toBeUndefined()
+    expect(await cache.read('/pkg/other', 'index')).toBeUndefined()
   })
 
   it('misses once an input changed, even to a file of the same size', async () => {
     const { cache, input } = await setUp()
-    cache.write('/pkg/zod', 'index', [input], VALUE)
+    await cache.write('/pkg/zod', 'index', [input], VALUE)
     await writeFile(input, 'export const y = 2\n')
     await backdate(input, 30)
-    expect(cache.read('/pkg/zod', 'index')).toBeUndefined()
+    expect(await cache.read('/pkg/zod', 'index')).toBeUndefined()
   })
 
   it('records nothing built from a file modified moments ago, or missing', async () => {
     const { cache, input } = await setUp()
     await writeFile(input, 'export const z = 3\n')
-    cache.write('/pkg/zod', 'index', [input], VALUE)
-    expect(cache.read('/pkg/zod', 'index')).toBeUndefined()
-    cache.write('/pkg/zod', 'index', [join(input, '..', 'missing.js')], VALUE)
-    expect(cache.read('/pkg/zod', 'index')).toBeUndefined()
+    await cache.write('/pkg/zod', 'index', [input], VALUE)
+    expect(await cache.read('/pkg/zod', 'index')).toBeUndefined()
+    await cache.write('/pkg/zod', 'index', [join(input, '..', 'missing.js')], VALUE)
+    expect(await cache.read('/pkg/zod', 'index')).toBeUndefined()
   })
 
   it('misses on a record of another unplugin-oac version, and on a damaged record', async () => {
     const { cache, folder, input } = await setUp()
-    cache.write('/pkg/zod', 'index', [input], VALUE)
-    expect(new VendorCache('1.2.4').read(folder, '/pkg/zod', 'index')).toBeUndefined()
+    await cache.write('/pkg/zod', 'index', [input], VALUE)
     const file = await recordFile(folder)
     const text = await readFile(file, 'utf8')
+    // As another version of unplugin-oac would have made it.
+    const build = await ownBuild()
+    expect(text).toContain(JSON.stringify(build).slice(1, -1))
+    await writeFile(file, text.replace(build, `9.9.9${build.slice(build.indexOf('@'))}`))
+    expect(await cache.read('/pkg/zod', 'index')).toBeUndefined()
     await writeFile(file, text.slice(0, text.length / 2))
-    expect(cache.read('/pkg/zod', 'index')).toBeUndefined()
+    expect(await cache.read('/pkg/zod', 'index')).toBeUndefined()
     // A build then records it again, whole.
-    cache.write('/pkg/zod', 'index', [input], VALUE)
-    expect(cache.read('/pkg/zod', 'index')).toEqual(VALUE)
+    await cache.write('/pkg/zod', 'index', [input], VALUE)
+    expect(await cache.read('/pkg/zod', 'index')).toEqual(VALUE)
     expect(await readdir(folder)).toHaveLength(1)
   })
 
   it('never fails a build: a folder it cannot write is a miss', async () => {
     const { input } = await setUp()
     // A file where the cache folder should be.
-    const blocked = new VendorCache('1.2.3')
-    expect(() => blocked.write(join(input, 'cache'), '/pkg/zod', 'index', [input], VALUE)).not.toThrow()
-    expect(blocked.read(join(input, 'cache'), '/pkg/zod', 'index')).toBeUndefined()
+    await expect(vendorCache.write(join(input, 'cache'), '/pkg/zod', 'index', [input], VALUE)).resolves.toBeUndefined()
+    expect(await vendorCache.read(join(input, 'cache'), '/pkg/zod', 'index')).toBeUndefined()
   })
 
   it('lives in the node_modules folder that holds the package, and makes no node_modules folder elsewhere', () => {
