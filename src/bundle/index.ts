@@ -15,7 +15,7 @@ import {
   mcpServerSource,
   needsMcpServer,
   toolCodeFile,
-  toolCodeSource,
+  toolDefinitionEntry,
   toolLauncherSource,
   TOOL_CODE_FOLDER,
   toolModulePath,
@@ -35,9 +35,21 @@ export interface BundleResult {
 }
 
 
+/**
+ * What esbuild builds a tool's code file from: the tool's module itself (`in`, its absolute path),
+ * or, for a module that defines other tools too, `source`, a re-export of the tool's definition
+ * alone, loaded from memory (`in` in ENTRY_NAMESPACE).
+ */
+interface CodeEntry {
+  in: string
+  source?: string
+}
+
+const sameEntry = (a: CodeEntry, b: CodeEntry) => a.in === b.in && a.source === b.source
+
 /** The last build of one tool's code: reused while its entry and every file it read are as they were. */
 interface ToolBuild {
-  entry: string
+  entry: CodeEntry
   files: ScriptFile[]
   needs: VendorModule[]
   inputs: InputStamps
@@ -49,11 +61,13 @@ interface ToolBuild {
 type BuildFailed = { ok: false; errors: Message[]; warnings: Message[] }
 
 /** A build of some tools' code; `crossed`: the tools whose code imports a module another tool of the build owned. */
-type BatchOutcome = { ok: true; crossed: Array<{ tool: PlannedTool; entry: string }> } | BuildFailed
+type WantedTool = { tool: PlannedTool; entry: CodeEntry }
+
+type BatchOutcome = { ok: true; crossed: WantedTool[] } | BuildFailed
 
 type ToolsOutcome = { ok: true; builds: ToolBuild[] } | BuildFailed
 
-/** The namespace of the generated entries, which esbuild loads from memory: the entry of `tools/<tool>.mjs` is `oac-entry:tools/<tool>.mjs`. */
+/** The namespace of the generated entries, which esbuild loads from memory: such an entry of `tools/<tool>.mjs` is `oac-entry:tools/<tool>.mjs`. */
 const ENTRY_NAMESPACE = 'oac-entry'
 
 /**
@@ -199,7 +213,7 @@ export class ScriptBundler {
   /** Each tool's launcher, and the MCP server when needed: made again only for another plan (a watch rebuild after an edit inside a `run` has the same one). */
   private filesOfPlan(plan: Plan, context: EntryContext): ScriptFile[] {
     if (this.planFiles?.plan !== plan) {
-      const files = plan.tools.map((tool) => ({ path: `${tool.name}.mjs`, text: toolLauncherSource(tool, context) }))
+      const files = plan.tools.map((tool) => ({ path: `${tool.name}.mjs`, text: toolLauncherSource(plan, tool, context) }))
       if (needsMcpServer(plan)) files.push({ path: `${MCP_SERVER_ENTRY}.cjs`, text: mcpServerSource(plan, context) })
       this.planFiles = { plan, files }
     }
@@ -220,11 +234,13 @@ export class ScriptBundler {
     // Each tool module's tools of the plan, in plan order.
     const definedIn = groupBy(plan.tools, (tool) => tool.source.file)
     const modules = this.toolModules(definedIn, startedAt, new Set(plan.tools.filter((tool) => unchanged.has(tool.name)).map((tool) => toolModulePath(this.root, tool))))
-    const wanted = plan.tools.map((tool) => {
-      const definition = modules.get(toolModulePath(this.root, tool))?.definitionAt(tool.source)
-      return { tool, entry: toolCodeSource(plan, tool, context, definition?.export) }
+    const wanted = plan.tools.map((tool): WantedTool => {
+      const module = toolModulePath(this.root, tool)
+      const definition = modules.get(module)?.definitionAt(tool.source)?.export
+      const entry = definition ? { in: `${ENTRY_NAMESPACE}:${toolCodeFile(tool)}`, source: toolDefinitionEntry(tool, context, definition) } : { in: module }
+      return { tool, entry }
     })
-    const stale = wanted.filter(({ tool, entry }) => !(unchanged.has(tool.name) && this.tools.get(tool.name)!.entry === entry))
+    const stale = wanted.filter(({ tool, entry }) => !(unchanged.has(tool.name) && sameEntry(this.tools.get(tool.name)!.entry, entry)))
     if (stale.length > 0) {
       const built = await this.buildBatches(definedIn, stale, modules, scriptsDir, undefined, startedAt)
       if (!built.ok) return built
@@ -248,7 +264,7 @@ export class ScriptBundler {
    */
   private async buildBatches(
     definedIn: ReadonlyMap<string, readonly PlannedTool[]>,
-    stale: ReadonlyArray<{ tool: PlannedTool; entry: string }>,
+    stale: readonly WantedTool[],
     modules: ReadonlyMap<string, ToolModule>,
     scriptsDir: string,
     banner: string | undefined,
@@ -263,7 +279,7 @@ export class ScriptBundler {
       const siblings = definedIn.get(tool.source.file)!
       return siblings.length > 1 ? 1 + siblings.indexOf(tool) : 0
     })
-    const build = (batch: ReadonlyArray<{ tool: PlannedTool; entry: string }>) => this.buildBatch(batch, modules, scriptsDir, banner, startedAt, hashedBefore)
+    const build = (batch: readonly WantedTool[]) => this.buildBatch(batch, modules, scriptsDir, banner, startedAt, hashedBefore)
     const outcomes = await Promise.all([...batches.values()].map(build))
     const crossed = outcomes.flatMap((outcome) => (outcome.ok ? outcome.crossed : []))
     outcomes.push(...(await Promise.all(crossed.map((tool) => build([tool])))))
@@ -309,7 +325,7 @@ export class ScriptBundler {
   }
 
   private async buildBatch(
-    batch: ReadonlyArray<{ tool: PlannedTool; entry: string }>,
+    batch: readonly WantedTool[],
     modules: ReadonlyMap<string, ToolModule>,
     scriptsDir: string,
     banner: string | undefined,
@@ -318,7 +334,7 @@ export class ScriptBundler {
   ): Promise<BatchOutcome> {
     const owners = new Map(batch.map(({ tool }) => [toolModulePath(this.root, tool), tool]))
     const wanted = batch.map(({ tool, entry }) => ({ tool, entry, codeFile: toolCodeFile(tool) }))
-    const entries = new Map(wanted.map(({ codeFile, entry }) => [codeFile, entry]))
+    const entries = new Map(wanted.flatMap(({ codeFile, entry }) => (entry.source === undefined ? [] : [[codeFile, entry.source]])))
     const needs = new Map<string, VendorModule>()
     // An import a parsed module makes only for its bindings goes when tree shaking leaves them unused,
     // as TypeScript itself drops an import whose bindings are unused: TypeBox goes with the
@@ -328,7 +344,7 @@ export class ScriptBundler {
     let result
     try {
       result = await esbuild({
-        entryPoints: wanted.map(({ codeFile }) => ({ in: `${ENTRY_NAMESPACE}:${codeFile}`, out: codeFile.replace(/\.mjs$/, '') })),
+        entryPoints: wanted.map(({ codeFile, entry }) => ({ in: entry.in, out: codeFile.replace(/\.mjs$/, '') })),
         absWorkingDir: this.root,
         outdir: scriptsDir,
         outExtension: { '.js': '.mjs' },
@@ -355,7 +371,7 @@ export class ScriptBundler {
       return { ok: false, errors: failure.errors, warnings: failure.warnings ?? [] }
     }
     const outputs = new Map(result.outputFiles.map((file) => [relative(scriptsDir, file.path).split(sep).join('/'), file.text]))
-    const crossed: Array<{ tool: PlannedTool; entry: string }> = []
+    const crossed: WantedTool[] = []
     for (const [index, { tool, entry, codeFile }] of wanted.entries()) {
       const meta = result.metafile.outputs[relative(this.root, join(scriptsDir, ...codeFile.split('/'))).split(sep).join('/')]
       if (!meta) throw new Error(`esbuild gave no output for ${codeFile}`)

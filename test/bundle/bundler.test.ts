@@ -109,8 +109,8 @@ describe('the fixture build', () => {
 
   it('maps each tool’s code back to its module, by a path relative to the map', () => {
     const map = JSON.parse(contentOf(result, 'scripts/tools/weather.mjs.map')) as { sources: string[]; sourcesContent?: unknown }
-    // The generated entry's lines map to its name in esbuild's namespace for them.
-    expect(map.sources).toEqual(['oac-entry:tools/weather.mjs', '../../tools/weather.ts', '../../lib/format.ts'])
+    // The tool's module is the build's entry: every line maps to the user's files, none to generated code.
+    expect(map.sources).toEqual(['../../tools/weather.ts', '../../lib/format.ts'])
     expect(map.sourcesContent).toBeUndefined()
   })
 
@@ -245,7 +245,7 @@ describe('incremental rebuilds', () => {
       const dir = await writeAndMove(second.files)
       expect(await runNode(dir, ['scripts/explode.mjs', '--reason', 'x'])).toEqual({ code: 1, stdout: '', stderr: 'the edited tool failed: x\n' })
 
-      // Same entries, new plan data: the generated entry is regenerated on rebuild.
+      // Same modules, new plan data: the launcher, which carries it, is made again.
       const described = fixturePlan()
       described.tools[0] = { ...described.tools[0]!, description: 'A rewritten description.' }
       const third = await bundler.build(described)

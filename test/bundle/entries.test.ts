@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { type EntryContext, mcpServerSource, type RuntimeFiles, toolCodeSource, toolLauncherSource } from '../../src/bundle/entries.js'
+import { type EntryContext, mcpServerSource, type RuntimeFiles, toolDefinitionEntry, toolLauncherSource } from '../../src/bundle/entries.js'
 import type { JsonSchema, Plan } from '../../src/compile/plan.js'
 import { jsString } from '../../src/emit/codegen/escape.js'
 import { fixturePlan, runNode, tempDir } from './fixture.js'
@@ -41,47 +41,43 @@ describe('generated entries', () => {
     const root = await tempDir()
     await mkdir(join(root, 'tools'))
     await mkdir(join(root, 'runtime'))
-    // Stand-ins for the runtime that record what the entries hand them.
+    // Stand-ins for the runtime that record what the entries hand them. The launcher's `load` is not
+    // called here: it imports files named after the tool (see the next test).
     await writeFile(
-      join(root, 'runtime', 'script.mjs'),
-      'export function pickTool(m, name, file) { return { picked: name, file, exports: Object.keys(m) } }\nexport function invokeTool() {}\nexport function runToolCli(tool, spec) { globalThis.recorded = { tool, spec } }\n',
+      join(root, 'runtime', 'start.mjs'),
+      'export async function startToolScript(url, { source, spec, load }) { globalThis.recorded = { source, spec, load: typeof load }; return {} }\n',
     )
     await writeFile(
       join(root, 'runtime', 'mcp-server.cjs'),
       // `load` imports a sibling script named after the tool; the test below runs it with a real file.
       'exports.startMcpServer = async function (options) { globalThis.recorded = { ...options, tools: options.tools.map((t) => ({ ...t, load: typeof t.load })) } }\n',
     )
-    await writeFile(join(root, 'runtime', 'check-zod.mjs'), 'export const checkInput = () => {}\n')
-    await writeFile(join(root, 'tools', 'x.mjs'), 'export const defined = 1\n')
     const context: EntryContext = { root, runtime: runtimeFiles, version: '' }
 
     const expected: string[] = []
     for (const [index, c] of cases.entries()) {
       const base = fixturePlan().tools[0]!
-      // Every other tool is imported by the name its module exports it under (the tool's own name here,
-      // where it is a name a module can export: no lone surrogate); the others, as the whole module.
-      const named = index % 2 === 1 && !/\p{Surrogate}/u.test(c.name)
-      const file = named ? `tools/named-${index}.mjs` : 'tools/x.mjs'
-      if (named) await writeFile(join(root, file), `const defined = 1\nexport { defined as ${jsString(c.name)} }\n`)
       // Every third tool has an output schema (its keys and descriptions as hostile) and effects, which the server lists.
       const rich = index % 3 === 1 ? { output: objectFrom(c.properties.map(([name, description]) => [name, `${description}!`])), effects: { readOnly: true, external: false } } : {}
+      const file = `tools/module-${index}.mjs`
       const tool = { ...base, ...rich, name: c.name, description: c.description, schema: objectFrom(c.properties), source: { file, line: 1, column: 1 } }
       const plan: Plan = { ...fixturePlan(), serverName: c.serverName, env: c.env, tools: [tool] }
-      // The code file sits in tools/, as `scripts/tools/<tool>.mjs` does.
-      await writeFile(join(root, 'tools', `tool-${index}.mjs`), toolCodeSource(plan, tool, context, named ? { exportName: c.name } : undefined))
+      await writeFile(join(root, `launcher-${index}.mjs`), toolLauncherSource(plan, tool, context))
       await writeFile(join(root, `server-${index}.cjs`), mcpServerSource(plan, { ...context, version: c.version }))
+      // Where the name is one a module can export (no lone surrogate), the entry of a module that
+      // defines several tools re-exports that name alone.
+      const named = !/\p{Surrogate}/u.test(c.name)
+      if (named) {
+        await writeFile(join(root, file), `const defined = 1\nconst other = 2\nexport { defined as ${jsString(c.name)}, other }\n`)
+        await writeFile(join(root, 'tools', `entry-${index}.mjs`), toolDefinitionEntry(tool, context, { exportName: c.name }))
+      }
       // The launcher names the tool in its first line, a comment: it must stay one line.
-      const launcher = toolLauncherSource(tool, context).split(/\r\n|[\n\r\u2028\u2029]/)
-      expect(launcher).toHaveLength(4)
+      const launcher = toolLauncherSource(plan, tool, context).split(/\r\n|[\n\r\u2028\u2029]/)
+      expect(launcher).toHaveLength(8)
       expect(launcher[0]).toMatch(/^\/\/ /)
-      expect(launcher.slice(1)).toEqual([
-        'import { startToolScript } from "./runtime/start.mjs"',
-        `export const { tool, invoke } = await startToolScript(import.meta.url, () => import(${jsString(`./tools/${c.name}.mjs`)}))`,
-        '',
-      ])
-      const picked = { picked: c.name, file, exports: [named ? 'definition' : 'defined'] }
+      expect(launcher[1]).toBe('import { startToolScript } from "./runtime/start.mjs"')
       expected.push(
-        JSON.stringify({ tool: picked, spec: { name: c.name, description: c.description, script: tool.script, schema: tool.schema, env: c.env } }),
+        JSON.stringify({ source: file, spec: { name: c.name, description: c.description, script: tool.script, schema: tool.schema, env: c.env }, load: 'function' }),
         JSON.stringify({
           name: c.serverName,
           version: c.version,
@@ -96,18 +92,20 @@ describe('generated entries', () => {
             },
           ],
         }),
+        named ? JSON.stringify([c.name]) : 'skipped',
       )
     }
     const runner = `
       const out = []
       for (let i = 0; i < ${cases.length}; i++) {
-        for (const file of ['./tools/tool-' + i + '.mjs', './server-' + i + '.cjs']) {
+        for (const file of ['./launcher-' + i + '.mjs', './server-' + i + '.cjs']) {
           globalThis.recorded = undefined
-          const module = await import(file)
-          if (module.runCli) module.runCli()
+          await import(file)
           await new Promise((resolve) => setImmediate(resolve))
           out.push(JSON.stringify(globalThis.recorded))
         }
+        const entry = await import('./tools/entry-' + i + '.mjs').catch(() => undefined)
+        out.push(entry ? JSON.stringify(Object.keys(entry)) : 'skipped')
       }
       process.stdout.write(JSON.stringify(out))
     `
@@ -117,7 +115,24 @@ describe('generated entries', () => {
     expect(run.code).toBe(0)
     const recorded = JSON.parse(run.stdout) as string[]
     expect(recorded).toHaveLength(expected.length)
-    for (const [index, value] of recorded.entries()) expect(value, `case ${Math.floor(index / 2)}`).toBe(expected[index])
+    for (const [index, value] of recorded.entries()) expect(value, `case ${Math.floor(index / 3)}`).toBe(expected[index])
+  })
+
+  it('load the tool’s code, the runtime and its input check after the launcher runs, and hand them to the runtime', async () => {
+    const root = await tempDir()
+    await mkdir(join(root, 'tools'))
+    await mkdir(join(root, 'runtime'))
+    await writeFile(join(root, 'runtime', 'start.mjs'), 'export async function startToolScript(url, { source, spec, load }) { const [code, runtime, check] = await load(); return { tool: runtime.pickTool(code, spec.name, source), invoke: check.checkInput } }\n')
+    await writeFile(join(root, 'runtime', 'script.mjs'), 'export function pickTool(code, name, source) { return { name, source, exports: Object.keys(code) } }\n')
+    await writeFile(join(root, 'runtime', 'check-typebox.mjs'), 'export const checkInput = "the TypeBox check"\n')
+    await writeFile(join(root, 'tools', 'weather.mjs'), 'export const forecast = 1\n')
+    const base = fixturePlan().tools[0]!
+    const tool = { ...base, name: 'weather', schemaPackage: 'typebox' as const, source: { file: 'agents/weather.ts', line: 4, column: 1 } }
+    await writeFile(join(root, 'weather.mjs'), toolLauncherSource(fixturePlan({ tools: [tool] }), tool, { root, runtime: runtimeFiles, version: '' }))
+    await writeFile(join(root, 'runner.mjs'), 'const { tool, invoke } = await import("./weather.mjs")\nprocess.stdout.write(JSON.stringify({ tool, invoke }))\n')
+    const run = await runNode(root, ['runner.mjs'])
+    expect(run.stderr).toBe('')
+    expect(JSON.parse(run.stdout)).toEqual({ tool: { name: 'weather', source: 'agents/weather.ts', exports: ['forecast'] }, invoke: 'the TypeBox check' })
   })
 
   it('serve each JSON tool from its sibling script, imported only on demand', async () => {
