@@ -131,8 +131,11 @@ function inputFiles(metafile: Metafile, base: string): string[] {
 export class Vendor {
   private readonly packages = new Map<string, PackageInfo | undefined>()
   private readonly moduleTypes = new Map<string, boolean>()
-  /** Bare imports already resolved, by resolve folder, specifier and kind. */
-  private readonly resolved = new Map<string, VendorModule | undefined>()
+  /**
+   * Bare imports resolved or being resolved, by resolve folder, specifier and kind. The promise is
+   * kept, not its value: a cold build asks for the same import from a thousand modules at once.
+   */
+  private readonly resolved = new Map<string, Promise<VendorModule | undefined>>()
   /** Each build's last result (a package's, or one of our input checks'): its modules and what it gave. */
   private readonly built = new Map<string, BuiltFiles & { key: string }>()
   private ownPackage: PackageInfo | undefined
@@ -332,14 +335,21 @@ export class Vendor {
   }
 
   /** The vendor module a bare import resolves to, or undefined to bundle it (local code, a CommonJS package). */
-  private async vendorModule(build: PluginBuild, args: OnResolveArgs): Promise<VendorModule | undefined> {
+  private vendorModule(build: PluginBuild, args: OnResolveArgs): Promise<VendorModule | undefined> {
     const key = `${args.resolveDir}\0${args.path}\0${args.kind}`
-    if (this.resolved.has(key)) return this.resolved.get(key)
-    const result = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: RESOLVING })
-    const file = result.errors.length === 0 && !result.external ? result.path : undefined
-    const pkg = file ? this.packageOf(file) : undefined
-    const module = file && pkg && this.isEsModule(file, pkg) ? { pkg, file, path: `${packageFolder(pkg)}/${vendorFileName(relative(pkg.dir, file))}` } : undefined
-    this.resolved.set(key, module)
+    let module = this.resolved.get(key)
+    if (!module) {
+      module = build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: RESOLVING }).then((result) => {
+        const file = result.errors.length === 0 && !result.external ? result.path : undefined
+        const pkg = file ? this.packageOf(file) : undefined
+        const vendored = file && pkg && this.isEsModule(file, pkg) ? { pkg, file, path: `${packageFolder(pkg)}/${vendorFileName(relative(pkg.dir, file))}` } : undefined
+        debugBundle('%s of "%s" in %s: %s', args.kind, args.path, args.resolveDir, vendored?.path ?? 'bundled')
+        return vendored
+      })
+      this.resolved.set(key, module)
+      // A resolve that failed (its build stopped) is asked again by the next build.
+      module.catch(() => this.resolved.delete(key))
+    }
     return module
   }
 

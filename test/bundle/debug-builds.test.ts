@@ -48,6 +48,12 @@ await compiler.dispose()
     const typebox = vendorBuilds.find((line) => line.startsWith('vendor files of @sinclair/typebox@'))!
     expect(typebox).toMatch(/build\+esm\+index\.mjs, .*build\+esm\+value\+index\.mjs$/)
     expect(first.rebuild).toEqual(['tool scripts: echo'])
+    // Each bare import is resolved once per folder, though four tool modules there import zod at once.
+    const resolutions = first.cold.filter((line) => / of "[^"]+" in /.test(line))
+    expect(new Set(resolutions).size).toBe(resolutions.length)
+    const zod = resolutions.filter((line) => line.startsWith(`import-statement of "zod" in ${join(project, 'agents', 'tools')}: `))
+    expect(zod).toHaveLength(1)
+    expect(zod[0]).toMatch(/: vendor\/zod@[^/]+\/index\.mjs$/)
     // The edit is in the rebuilt script.
     expect(await readFile(join(project, 'agents/tools/echo.ts'), 'utf8')).toContain('.trim()')
 
