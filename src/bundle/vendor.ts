@@ -159,8 +159,7 @@ export class Vendor {
   /**
    * The esbuild plugin of a build whose output is `output` (relative to the scripts folder): every
    * import of an ES module package, and of `unplugin-oac`, stays an import, of the package's vendor
-   * file, recorded in `needs` under the specifier the output imports it by; the runtime files'
-   * imports (`../vendor/...`, written by the entries) are left as they are. CommonJS packages,
+   * file, recorded in `needs` under the specifier the output imports it by. CommonJS packages,
    * `require`d packages and local code (workspace packages too) are bundled. An import for which
    * `forBindingsOnly(importer, specifier)` holds is dropped when its bindings go unused.
    */
@@ -168,7 +167,6 @@ export class Vendor {
     return {
       name: 'oac-vendor',
       setup: (build) => {
-        build.onResolve({ filter: /^\.\.\/vendor\// }, (args) => (args.kind === 'entry-point' ? undefined : { path: args.path, external: true }))
         build.onResolve({ filter: /^[^./]/ }, async (args) => {
           if (args.pluginData === RESOLVING || isAbsolute(args.path) || isBuiltin(args.path)) return undefined
           // A `require` of an ES module vendor file would fail on Node 20: what is required is bundled.

@@ -533,6 +533,33 @@ describe('packages', () => {
   })
 })
 
+describe('local code', () => {
+  it('bundles a module of the project’s own `vendor` folder, whose imports read like the vendor files’', async () => {
+    const root = await copyFixture(join(await tempDir(), 'project'))
+    await mkdir(join(root, 'vendor'))
+    await writeFile(join(root, 'vendor', 'shout.ts'), 'export const shout = (text: string) => `${text.toUpperCase()}!`\n')
+    await writeFile(
+      join(root, 'tools', 'shout.ts'),
+      "import { defineTool } from 'unplugin-oac'\nimport { z } from 'zod'\nimport { shout } from '../vendor/shout.js'\n\n" +
+        "export const loud = defineTool({\n  name: 'shout',\n  description: 'Shouts.',\n  input: z.object({ text: z.string() }),\n  run: ({ text }) => shout(text),\n})\n",
+    )
+    const base = fixturePlan().tools[0]!
+    const plan = fixturePlan({
+      tools: [{ ...base, name: 'shout', description: 'Shouts.', source: { file: 'tools/shout.ts', line: 5, column: 21 }, script: 'scripts/shout.mjs', schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }],
+    })
+    const bundler = new ScriptBundler(root)
+    try {
+      const result = await bundler.build(plan)
+      expect(result.diagnostics).toEqual([])
+      expect(contentOf(result, 'scripts/tools/shout.mjs')).toContain('toUpperCase()')
+      const run = await runNode(await writeAndMove(result.files), ['scripts/shout.mjs', '--text', 'hi'])
+      expect(run).toEqual({ code: 0, stdout: 'HI!\n', stderr: '' })
+    } finally {
+      await bundler.dispose()
+    }
+  })
+})
+
 describe('determinism', () => {
   async function buildAt(dir: string, plan: Plan): Promise<BundleResult> {
     const bundler = new ScriptBundler(await copyFixture(dir))
