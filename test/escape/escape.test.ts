@@ -124,9 +124,12 @@ describe(`escape.ts round trips (${RUNS} hostile cases per format)`, () => {
   it('jsValue: a TS value literal evaluates to the exact data (`__proto__` keys included)', { timeout: TIMEOUT }, async () => {
     await fc.assert(
       fc.asyncProperty(json, async (value) => {
-        const exports = await evaluate(`export const value = ${jsValue(value)};\nexport const after = 1\n`)
-        expect(plain(exports.value)).toEqual(plain(value))
-        expect(JSON.stringify(exports.value)).toBe(JSON.stringify(value))
+        // On one line, and one member per line (indented as inside a block).
+        const exports = await evaluate(`export const value = ${jsValue(value)};\nif (true) {\n  var lines = ${jsValue(value, '  ')}\n}\nexport { lines }\nexport const after = 1\n`)
+        for (const literal of [exports.value, exports.lines]) {
+          expect(plain(literal)).toEqual(plain(value))
+          expect(JSON.stringify(literal)).toBe(JSON.stringify(value))
+        }
         expect(exports.after).toBe(1)
       }),
       { numRuns: RUNS },
@@ -286,6 +289,12 @@ describe('escape.ts edge cases', () => {
     expect(() => tomlDocument({ a: { b: null } })).toThrow(/TOML cannot hold null \(at a\.b\)/)
     expect(() => tomlDocument({ a: [1, null] })).toThrow(/TOML cannot hold null \(at a\[1\]\)/)
     expect(() => shellWord('a\0b')).toThrow(/NUL/)
+  })
+
+  it('jsValue with an indent writes one member per line, with trailing commas, empty ones inline', () => {
+    expect(jsValue({ name: 'x', list: [1, true], empty: {}, none: [] }, '    ')).toBe(
+      ['{', '      "name": "x",', '      "list": [', '        1,', '        true,', '      ],', '      "empty": {},', '      "none": [],', '    }'].join('\n'),
+    )
   })
 
   it('regressions found by the properties above', async () => {

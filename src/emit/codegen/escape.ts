@@ -17,14 +17,24 @@ export function jsString(value: string): string {
   return JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
 }
 
-/** A JS/TS value literal (objects, arrays, numbers, strings), for data embedded in generated code.
- * A `__proto__` key is written as a computed key: as a plain one it would set the prototype. */
-export function jsValue(value: JsonValue): string {
+/**
+ * A JS/TS value literal (objects, arrays, numbers, strings), for data embedded in generated code.
+ * A `__proto__` key is written as a computed key: as a plain one it would set the prototype. With
+ * `indent` (the indentation of the line the literal starts on), one member per line, each with a
+ * trailing comma, so that a diff of the data shows the members that changed.
+ */
+export function jsValue(value: JsonValue, indent?: string): string {
   if (typeof value === 'string') return jsString(value)
-  if (Array.isArray(value)) return `[${value.map(jsValue).join(',')}]`
+  const inner = indent === undefined ? undefined : `${indent}  `
+  const list = (open: string, members: string[], close: string) => {
+    if (members.length === 0 || inner === undefined) return `${open}${members.join(',')}${close}`
+    return `${open}\n${members.map((member) => `${inner}${member},\n`).join('')}${indent}${close}`
+  }
+  if (Array.isArray(value)) return list('[', value.map((item) => jsValue(item, inner)), ']')
   if (value !== null && typeof value === 'object') {
-    const members = Object.keys(value).map((key) => `${key === '__proto__' ? `[${jsString(key)}]` : jsString(key)}:${jsValue(value[key] as JsonValue)}`)
-    return `{${members.join(',')}}`
+    const separator = inner === undefined ? ':' : ': '
+    const members = Object.keys(value).map((key) => `${key === '__proto__' ? `[${jsString(key)}]` : jsString(key)}${separator}${jsValue(value[key] as JsonValue, inner)}`)
+    return list('{', members, '}')
   }
   return JSON.stringify(value)
 }
