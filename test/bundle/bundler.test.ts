@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { cp, mkdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises'
 import { homedir, tmpdir } from 'node:os'
-import { join, sep } from 'node:path'
+import { dirname, join, sep } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -506,57 +506,53 @@ describe('what one tool changes', () => {
   })
 })
 
+/**
+ * The build of one tool, `name`, with the input `{ text: string }`, defined in tools/<name>.ts of a
+ * copy of the fixture: a module of `imports` (after those of unplugin-oac and zod) and `run`. `files`:
+ * other files of the project, by path.
+ */
+async function buildTextTool(name: string, module: { imports: string; run: string }, files: Record<string, string> = {}): Promise<BundleResult> {
+  const root = await copyFixture(join(await tempDir(), 'project'))
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true })
+    await writeFile(join(root, path), text)
+  }
+  const head = `import { defineTool } from 'unplugin-oac'\nimport { z } from 'zod'\n${module.imports}\n\n`
+  const definition = 'export const tool = defineTool('
+  await writeFile(
+    join(root, 'tools', `${name}.ts`),
+    `${head}${definition}{\n  name: '${name}',\n  description: 'Reads a text.',\n  input: z.object({ text: z.string() }),\n  run: ${module.run},\n})\n`,
+  )
+  const source = { file: `tools/${name}.ts`, line: head.split('\n').length, column: definition.length - 'defineTool('.length + 1 }
+  const schema: JsonSchema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }
+  const plan = fixturePlan({ tools: [{ ...fixturePlan().tools[0]!, name, description: 'Reads a text.', source, script: `scripts/${name}.mjs`, schema }] })
+  const bundler = new ScriptBundler(root)
+  try {
+    return await bundler.build(plan)
+  } finally {
+    await bundler.dispose()
+  }
+}
+
 describe('packages', () => {
   it('bundles a CommonJS package into the script that imports it, which still runs with no node_modules', async () => {
-    const root = await copyFixture(join(await tempDir(), 'project'))
-    await writeFile(
-      join(root, 'tools', 'settings.ts'),
-      "import { defineTool } from 'unplugin-oac'\nimport ms from 'ms'\nimport { z } from 'zod'\n\n" +
-        "export const settings = defineTool({\n  name: 'settings',\n  description: 'Reads a duration.',\n  input: z.object({ text: z.string() }),\n  run: ({ text }) => ({ ms: ms(text) }),\n})\n",
-    )
-    const base = fixturePlan().tools[0]!
-    const plan = fixturePlan({
-      tools: [{ ...base, name: 'settings', description: 'Reads a duration.', source: { file: 'tools/settings.ts', line: 5, column: 25 }, script: 'scripts/settings.mjs', schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }],
-    })
-    const bundler = new ScriptBundler(root)
-    try {
-      const result = await bundler.build(plan)
-      expect(result.diagnostics).toEqual([])
-      expect(result.files.filter((f) => f.path.includes('/ms@')).map((f) => f.path)).toEqual([])
-      expect(importsOf(contentOf(result, 'scripts/tools/settings.mjs')).filter((specifier) => !specifier.startsWith('../vendor/'))).toEqual([])
-      const dir = await writeAndMove(result.files)
-      const run = await runNode(dir, ['scripts/settings.mjs', '--text', '2 days'])
-      expect(run).toEqual({ code: 0, stdout: '{\n  "ms": 172800000\n}\n', stderr: '' })
-    } finally {
-      await bundler.dispose()
-    }
+    const result = await buildTextTool('settings', { imports: "import ms from 'ms'", run: '({ text }) => ({ ms: ms(text) })' })
+    expect(result.diagnostics).toEqual([])
+    expect(result.files.filter((f) => f.path.includes('/ms@')).map((f) => f.path)).toEqual([])
+    expect(importsOf(contentOf(result, 'scripts/tools/settings.mjs')).filter((specifier) => !specifier.startsWith('../vendor/'))).toEqual([])
+    const run = await runNode(await writeAndMove(result.files), ['scripts/settings.mjs', '--text', '2 days'])
+    expect(run).toEqual({ code: 0, stdout: '{\n  "ms": 172800000\n}\n', stderr: '' })
   })
 })
 
 describe('local code', () => {
   it('bundles a module of the project’s own `vendor` folder, whose imports read like the vendor files’', async () => {
-    const root = await copyFixture(join(await tempDir(), 'project'))
-    await mkdir(join(root, 'vendor'))
-    await writeFile(join(root, 'vendor', 'shout.ts'), 'export const shout = (text: string) => `${text.toUpperCase()}!`\n')
-    await writeFile(
-      join(root, 'tools', 'shout.ts'),
-      "import { defineTool } from 'unplugin-oac'\nimport { z } from 'zod'\nimport { shout } from '../vendor/shout.js'\n\n" +
-        "export const loud = defineTool({\n  name: 'shout',\n  description: 'Shouts.',\n  input: z.object({ text: z.string() }),\n  run: ({ text }) => shout(text),\n})\n",
-    )
-    const base = fixturePlan().tools[0]!
-    const plan = fixturePlan({
-      tools: [{ ...base, name: 'shout', description: 'Shouts.', source: { file: 'tools/shout.ts', line: 5, column: 21 }, script: 'scripts/shout.mjs', schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }],
-    })
-    const bundler = new ScriptBundler(root)
-    try {
-      const result = await bundler.build(plan)
-      expect(result.diagnostics).toEqual([])
-      expect(contentOf(result, 'scripts/tools/shout.mjs')).toContain('toUpperCase()')
-      const run = await runNode(await writeAndMove(result.files), ['scripts/shout.mjs', '--text', 'hi'])
-      expect(run).toEqual({ code: 0, stdout: 'HI!\n', stderr: '' })
-    } finally {
-      await bundler.dispose()
-    }
+    const shout = 'export const shout = (text: string) => `${text.toUpperCase()}!`\n'
+    const result = await buildTextTool('shout', { imports: "import { shout } from '../vendor/shout.js'", run: '({ text }) => shout(text)' }, { 'vendor/shout.ts': shout })
+    expect(result.diagnostics).toEqual([])
+    expect(contentOf(result, 'scripts/tools/shout.mjs')).toContain('toUpperCase()')
+    const run = await runNode(await writeAndMove(result.files), ['scripts/shout.mjs', '--text', 'hi'])
+    expect(run).toEqual({ code: 0, stdout: 'HI!\n', stderr: '' })
   })
 })
 
