@@ -13,56 +13,49 @@ function contentOf(generated: Generated, path: string): string {
   return file.content
 }
 
-/** A watch Compiler on a copy of the basic fixture, with its weather tool's module and text. */
-async function watchSession(options: { settled: boolean }) {
+const OPTIONS: GenerateOptions = { registry: 'agents/registry.ts:registry', harnesses: ['opencode', 'claude'] }
+
+/**
+ * Three builds of one watch Compiler on a copy of the basic fixture: the first, one after an edit
+ * only inside its weather tool's `run` body, and one after an edit of that tool's description.
+ */
+async function editSession(options: { settled: boolean }) {
   const project = await copyProject(basic)
   // Older than the stamps' racy window, the first build keeps every module it ran.
   if (options.settled) await backdate(project)
   const toolFile = join(project, 'agents/tools/weather.ts')
-  return { toolFile, original: await readFile(toolFile, 'utf8'), compiler: new Compiler(project) }
+  const original = await readFile(toolFile, 'utf8')
+  const compiler = new Compiler(project)
+  try {
+    const first = await compiler.generate(OPTIONS)
+    await writeFile(toolFile, original.replace('sunny in', 'rainy in'))
+    const bodyEdited = await compiler.generate(OPTIONS)
+    await writeFile(toolFile, original.replace('Current weather for a city.', 'Weather, described anew.'))
+    const described = await compiler.generate(OPTIONS)
+    return { first, bodyEdited, described }
+  } finally {
+    await compiler.dispose()
+  }
 }
-
-const OPTIONS: GenerateOptions = { registry: 'agents/registry.ts:registry', harnesses: ['opencode', 'claude'] }
 
 describe('Compiler: one watch session', () => {
   it('follows edits of a tool body (scripts only) and of its description (every file that shows it)', async () => {
-    const { toolFile, original, compiler } = await watchSession({ settled: false })
-    const options = OPTIONS
-    try {
-      const first = await compiler.generate(options)
-      await writeFile(toolFile, original.replace('sunny in', 'rainy in'))
-      const bodyEdited = await compiler.generate(options)
-      expect(contentOf(bodyEdited, 'scripts/tools/weather.mjs')).toContain('rainy in')
-      expect(contentOf(first, 'scripts/tools/weather.mjs')).toContain('sunny in')
-      const others = (generated: Generated) => generated.files.filter((f) => !f.path.startsWith('scripts/'))
-      expect(others(bodyEdited)).toEqual(others(first))
-
-      await writeFile(toolFile, original.replace('Current weather for a city.', 'Weather, described anew.'))
-      const described = await compiler.generate(options)
-      for (const path of ['.opencode/tool/weather.ts', '.opencode/agent/planner.md', '.claude/agents/planner.md']) {
-        expect(contentOf(described, path)).toContain('Weather, described anew.')
-        expect(contentOf(first, path)).not.toContain('Weather, described anew.')
-      }
-    } finally {
-      await compiler.dispose()
+    const { first, bodyEdited, described } = await editSession({ settled: false })
+    expect(contentOf(bodyEdited, 'scripts/tools/weather.mjs')).toContain('rainy in')
+    expect(contentOf(first, 'scripts/tools/weather.mjs')).toContain('sunny in')
+    const others = (generated: Generated) => generated.files.filter((f) => !f.path.startsWith('scripts/'))
+    expect(others(bodyEdited)).toEqual(others(first))
+    for (const path of ['.opencode/tool/weather.ts', '.opencode/agent/planner.md', '.claude/agents/planner.md']) {
+      expect(contentOf(described, path)).toContain('Weather, described anew.')
+      expect(contentOf(first, path)).not.toContain('Weather, described anew.')
     }
   })
 
   it('after an edit only inside a run body, gives the very plan of the last build and rebuilds that tool’s script', async () => {
-    const { toolFile, original, compiler } = await watchSession({ settled: true })
-    const options = OPTIONS
-    try {
-      const first = await compiler.generate(options)
-      await writeFile(toolFile, original.replace('sunny in', 'rainy in'))
-      const bodyEdited = await compiler.generate(options)
-      expect(bodyEdited.plan).toBe(first.plan)
-      expect(contentOf(bodyEdited, 'scripts/tools/weather.mjs')).toContain('rainy in')
-      await writeFile(toolFile, original.replace('Current weather for a city.', 'Weather, described anew.'))
-      const described = await compiler.generate(options)
-      expect(described.plan).not.toBe(first.plan)
-      expect(contentOf(described, '.claude/agents/planner.md')).toContain('Weather, described anew.')
-    } finally {
-      await compiler.dispose()
-    }
+    const { first, bodyEdited, described } = await editSession({ settled: true })
+    expect(bodyEdited.plan).toBe(first.plan)
+    expect(contentOf(bodyEdited, 'scripts/tools/weather.mjs')).toContain('rainy in')
+    expect(described.plan).not.toBe(first.plan)
+    expect(contentOf(described, '.claude/agents/planner.md')).toContain('Weather, described anew.')
   })
 })
