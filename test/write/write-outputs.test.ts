@@ -73,6 +73,18 @@ describe('writeOutputs', () => {
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs])
   })
 
+  it('the manifest lists files sorted, in the same bytes whatever order the files come in', async () => {
+    // `10` and `9` are integer-like keys, which JavaScript objects list first, in numeric order.
+    const files = ['scripts/b.mjs', 'scripts/a.mjs', '9', '10', 'prompts/z.md'].map((path) => owned(path, `${path}\n`))
+    await writeOutputs(files, options())
+    const unordered = await read('.oac/manifest.oac-tools.json')
+    await rm(target, { recursive: true, force: true })
+    await writeOutputs([...files].sort((a, b) => (a.path < b.path ? -1 : 1)), options())
+    const ordered = await read('.oac/manifest.oac-tools.json')
+    expect(unordered).toBe(ordered)
+    expect(Object.keys(JSON.parse(ordered).files)).toEqual(['9', '10', 'prompts/z.md', 'scripts/a.mjs', 'scripts/b.mjs'])
+  })
+
   it('a renamed tool removes its old files and the folders we created for them, and nothing else', async () => {
     await mkdir(join(target, 'scripts'), { recursive: true })
     await writeFile(join(target, 'scripts/mine.mjs'), 'user script\n')
