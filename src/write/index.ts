@@ -683,12 +683,14 @@ async function execute(target: string, previous: Manifest, plan: Plan): Promise<
 }
 
 function transitional(previous: Manifest, next: Manifest, folders: string[]): Manifest {
-  const files = new Map(Object.entries(previous.files))
-  for (const [path, record] of Object.entries(next.files)) {
-    const old = files.get(path)
-    // A rebuild rewrites a few of thousands of files: the others keep their record as it is.
+  // A rebuild rewrites a few of thousands of files: the others keep their record as it is. A plain copy
+  // (with no prototype, whatever the paths) rather than a Map: this runs before every write.
+  const files: Manifest['files'] = Object.assign(Object.create(null), previous.files)
+  for (const path of Object.keys(next.files)) {
+    const record = next.files[path] as { sha256: string[] }
+    const old = hasOwn(files, path)
     if (old && record.sha256.every((hash) => old.sha256.includes(hash))) continue
-    files.set(path, { sha256: [...new Set([...(old?.sha256 ?? []), ...record.sha256])] })
+    files[path] = { sha256: [...new Set([...(old?.sha256 ?? []), ...record.sha256])] }
   }
   const merges = new Map(Object.entries(previous.merges))
   for (const [path, record] of Object.entries(next.merges)) {
@@ -710,7 +712,7 @@ function transitional(previous: Manifest, next: Manifest, folders: string[]): Ma
       ...(tablesSeparator === undefined ? {} : { tablesSeparator }),
     })
   }
-  return { version: 1, owner: next.owner, files: Object.fromEntries(files), merges: Object.fromEntries(merges), folders }
+  return { version: 1, owner: next.owner, files, merges: Object.fromEntries(merges), folders }
 }
 
 /** Removes the folders we created that are empty and hold no current file; returns those still there. */
