@@ -63,10 +63,25 @@ export class FileVersion {
    * be told apart later (without `hashedBefore` from hashRecent, a recently modified file cannot).
    */
   static take(file: string, startedAt: number, hashedBefore: ReadonlyMap<string, string> = new Map()): FileVersion | undefined {
+    return FileVersion.taken(file, startedAt, () => hashedBefore.get(file))
+  }
+
+  /**
+   * After `file` was read whole, as `text`, from `readAt` on: its version, or undefined when it changed
+   * meanwhile. The text read is what the racy check compares the file with, so a file saved moments
+   * before (the edit that started a rebuild) gets a version too; without one, every later rebuild
+   * would count it as changed.
+   */
+  static ofRead(file: string, readAt: number, text: string): FileVersion | undefined {
+    // Text that is not valid UTF-8 hashes otherwise than its bytes: no version, as for a change.
+    return FileVersion.taken(file, readAt, () => createHash('sha256').update(text).digest('hex'))
+  }
+
+  private static taken(file: string, startedAt: number, hashBefore: () => string | undefined): FileVersion | undefined {
     const stats = statSync(file, { throwIfNoEntry: false })
     if (!stats || stats.mtimeMs >= startedAt) return undefined
     if (isSettled(stats, startedAt)) return new FileVersion(stampOf(stats), undefined)
-    const before = hashedBefore.get(file)
+    const before = hashBefore()
     return before !== undefined && contentHash(file) === before ? new FileVersion(stampOf(stats), before) : undefined
   }
 

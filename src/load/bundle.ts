@@ -76,7 +76,7 @@ function importMetaHeaders(hooks: LoadHooks): Plugin {
           `const ${IMPORT_META['import.meta.filename']} = ${JSON.stringify(args.path)};` +
           `const ${IMPORT_META['import.meta.dirname']} = ${JSON.stringify(dirname(args.path))};`
         const result: OnLoadResult = { contents: header + source + hooks.footer(args.path, source), loader: sourceLoader(args.path) }
-        const version = FileVersion.take(args.path, readAt)
+        const version = FileVersion.ofRead(args.path, readAt, source)
         if (version) loaded.set(args.path, { version, source, result })
         else loaded.delete(args.path)
         hooks.read(args.path, version, source)

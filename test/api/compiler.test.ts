@@ -15,24 +15,27 @@ function contentOf(generated: Generated, path: string): string {
 
 const OPTIONS: GenerateOptions = { registry: 'agents/registry.ts:registry', harnesses: ['opencode', 'claude'] }
 
+type Edit = (text: string) => string
+const BODY_EDIT: Edit = (text) => text.replace('sunny in', 'rainy in')
+const DESCRIPTION_EDIT: Edit = (text) => text.replace('Current weather for a city.', 'Weather, described anew.')
+
 /**
- * Three builds of one watch Compiler on a copy of the basic fixture: the first, one after an edit
- * only inside its weather tool's `run` body, and one after an edit of that tool's description.
+ * Builds of one watch Compiler on a copy of the basic fixture: the first, then one after each edit
+ * of its weather tool's module, each edit made on the text the last one left, right before its build.
  */
-async function editSession(options: { settled: boolean }) {
+async function editSession(options: { settled: boolean }, edits: [Edit, Edit]): Promise<[Generated, Generated, Generated]> {
   const project = await copyProject(basic)
   // Older than the stamps' racy window, the first build keeps every module it ran.
   if (options.settled) await backdate(project)
   const toolFile = join(project, 'agents/tools/weather.ts')
-  const original = await readFile(toolFile, 'utf8')
   const compiler = new Compiler(project)
   try {
+    const editAndBuild = async (edit: Edit) => {
+      await writeFile(toolFile, edit(await readFile(toolFile, 'utf8')))
+      return compiler.generate(OPTIONS)
+    }
     const first = await compiler.generate(OPTIONS)
-    await writeFile(toolFile, original.replace('sunny in', 'rainy in'))
-    const bodyEdited = await compiler.generate(OPTIONS)
-    await writeFile(toolFile, original.replace('Current weather for a city.', 'Weather, described anew.'))
-    const described = await compiler.generate(OPTIONS)
-    return { first, bodyEdited, described }
+    return [first, await editAndBuild(edits[0]), await editAndBuild(edits[1])]
   } finally {
     await compiler.dispose()
   }
@@ -40,7 +43,7 @@ async function editSession(options: { settled: boolean }) {
 
 describe('Compiler: one watch session', () => {
   it('follows edits of a tool body (scripts only) and of its description (every file that shows it)', async () => {
-    const { first, bodyEdited, described } = await editSession({ settled: false })
+    const [first, bodyEdited, described] = await editSession({ settled: false }, [BODY_EDIT, DESCRIPTION_EDIT])
     expect(contentOf(bodyEdited, 'scripts/tools/weather.mjs')).toContain('rainy in')
     expect(contentOf(first, 'scripts/tools/weather.mjs')).toContain('sunny in')
     const others = (generated: Generated) => generated.files.filter((f) => !f.path.startsWith('scripts/'))
@@ -52,10 +55,18 @@ describe('Compiler: one watch session', () => {
   })
 
   it('after an edit only inside a run body, gives the very plan of the last build and rebuilds that tool’s script', async () => {
-    const { first, bodyEdited, described } = await editSession({ settled: true })
+    const [first, bodyEdited, described] = await editSession({ settled: true }, [BODY_EDIT, DESCRIPTION_EDIT])
     expect(bodyEdited.plan).toBe(first.plan)
     expect(contentOf(bodyEdited, 'scripts/tools/weather.mjs')).toContain('rainy in')
     expect(described.plan).not.toBe(first.plan)
     expect(contentOf(described, '.claude/agents/planner.md')).toContain('Weather, described anew.')
+  })
+
+  it('an edit only inside a run body right after a build that ran the edited module again still keeps the plan', async () => {
+    // That build read the module moments after its save: what it kept must still be told apart from a later edit.
+    const [, described, bodyEdited] = await editSession({ settled: true }, [DESCRIPTION_EDIT, BODY_EDIT])
+    expect(contentOf(described, '.claude/agents/planner.md')).toContain('Weather, described anew.')
+    expect(bodyEdited.plan).toBe(described.plan)
+    expect(contentOf(bodyEdited, 'scripts/tools/weather.mjs')).toContain('rainy in')
   })
 })
