@@ -91,7 +91,9 @@ export class KeptModules {
     }
     const stale = new Set(changed)
     for (const file of stale) for (const importer of importers.get(file) ?? []) stale.add(importer)
-    return { unchanged: false, stubs: new Set([...this.kept.keys()].filter((file) => !stale.has(file))) }
+    const stubs = new Set([...this.kept.keys()].filter((file) => !stale.has(file)))
+    if (this.imports.size > 0) debugRebuild('registry: %s changed; %d of its %d modules run again', changed.join(', '), this.imports.size - stubs.size, this.imports.size)
+    return { unchanged: false, stubs }
   }
 
   /**
