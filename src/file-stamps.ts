@@ -77,9 +77,11 @@ export class FileVersion {
     return FileVersion.taken(file, readAt, () => createHash('sha256').update(text).digest('hex'))
   }
 
+  // A stamp no older than the work's start (a save in the same millisecond: the clock read is whole
+  // milliseconds, the file's time finer) is racy like any recent one: the hashes decide.
   private static taken(file: string, startedAt: number, hashBefore: () => string | undefined): FileVersion | undefined {
     const stats = statSync(file, { throwIfNoEntry: false })
-    if (!stats || stats.mtimeMs >= startedAt) return undefined
+    if (!stats) return undefined
     if (isSettled(stats, startedAt)) return new FileVersion(stampOf(stats), undefined)
     const before = hashBefore()
     return before !== undefined && contentHash(file) === before ? new FileVersion(stampOf(stats), before) : undefined

@@ -185,6 +185,11 @@ describe('loadRegistry: a watch session runs again only what an edit can change'
       const current = await readFile(toolFile, 'utf8')
       await writeFile(toolFile, current.replace('`rainy in ${city}`', '`sunny in ${city}`'))
       expect((await loadRegistry('agents/registry.ts:registry', project, bundler)).registry).toBe(before.registry)
+      // Saved in the very millisecond the rebuild looks, or by a clock a little ahead: a stamp no older than the look.
+      await writeFile(toolFile, current)
+      const ahead = new Date(Date.now() + 1_000)
+      await utimes(toolFile, ahead, ahead)
+      expect((await loadRegistry('agents/registry.ts:registry', project, bundler)).registry).toBe(before.registry)
       await writeFile(toolFile, current.replace('Weather, edited.', 'Weather, again.'))
       expect(tool(await loadRegistry('agents/registry.ts:registry', project, bundler), 'weather').description).toBe('Weather, again.')
     } finally {
