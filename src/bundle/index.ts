@@ -313,7 +313,7 @@ export class ScriptBundler {
           this.seenModules.delete(path)
           continue
         }
-        seen = { version: FileVersion.take(path, startedAt), text, parsed: false, module: undefined }
+        seen = { version: FileVersion.ofRead(path, startedAt, text), text, parsed: false, module: undefined }
         this.seenModules.set(path, seen)
       }
       if (tools.length < 2 && seen.text.split('defineTool').length <= 3) continue

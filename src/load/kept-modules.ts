@@ -104,16 +104,16 @@ export class KeptModules {
   private keptThroughRunEdit(file: string): boolean {
     const before = this.sources.get(file)
     if (before === undefined || !this.kept.has(file)) return false
-    const now = Date.now()
-    const version = FileVersion.take(file, now, FileVersion.hashRecent([file], now))
+    const readAt = Date.now()
     let after: string
     try {
       after = readFileSync(file, 'utf8')
     } catch {
       return false
     }
-    // Read as that version: not edited again between the two.
-    if (!version?.holds(file) || !onlyRunBodiesDiffer(file, before, after)) return false
+    // The version of the very text read: none when the file changed meanwhile.
+    const version = FileVersion.ofRead(file, readAt, after)
+    if (!version || !onlyRunBodiesDiffer(file, before, after)) return false
     debugRebuild('registry: %s changed only inside a tool’s run body; its definitions are kept', file)
     this.evaluated.set(file, version)
     this.sources.set(file, after)
