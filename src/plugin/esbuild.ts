@@ -4,7 +4,8 @@ import { dirname, isAbsolute, resolve } from 'node:path'
 import type { BuildOptions, OutputFile, PartialMessage, PluginBuild } from 'esbuild'
 import type { Diagnostic } from '../diagnostics.js'
 import { diagnosticsOf, locationOf, SummaryGate, summaryLine, WarningGate } from './report.js'
-import { isInside, type OacSession } from './session.js'
+import { isInside } from './paths.js'
+import type { OacSession } from './session.js'
 
 function escapeRegExp(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')

@@ -4,7 +4,7 @@ import type { Generated } from '../api.js'
 import { hasErrors, OacError } from '../diagnostics.js'
 import type { MergeFile } from '../emit/types.js'
 import { mergeJsonText, mergeTomlText, type WriteReport, writeOutputs } from '../write/index.js'
-import { posixRelative } from './session.js'
+import { posixRelative } from './paths.js'
 
 /** One file of the agent tree as a bundle asset, named relative to the output folder. */
 export interface TreeAsset {

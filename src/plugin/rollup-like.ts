@@ -1,7 +1,8 @@
 import { dirname, join, resolve } from 'node:path'
 import type { Diagnostic } from '../diagnostics.js'
 import { bundlerLog, type BundlerLog, errorsOf, SummaryGate, summaryLine, type TreeSummary, WarningGate } from './report.js'
-import { type BuildResult, isInside, type OacSession } from './session.js'
+import { isInside } from './paths.js'
+import type { BuildResult, OacSession } from './session.js'
 
 /** The part of the Rollup / Rolldown / Vite plugin context these hooks use. */
 interface HostContext {

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
+import { dirname, resolve, sep } from 'node:path'
 import type { Compiler, Generated, WriteReport } from '../api.js'
 import type { Diagnostic } from '../diagnostics.js'
 import { parseRegistrySpec, resolveModulePath } from '../load/spec.js'
@@ -7,18 +7,8 @@ import { packageRoot } from '../package-paths.js'
 import { type CacheKey, currentBuild, readRecord, writeCachedBuild } from './build-cache.js'
 import { debugRebuild } from '../debug.js'
 import type { OacPluginOptions } from './options.js'
+import { isInside } from './paths.js'
 import type { TreeSummary } from './report.js'
-
-/** True when `path` is `folder` itself or lies inside it. */
-export function isInside(path: string, folder: string): boolean {
-  const rel = relative(folder, path)
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel))
-}
-
-/** A POSIX path of `path` relative to `from` (`.` for the folder itself). */
-export function posixRelative(from: string, path: string): string {
-  return relative(from, path).split(sep).join('/') || '.'
-}
 
 /** Files and folders the host bundler should watch. */
 export interface WatchPlan {

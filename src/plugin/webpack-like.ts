@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import type { Diagnostic } from '../diagnostics.js'
 import { bundlerLog, diagnosticsOf, SummaryGate, summaryLine, type TreeSummary, WarningGate } from './report.js'
-import { type BuildResult, isInside, type OacSession, posixRelative } from './session.js'
+import { isInside, posixRelative } from './paths.js'
+import type { BuildResult, OacSession } from './session.js'
 
 const NAME = 'unplugin-oac'
 

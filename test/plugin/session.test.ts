@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { isInside, OacSession } from '../../src/plugin/session.js'
+import { isInside } from '../../src/plugin/paths.js'
+import { OacSession } from '../../src/plugin/session.js'
 
 const root = join('/', 'work', 'app')
 
