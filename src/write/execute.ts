@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path'
 import { isTempName, replaceFileSync, sweepStaleTemps, syncFolder, writeFileAtomic } from './atomic.js'
 import { stampOf, type TargetMemo } from './known-files.js'
 import { type Manifest, manifestPath, manifestText } from './manifest.js'
+import type { Scaffold } from './merge-common.js'
 import { FILE_MODE, hasOwn, readExisting, type WritePlan } from './plan.js'
 
 const ownWritesSet = new Set<string>()
@@ -121,14 +122,25 @@ function transitional(previous: Manifest, next: Manifest, folders: string[]): Ma
     }
     // The blank line above our last tables as this write leaves it, or, where it leaves no tables, as it is now.
     const tablesSeparator = record.tablesSeparator ?? old?.tablesSeparator
+    // What merges made around our entries, before this write or by it: the file may hold either.
+    const scaffold = eitherScaffold(old?.scaffold, record.scaffold)
     merges.set(path, {
       format: record.format,
       created: old?.created ?? record.created,
       entries: [...entries.values()],
       ...(tablesSeparator === undefined ? {} : { tablesSeparator }),
+      ...(scaffold === undefined ? {} : { scaffold }),
     })
   }
   return { version: 1, owner: next.owner, files, merges: Object.fromEntries(merges), folders }
+}
+
+function eitherScaffold(before: Scaffold | undefined, after: Scaffold | undefined): Scaffold | undefined {
+  if (!before || !after) return before ?? after
+  const containers = new Map([...(before.containers ?? []), ...(after.containers ?? [])].map((path) => [JSON.stringify(path), path]))
+  const document = after.document ?? before.document
+  const lineEnd = after.lineEnd ?? before.lineEnd
+  return { ...(containers.size > 0 ? { containers: [...containers.values()] } : {}), ...(document ? { document } : {}), ...(lineEnd ? { lineEnd } : {}) }
 }
 
 /** Removes the folders we created that are empty and hold no current file; returns those still there. */

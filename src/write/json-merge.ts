@@ -8,10 +8,12 @@ import {
   detectEol,
   formatPath,
   type MergeFormat,
+  type MergeResult,
   mergeError,
   type PlainObject,
   type PlainValue,
   type PreviousEntry,
+  type Scaffold,
   staleEntries,
   toPlain,
   verifyMerge,
@@ -33,13 +35,20 @@ interface JsonStyle {
   eol: string
 }
 
+/** `mergeJson`'s text, for a merge with no record of what earlier ones made around our entries. */
+export function mergeJsonText(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[]): string {
+  return mergeJson(text, file, previous, undefined).text
+}
+
 /**
  * Merges our entries into a JSON or JSONC document. Only our key paths change: every other byte
  * (servers, unknown keys, comments, order, indentation, line breaks) stays as it was. Entries of
- * `previous` that `file` no longer has are removed, or given back the user's original value text.
- * Throws OacError (file, line, fix) when the text does not parse or a parent of our keys is not an object.
+ * `previous` that `file` no longer has are removed, or given back the user's original value text;
+ * then what merges made to hold our entries (`scaffold`: objects and lists, the document itself) and
+ * now holds nothing goes too. Throws OacError (file, line, fix) when the text does not parse or a
+ * parent of our keys is not an object.
  */
-export function mergeJsonText(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[]): string {
+export function mergeJson(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[], scaffold: Scaffold | undefined): MergeResult {
   const source = text ?? ''
   const errors: ParseError[] = []
   const root = parseTree(source, errors, PARSE_OPTIONS)
@@ -68,28 +77,80 @@ export function mergeJsonText(text: string | undefined, file: MergeFile, previou
   for (const entry of [...file.entries, ...removed]) checkParents(source, root, file, entry.keyPath)
   const style = detectStyle(source, root)
   let result = source
+  let made: Scaffold = scaffold ?? {}
   if (!root) {
-    if (file.entries.length === 0) return source
+    if (file.entries.length === 0) return { text: source }
     const document: PlainObject = {}
     for (const entry of file.entries) setPlain(document, entry.keyPath, entry.value)
-    const separator = source === '' || source.endsWith('\n') ? '' : style.eol
-    result = `${source}${separator}${pretty(document, '', style)}${style.eol}`
+    const lead = source === '' || source.endsWith('\n') ? '' : style.eol
+    result = `${source}${lead}${pretty(document, '', style)}${style.eol}`
+    made = { document: { lead, end: style.eol }, containers: containersOf(file.entries) }
   } else {
     for (const entry of removed) {
       const member = arrayItem(entry.keyPath)
       if (member) result = removeItem(result, member.list, member.item)
       else result = entry.original ? restoreProperty(result, entry.keyPath, entry.original.value, entry.original.text, style) : removeProperty(result, entry.keyPath)
     }
+    // The containers our entries need that are not there yet: made by the additions below, so ours.
+    const present = parseTree(result, [], PARSE_OPTIONS) as Node
+    const missing = containersOf(file.entries).filter((path) => !valueNode(present, path))
+    if (missing.length > 0) made = { ...made, containers: [...(made.containers ?? []), ...missing] }
     for (const entry of file.entries) {
       const member = arrayItem(entry.keyPath)
       result = member ? addItem(result, member.list, member.item, style) : setProperty(result, entry.keyPath, entry.value, style)
     }
   }
+  const pruned = pruneScaffold(result, made)
+  result = pruned.text
   const afterErrors: ParseError[] = []
   const after = parseTree(result, afterErrors, PARSE_OPTIONS)
-  const afterValue = after && afterErrors.length === 0 ? nodeValue(after) : null
-  verifyMerge(file, root ? nodeValue(root) : undefined, afterValue, removed, toPlain)
-  return result
+  // A document we made and took away again leaves none: nothing of ours, and nothing of the user's.
+  const afterValue = afterErrors.length > 0 ? null : after ? nodeValue(after) : {}
+  verifyMerge(file, root ? nodeValue(root) : undefined, afterValue, removed, toPlain, made.containers)
+  return { text: result, ...(pruned.scaffold ? { scaffold: pruned.scaffold } : {}) }
+}
+
+/** The objects and lists that hold our entries, by key path, outermost first, each once. */
+function containersOf(entries: readonly MergeEntry[]): string[][] {
+  const paths = new Map<string, string[]>()
+  for (const entry of entries) {
+    const member = arrayItem(entry.keyPath)
+    const deepest = member ? member.list : entry.keyPath.slice(0, -1)
+    for (let depth = 1; depth <= deepest.length; depth++) paths.set(JSON.stringify(deepest.slice(0, depth)), deepest.slice(0, depth))
+  }
+  return [...paths.values()]
+}
+
+/** True for an object or list with nothing inside, not even a comment (a comment typed there is the user's). */
+function isBare(text: string, node: Node): boolean {
+  return (node.type === 'object' || node.type === 'array') && (node.children ?? []).length === 0 && text.slice(node.offset + 1, node.offset + node.length - 1).trim() === ''
+}
+
+/**
+ * Takes away the containers of `scaffold` that hold nothing now (deepest first, so a parent emptied by
+ * that goes too), then the document it made, once bare. Returns the text and what scaffold is left.
+ */
+function pruneScaffold(text: string, scaffold: Scaffold): { text: string; scaffold?: Scaffold } {
+  let result = text
+  const kept: string[][] = []
+  for (const path of [...(scaffold.containers ?? [])].sort((a, b) => b.length - a.length)) {
+    const node = valueNode(parseTree(result, [], PARSE_OPTIONS) as Node, path)
+    if (!node) continue
+    if (isBare(result, node)) result = removeProperty(result, path)
+    else kept.unshift(path)
+  }
+  let document = scaffold.document
+  const root = parseTree(result, [], PARSE_OPTIONS)
+  if (document && root && isBare(result, root)) {
+    const leadStart = root.offset - document.lead.length
+    const start = result.slice(leadStart, root.offset) === document.lead ? leadStart : root.offset
+    const rootEnd = root.offset + root.length
+    const end = result.startsWith(document.end, rootEnd) ? rootEnd + document.end.length : rootEnd
+    result = result.slice(0, start) + result.slice(end)
+    document = undefined
+  }
+  const left: Scaffold = { ...(kept.length > 0 ? { containers: kept } : {}), ...(document ? { document } : {}) }
+  return { text: result, ...(Object.keys(left).length > 0 ? { scaffold: left } : {}) }
 }
 
 /** The value at a key path of a JSON/JSONC text, or undefined (also when it does not parse). */
@@ -118,7 +179,7 @@ function jsonDefinition(text: string, entry: MergeEntry): { offset: number; orig
   return { offset: property.offset, original: { value: nodeValue(valueNode), text: text.slice(valueNode.offset, valueNode.offset + valueNode.length) } }
 }
 
-export const jsonFormat: MergeFormat = { merge: (text, file, previous) => ({ text: mergeJsonText(text, file, previous) }), read: readJsonPath, readBack: toPlain, definition: jsonDefinition }
+export const jsonFormat: MergeFormat = { merge: (text, file, previous, context) => mergeJson(text, file, previous, context.scaffold), read: readJsonPath, readBack: toPlain, definition: jsonDefinition }
 
 /** The tree as plain data; `__proto__` keys stay ordinary keys, the last duplicate wins (as in JSON.parse). */
 function nodeValue(node: Node): PlainValue {

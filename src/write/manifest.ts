@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import type { Diagnostic } from '../diagnostics.js'
 import type { MergeFile } from '../emit/types.js'
-import type { PlainValue, UserOriginal } from './merge-common.js'
+import type { PlainValue, Scaffold, UserOriginal } from './merge-common.js'
 
 /**
  * What one owner (one MCP server name, i.e. one app) wrote into a target folder, so the next build
@@ -32,6 +32,8 @@ export interface MergeRecord {
    * and in manifests of earlier builds, which did not record it: the tables take one blank line.
    */
   tablesSeparator?: string
+  /** What our merges made around our entries (parent objects and lists, a document, a line break), taken away with the last entry in it. */
+  scaffold?: Scaffold
 }
 
 /**
@@ -131,10 +133,25 @@ function parseManifest(text: string, owner: string): Manifest | undefined {
     typeof record.created === 'boolean' &&
     Array.isArray(record.entries) &&
     record.entries.every((entry) => hashes(entry) && isStringArray((entry as { keyPath?: unknown }).keyPath) && isOriginal((entry as { original?: unknown }).original)) &&
-    // Only line breaks: a hand-edited manifest must not make a merge take away anything else.
-    (record.tablesSeparator === undefined || (typeof record.tablesSeparator === 'string' && /^[\r\n]*$/.test(record.tablesSeparator)))
+    (record.tablesSeparator === undefined || lineBreaks(record.tablesSeparator)) &&
+    (record.scaffold === undefined || isScaffold(record.scaffold))
   if (!Object.values(merges).every(mergeRecord)) return undefined
   return { version: 1, owner, files: files as Manifest['files'], merges: merges as Manifest['merges'], folders }
+}
+
+/** Only line breaks: a hand-edited manifest must not make a merge take away anything else. */
+function lineBreaks(value: unknown): boolean {
+  return typeof value === 'string' && /^[\r\n]*$/.test(value)
+}
+
+function isScaffold(value: unknown): boolean {
+  if (!isRecord(value)) return false
+  const { containers, document, lineEnd } = value
+  return (
+    (containers === undefined || (Array.isArray(containers) && containers.every((path) => isStringArray(path) && path.length > 0))) &&
+    (document === undefined || (isRecord(document) && lineBreaks(document.lead) && lineBreaks(document.end))) &&
+    (lineEnd === undefined || (lineBreaks(lineEnd) && lineEnd !== ''))
+  )
 }
 
 function isOriginal(value: unknown): boolean {

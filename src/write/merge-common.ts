@@ -59,6 +59,19 @@ export interface PreviousEntry {
   original?: UserOriginal
 }
 
+/**
+ * What merges made around our entries that was not the user's: taken away again with the last entry
+ * of ours it holds, so that a file our entries leave is byte for byte what the user had.
+ */
+export interface Scaffold {
+  /** JSON: the objects and lists made to hold our entries, by key path. */
+  containers?: string[][]
+  /** JSON: the document itself, made in a file that held none: the line breaks put before and after it. */
+  document?: { lead: string; end: string }
+  /** The line break put after the user's last line, which had none, so our text could follow it. */
+  lineEnd?: string
+}
+
 /** What a merge needs to know of the text we wrote besides the entries it writes and removes. */
 export interface MergeContext {
   /** Key paths of our entries that already hold our value: left as they are, they are still our text (tables at the end, say). */
@@ -68,12 +81,16 @@ export interface MergeContext {
   /** TOML: the blank line we put between the user's text and our last tables ('' for none), as the manifest
    * records it (undefined: not recorded, as by earlier builds). */
   tablesSeparator?: string
+  /** What earlier merges made around our entries, as the manifest records it. */
+  scaffold?: Scaffold
 }
 
 export interface MergeResult {
   text: string
   /** TOML: the blank line we put between the user's text and our last tables in the result, when known; for the manifest. */
   tablesSeparator?: string
+  /** What the result holds that merges made around our entries (absent: nothing); for the manifest. */
+  scaffold?: Scaffold
 }
 
 /** What a merge format offers the write: the merge itself, and reading the user's definitions. */
@@ -172,8 +189,8 @@ export function toPlain(value: unknown): PlainValue {
 
 /**
  * Checks a merge result against what it must mean: the user's document with our stale keys
- * removed (or the user's original values back) and our entries set, nothing else changed. A
- * mismatch is our bug, and the file is not written.
+ * removed (or the user's original values back), the empty containers of ours in `pruned` gone, and
+ * our entries set, nothing else changed. A mismatch is our bug, and the file is not written.
  */
 export function verifyMerge(
   file: MergeFile,
@@ -181,6 +198,7 @@ export function verifyMerge(
   after: PlainValue,
   removed: readonly PreviousEntry[],
   normalise: (value: JsonValue) => PlainValue,
+  pruned: readonly (readonly string[])[] = [],
 ): void {
   const expected = isPlainObject(before) ? (toPlain(before) as PlainObject) : {}
   const actual = toPlain(after)
@@ -188,6 +206,11 @@ export function verifyMerge(
   for (const entry of removed) {
     if (entry.original) setAtPath(expected, entry.keyPath, toPlain(entry.original.value))
     else deleteAtPath(expected, entry.keyPath)
+  }
+  // Deepest first: a container emptied by taking out one made inside it goes too.
+  for (const path of [...pruned].sort((a, b) => b.length - a.length)) {
+    const container = getAtPath(expected, path)
+    if ((Array.isArray(container) && container.length === 0) || (isPlainObject(container) && Object.keys(container).length === 0)) deleteAtPath(expected, path)
   }
   for (const entry of file.entries) setAtPath(expected, entry.keyPath, normalise(entry.value))
   for (const entry of [...removed, ...file.entries]) {

@@ -187,6 +187,7 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
       kept,
       forced: claimed.filter((entry) => entry.original).map((entry) => entry.keyPath),
       tablesSeparator: record?.tablesSeparator,
+      scaffold: record?.scaffold,
     })
   } catch (error) {
     if (!(error instanceof OacError)) throw error
@@ -206,11 +207,14 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
       ...(original ? { original } : {}),
     })),
     ...(result.tablesSeparator === undefined ? {} : { tablesSeparator: result.tablesSeparator }),
+    ...(result.scaffold === undefined ? {} : { scaffold: result.scaffold }),
   }
   const existingMode = canChmod && readStats && existing !== undefined ? readStats.mode & 0o7777 : FILE_MODE
   const inputs = mergeInputs(file, next)
-  if (file.entries.length === 0 && created && merged.trim() === emptySkeleton(file.format, removable).trim()) {
-    // We created the file and nothing but our (now removed) entries' empty parents is left, and blank lines (typed below our tables, say).
+  // We created the file and nothing is left but blank lines (typed below our tables, say), or, after a build whose
+  // manifest did not record what its merges made (record.scaffold), our (now removed) entries' empty parents.
+  const leftEmpty = merged.trim() === '' || (record?.scaffold === undefined && merged.trim() === emptySkeleton(file.format, removable).trim())
+  if (file.entries.length === 0 && created && leftEmpty) {
     plan.operations.push({ kind: 'remove', path: file.path })
   } else if (merged === text) {
     plan.unchanged.push(file.path)

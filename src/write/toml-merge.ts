@@ -59,6 +59,8 @@ export function mergeToml(text: string | undefined, file: MergeFile, previous: r
   // `usersPlace`: a table the user's definition comes back to (see ourSpans).
   const sections: { text: string; usersPlace: boolean }[] = []
   const removals: Span[] = []
+  // Text of ours that stays where it is (written over, or already right).
+  const staysOurs: Span[] = []
 
   /** Writes `rendered` over the span it replaces (the rest of the key's spans go), else adds it. */
   const place = (rendered: string, spans: Span[], usersPlace: boolean): void => {
@@ -66,7 +68,10 @@ export function mergeToml(text: string | undefined, file: MergeFile, previous: r
     const inPlace = inPlaceSpan(statements, spans, section)
     for (const span of spans) {
       if (span !== inPlace) removals.push(span)
-      else if (source.slice(span.start, span.end) !== rendered) result.overwrite(span.start, span.end, span.end < source.length ? withLineEnd(rendered, eol) : rendered)
+      else {
+        staysOurs.push(span)
+        if (source.slice(span.start, span.end) !== rendered) result.overwrite(span.start, span.end, span.end < source.length ? withLineEnd(rendered, eol) : rendered)
+      }
     }
     if (inPlace) return
     if (section) sections.push({ text: withLineEnd(rendered, eol), usersPlace })
@@ -80,7 +85,7 @@ export function mergeToml(text: string | undefined, file: MergeFile, previous: r
     return spans
   }
   const forced = (keyPath: readonly string[]): boolean => context.forced.some((path) => samePath(path, keyPath))
-  for (const keyPath of context.kept) ourSpans(keyPath, forced(keyPath))
+  for (const keyPath of context.kept) staysOurs.push(...ourSpans(keyPath, forced(keyPath)))
   for (const entry of file.entries) place(renderEntry(entry, eol), ourSpans(entry.keyPath, forced(entry.keyPath)), forced(entry.keyPath))
   for (const entry of removed) {
     const spans = ourSpans(entry.keyPath, entry.original !== undefined)
@@ -97,33 +102,56 @@ export function mergeToml(text: string | undefined, file: MergeFile, previous: r
 
   // What is added is placed by the text that stays (a key or header removed now is no anchor).
   let merged = result.toString()
+  // The line break an earlier merge put after the user's last line, which had none (the manifest records it), goes
+  // once the text of ours it ended up above is taken away; what is added below puts one back where it needs one.
+  let lineEnd = context.scaffold?.lineEnd
+  if (lineEnd && endsWithUsersLine(source, cut, staysOurs) && merged.endsWith(lineEnd) && !merged.slice(0, -lineEnd.length).endsWith('\n')) {
+    merged = merged.slice(0, -lineEnd.length)
+    lineEnd = undefined
+  }
   if (topLevelKeys.length > 0 || sections.length > 0) {
     const staying = merged
     const added = new MagicString(staying)
     if (topLevelKeys.length > 0) {
-      const header = insertTopLevelKeys(staying, scanTomlStatements(staying), added, topLevelKeys.join(''), eol)
-      // Our keys went right above our last tables, with a blank line of ours between: the separator of those tables now.
       const firstTable = statements.find((statement) => statement.start === stayingTables[0]?.start)
-      if (header && firstTable && samePath(header.path, firstTable.path)) tablesSeparator = eol
+      const ourTables = firstTable && tablesSeparator ? { path: firstTable.path, separator: tablesSeparator } : undefined
+      const inserted = insertTopLevelKeys(staying, scanTomlStatements(staying), added, topLevelKeys.join(''), eol, ourTables)
+      if (inserted.lineEnd) lineEnd = inserted.lineEnd
+      // Our keys went right above our last tables, with a blank line of ours between: the separator of those tables now.
+      if (inserted.above && firstTable && samePath(inserted.above.path, firstTable.path)) tablesSeparator = eol
     }
     if (sections.length > 0) {
       const current = added.toString()
       // One blank line before our tables, also after a blank line of the user's: removing them takes exactly that one
-      // (the manifest records it). A line break that ends the user's last line stays theirs.
-      const lineEnd = current === '' || current.endsWith('\n') ? '' : eol
+      // (the manifest records it). The user's last line, where it has no line break, gets one of ours.
+      const ending = current === '' || current.endsWith('\n') ? '' : eol
+      if (ending) lineEnd = ending
       const separator = current === '' ? '' : eol
-      added.append(lineEnd + separator + sections.map((section) => section.text).join(eol))
+      added.append(ending + separator + sections.map((section) => section.text).join(eol))
       // Our tables appended now start with the first that is not the user's: after the separator, or after the blank line that joins it.
       const first = sections.findIndex((section) => !section.usersPlace)
       if ((!tablesStay || !tables.atEnd) && first !== -1) tablesSeparator = first === 0 ? separator : eol
     }
     merged = added.toString()
   }
-  const withSeparator = (text: string): MergeResult => (tablesSeparator === undefined ? { text } : { text, tablesSeparator })
-  if (merged === source) return withSeparator(source)
+  // With no text of ours left, a line break of ours still there has text the user typed below it since: theirs now.
+  if (file.entries.length === 0 && context.kept.length === 0) lineEnd = undefined
+  const withRecords = (text: string): MergeResult => ({
+    text,
+    ...(tablesSeparator === undefined ? {} : { tablesSeparator }),
+    ...(lineEnd === undefined ? {} : { scaffold: { lineEnd } }),
+  })
+  if (merged === source) return withRecords(source)
   const after = parseToml(file, merged)
   verifyMerge(file, before, after, removed, tomlReadBack)
-  return withSeparator(merged)
+  return withRecords(merged)
+}
+
+/** True when what `cut` took away ran to the end of the text, and what is left ends with text not of ours (`staysOurs`). */
+function endsWithUsersLine(source: string, cut: readonly { start: number; end: number }[], staysOurs: readonly Span[]): boolean {
+  let end = source.length
+  for (let span = cut.find((s) => s.end === end); span; span = cut.find((s) => s.end === end)) end = span.start
+  return end < source.length && !staysOurs.some((span) => span.end === end)
 }
 
 function tomlReadBack(value: JsonValue): PlainValue {
@@ -339,29 +367,49 @@ function separatorLength(text: string, start: number, separator: string): number
 }
 
 /**
- * Adds top-level keys after the user's last top-level key; with none, before the first table
- * (and the comment lines and blank lines directly above it), else at the end. Returns the table
- * header the keys went right above, with a blank line of ours between.
+ * Adds top-level keys after the user's last top-level key; with none, right above the blank line of
+ * ours above our tables when they come first (`ourTables`), else before the first table (and the comment
+ * lines and blank lines directly above it), else at the end. Returns the table header the keys went
+ * right above, with a blank line of ours between, and the line break put after the user's last line,
+ * which had none.
  */
-function insertTopLevelKeys(text: string, statements: TomlStatement[], result: MagicString, keys: string, eol: string): TomlStatement | undefined {
+function insertTopLevelKeys(
+  text: string,
+  statements: TomlStatement[],
+  result: MagicString,
+  keys: string,
+  eol: string,
+  ourTables: { path: readonly string[]; separator: string } | undefined,
+): { above?: TomlStatement; lineEnd?: string } {
   const firstHeader = statements.find((s) => s.kind !== 'key')
   const lastTopLevel = statements.filter((s) => s.kind === 'key' && s.table.length === 0 && (!firstHeader || s.start < firstHeader.start)).pop()
   if (lastTopLevel) {
-    result.appendLeft(lastTopLevel.end, (text[lastTopLevel.end - 1] === '\n' ? '' : eol) + keys)
-  } else if (firstHeader) {
+    const lineEnd = text[lastTopLevel.end - 1] === '\n' ? '' : eol
+    result.appendLeft(lastTopLevel.end, lineEnd + keys)
+    return lineEnd ? { lineEnd } : {}
+  }
+  // Between the user's text and that blank line, which stays the separator of our tables: the blank lines above
+  // it are the user's, and taking our keys or tables away again leaves them as they were.
+  const separatorStart = firstHeader && ourTables && samePath(firstHeader.path, ourTables.path) ? firstHeader.start - ourTables.separator.length : -1
+  if (firstHeader && separatorStart >= 0 && text.slice(separatorStart, firstHeader.start) === ourTables?.separator && (separatorStart === 0 || text[separatorStart - 1] === '\n')) {
+    result.appendLeft(separatorStart, keys)
+    return {}
+  }
+  if (firstHeader) {
     const above = attachedCommentsStart(text, firstHeader.start)
     // After the user's text above a blank line there (it stays between our keys and the header, and
     // removing our keys again takes no blank line of the user's); else with a blank line of our own.
     const blankStart = above - (/(?:^|\n)((?:[ \t]*\r?\n)+)$/.exec(text.slice(0, above))?.[1]?.length ?? 0)
-    if (blankStart > 0 && blankStart < above) result.appendLeft(blankStart, keys)
-    else {
-      result.appendLeft(above, keys + eol)
-      return above === firstHeader.start ? firstHeader : undefined
+    if (blankStart > 0 && blankStart < above) {
+      result.appendLeft(blankStart, keys)
+      return {}
     }
-  } else {
-    result.append((text === '' || text.endsWith('\n') ? '' : eol) + keys)
+    result.appendLeft(above, keys + eol)
+    return above === firstHeader.start ? { above: firstHeader } : {}
   }
-  return undefined
+  const lineEnd = text === '' || text.endsWith('\n') ? '' : eol
+  result.append(lineEnd + keys)
+  return lineEnd ? { lineEnd } : {}
 }
 
 /** The start of the comment lines directly above `lineStart` (no blank line between). */

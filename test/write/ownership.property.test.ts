@@ -223,8 +223,8 @@ describe('ownership of merged keys under random builds (Codex TOML)', () => {
 describe('ownership of list items under random builds (permission rules in JSON and JSONC)', () => {
   const names = ['mcp__oac-tools__a', 'mcp__oac-tools__b', 'mcp__oac-tools__c', 'Read']
   const userList = fc.array(fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 6 }), fc.integer()), { maxLength: 4 })
-  // The user's lists are there (empty ones too): a list or parent object the merge had to make stays,
-  // empty, once our last item goes (as a parent object of a key does), so only the user's bytes are compared.
+  // The user's lists are there (empty ones too), so our items share them with the user's; lists and objects
+  // a merge makes for our items go with the last of them (test/write/removal.property.test.ts).
   const userDocument = fc.record({
     allow: userList,
     ask: userList,

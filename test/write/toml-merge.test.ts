@@ -233,7 +233,8 @@ describe('mergeTomlText blank lines as entries come and go (found by the ownersh
     const added = mergeToml(note, agentToml([server]), [], { kept: [], forced: [] })
     expect(added.tablesSeparator).toBe('\n')
     const withName = mergeToml(added.text, agentToml([name]), [], { kept: [server.keyPath], forced: [], tablesSeparator: added.tablesSeparator })
-    expect(withName).toEqual({ text: `# a note the user added later\nname = "planner"\n\n\n[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n`, tablesSeparator: '\n' })
+    // Between the user's blank line and the one of ours above the table, which stays the table's.
+    expect(withName).toEqual({ text: `# a note the user added later\n\nname = "planner"\n\n[mcp_servers.oac-tools]\ncommand = "node"\nargs = []\n`, tablesSeparator: '\n' })
     const context = { kept: [server.keyPath], forced: [], tablesSeparator: withName.tablesSeparator }
     const tableOnly = mergeToml(withName.text, agentToml([]), [{ keyPath: name.keyPath }], context)
     expect(tableOnly).toEqual(added)
