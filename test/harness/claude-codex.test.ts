@@ -10,6 +10,7 @@ import type { JsonValue } from '../../src/define/types.js'
 import { CODEX_AGENT_KEYS } from '../../src/compile/harnesses/codex.js'
 import { emitCodex } from '../../src/emit/codex.js'
 import { mergeTomlText } from '../../src/write/index.js'
+import { guardStdin } from '../util/process.js'
 import { installHarnessPackage, isolatedHome } from './cache.js'
 import { playgroundProject } from './project.js'
 
@@ -106,6 +107,11 @@ class AppServer {
       stdio: ['pipe', 'pipe', 'pipe'],
     })
     this.child.stderr.resume()
+    // A write after Codex has gone fails the requests waiting for an answer, not the test run.
+    guardStdin(this.child.stdin, (error) => {
+      for (const waiter of this.pending.values()) waiter.reject(error)
+      this.pending.clear()
+    })
     createInterface({ input: this.child.stdout }).on('line', (line) => {
       const message = JSON.parse(line) as { id?: number; method?: string; result?: unknown; error?: { message: string }; params?: { summary?: string; message?: string } }
       if (message.method === 'configWarning' || message.method === 'warning') this.warnings.push(message.params?.summary ?? message.params?.message ?? '')
