@@ -155,7 +155,7 @@ describe('oac compile on the playground', () => {
     const parsed = JSON.parse(out) as { ok: boolean; agents: string[]; tools: string[]; files: { path: string; status: string }[] }
     expect(parsed.ok).toBe(true)
     expect(parsed.agents).toEqual(['planner', 'triager', 'reviewer'])
-    expect(parsed.tools.sort()).toEqual(['convert_units', 'delete_report', 'forecast', 'forecast_chart', 'release_notes', 'search_issues'])
+    expect(parsed.tools.sort()).toEqual(['convert_units', 'delete_report', 'forecast', 'forecast_chart', 'release_notes', 'sample_value', 'search_issues'])
     // The dev config selects claude and opencode only.
     expect(parsed.files.some((f) => f.path.startsWith('.codex/'))).toBe(false)
     expect(parsed.files.some((f) => f.path === '.opencode/agent/triager.md' && f.status === 'written')).toBe(true)
