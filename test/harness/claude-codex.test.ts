@@ -32,8 +32,8 @@ let claude: string
 let codex: string
 
 /** Tools served over MCP, and each agent's MCP tools, read from the playground's registry. */
-const SERVED = ['forecast', 'convert_units', 'search_issues']
-const AGENT_MCP_TOOLS: Record<string, string[]> = { planner: ['forecast', 'convert_units'], triager: ['search_issues'] }
+const SERVED = ['sample_value', 'forecast', 'forecast_chart', 'convert_units', 'search_issues', 'delete_report']
+const AGENT_MCP_TOOLS: Record<string, string[]> = { planner: ['forecast', 'forecast_chart', 'convert_units'], triager: ['search_issues', 'delete_report'] }
 const AGENTS = ['planner', 'triager', 'reviewer']
 
 beforeAll(async () => {
