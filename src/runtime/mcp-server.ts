@@ -236,7 +236,7 @@ export const GEMINI_CLI_CLIENT = 'gemini-cli-mcp-client'
  * `structuredContent` (Qwen Code, a Gemini fork without the transport, names its client
  * `qwen-cli-mcp-client-<server>`), so the choice is by the client's name from `initialize`.
  */
-export function readableBy(client: Implementation | undefined, result: CallToolResult): CallToolResult {
+function readableBy(client: Implementation | undefined, result: CallToolResult): CallToolResult {
   if (client?.name !== GEMINI_CLI_CLIENT || result.structuredContent !== undefined) return result
   const first = result.content[0]
   if (first?.type !== 'text') return result
