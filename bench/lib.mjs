@@ -126,9 +126,14 @@ export class StdioPeer {
       for (const { reject } of this.pending.values()) reject(new Error(`${command} ${args.join(' ')} exited (${code ?? signal}) before answering.\n${this.stderr}`))
       this.pending.clear()
     })
-    this.child.on('error', (error) => {
+    const failPending = (error) => {
       for (const { reject } of this.pending.values()) reject(error)
       this.pending.clear()
+    }
+    this.child.on('error', failPending)
+    // A write after the peer has gone: EPIPE says what its exit says (and, unheard, would end the bench); anything else fails the waiting requests.
+    this.child.stdin.on('error', (error) => {
+      if (error.code !== 'EPIPE') failPending(error)
     })
   }
 
@@ -191,6 +196,10 @@ export function runProcess(command, args, { cwd, input = '' }) {
     child.on('close', (code) => {
       if (code === 0) resolve({ stdout, stderr })
       else reject(new Error(`${command} ${args.join(' ')} exited with ${code}\n${stderr || stdout}`))
+    })
+    // A child that exits before reading its input fails the write with EPIPE; its exit code tells why.
+    child.stdin.on('error', (error) => {
+      if (error.code !== 'EPIPE') reject(error)
     })
     child.stdin.end(input)
   })

@@ -7,7 +7,8 @@ import { emitAll } from './emit/index.js'
 import type { OutputFile } from './emit/types.js'
 import { RegistryBundler } from './load/bundle.js'
 import { type LoadedRegistry, loadRegistry } from './load/index.js'
-import { type WriteMode, type WriteReport, writeOutputs } from './write/index.js'
+import { writeTarget } from './target.js'
+import type { WriteMode, WriteReport } from './write/index.js'
 
 export interface GenerateOptions extends Omit<PlanOptions, 'root'> {
   /** `path/to/registry.ts:exportName` (or `#exportName`; with none named, the default export, else the module's one registry). */
@@ -123,7 +124,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   const compiler = new Compiler(options.root, { watch: false })
   try {
     const generated = await compiler.generate(options)
-    const report = await writeOutputs(generated.files, {
+    const report = await writeTarget(generated.files, generated.plan, {
       target: resolve(compiler.root, options.target ?? '.'),
       mode: options.mode ?? 'write',
       force: options.force ?? false,
@@ -141,4 +142,5 @@ export type { Diagnostic } from './diagnostics.js'
 export { OacError, formatDiagnostic } from './diagnostics.js'
 export type { OutputFile } from './emit/types.js'
 export type { WriteMode, WriteReport } from './write/index.js'
+export { writeTarget } from './target.js'
 export { writeOutputs } from './write/index.js'

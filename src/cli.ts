@@ -197,7 +197,7 @@ async function run(api: typeof import('./api.js'), parsed: Parsed): Promise<Outc
   const compiler = new api.Compiler(parsed.root, { watch: false })
   try {
     const generated = await compiler.generate(options)
-    const plan = (force: boolean) => api.writeOutputs(generated.files, { target, mode: parsed.mode, force, owner: generated.plan.serverName })
+    const plan = (force: boolean) => api.writeTarget(generated.files, generated.plan, { target, mode: parsed.mode, force, owner: generated.plan.serverName })
     const report = await plan(parsed.force)
     // A plan that stops at a hand edit or a user file in the way lists nothing; planned as if forced
     // (it writes nothing either way) it lists everything that differs, the file in the way included.

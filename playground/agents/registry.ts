@@ -4,6 +4,7 @@ import { deleteReport } from './tools/delete-report.ts'
 import { forecast } from './tools/forecast.ts'
 import { forecastChart } from './tools/forecast-chart.ts'
 import { releaseNotes } from './tools/release-notes.ts'
+import { sampleValue } from './tools/sample-value.ts'
 import { searchIssues } from './tools/search-issues.ts'
 
 const planner = defineAgent({
@@ -38,6 +39,8 @@ const reviewer = defineAgent({
 
 export const registry = defineRegistry({
   agents: [planner, triager, reviewer],
+  // Served to the main agent of every harness (no agent of ours documents it): one value of each kind a tool returns.
+  tools: [sampleValue],
   configs: {
     prod: {
       models: {

@@ -35,7 +35,9 @@ export interface GeminiFamily {
 export function emitGemini(plan: Plan): OutputFile[] {
   // `tools.allowed` (runs unasked) and `tools.confirmationRequired` (always asks), which Gemini's policy
   // engine reads from the project's settings in a trusted folder. Not `.gemini/policies/`: 0.61 has
-  // workspace policy files switched off in its code.
+  // workspace policy files switched off in its code. The nested keys also in a file still in Gemini's
+  // first layout (top-level `coreTools`, `autoAccept`, ...): 0.61 no longer migrates that layout and
+  // reads none of its keys, with our entries or without (test/harness/gemini-legacy-settings.test.ts).
   return emitGeminiFamily(plan, { harness: 'gemini', folder: '.gemini', permissionLists: { allow: ['tools', 'allowed'], ask: ['tools', 'confirmationRequired'] } })
 }
 

@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import type { Generated } from '../api.js'
 import { hasErrors, OacError } from '../diagnostics.js'
 import type { MergeFile } from '../emit/types.js'
-import { mergeJsonText, mergeTomlText, type WriteReport, writeOutputs } from '../write/index.js'
+import { writeTarget } from '../target.js'
+import { mergeJsonText, mergeTomlText, type WriteReport } from '../write/index.js'
 import { posixRelative } from './paths.js'
 
 /** One file of the agent tree as a bundle asset, named relative to the output folder. */
@@ -63,9 +64,9 @@ export async function treeAssets(
   return report ? { assets, report } : { assets }
 }
 
-/** Writes the agent tree into the target with write/ (only changed files; stale owned files removed); throws OacError on errors. */
+/** Writes the agent tree into the target with write/ (only changed files; stale owned files removed), with the target's warnings; throws OacError on errors. */
 export async function writeTree(generated: Generated, target: string, force: boolean): Promise<WriteReport> {
-  const report = await writeOutputs(generated.files, { target, mode: 'write', force, owner: generated.plan.serverName })
+  const report = await writeTarget(generated.files, generated.plan, { target, mode: 'write', force, owner: generated.plan.serverName })
   if (hasErrors(report.diagnostics)) throw new OacError(report.diagnostics)
   return report
 }

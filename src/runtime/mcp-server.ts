@@ -5,6 +5,7 @@ import {
   type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
+  type Implementation,
   ListToolsRequestSchema,
   type ServerNotification,
   type ServerRequest,
@@ -57,7 +58,11 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
   }))
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }))
 
-  server.setRequestHandler(CallToolRequestSchema, async (request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> =>
+    readableBy(server.getClientVersion(), await callTool(request, extra)),
+  )
+
+  async function callTool(request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> {
     const name = request.params.name
     const tool = tools.get(name)
     if (!tool) {
@@ -93,7 +98,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
       extra.signal.removeEventListener('abort', onCancel)
       inFlight.delete(controller)
     }
-  })
+  }
 
   /**
    * A tool's details, for the user and not the model: MCP results have no place for them, so they
@@ -212,6 +217,36 @@ function toCallResult(tool: ServedTool, result: InvokeResult, log: (message: str
   }
   if (result.stack) log(`tool "${name}" failed: ${result.stack}`)
   return failure(`Tool "${name}" failed: ${result.message}`)
+}
+
+/** The name Gemini CLI's MCP client gives itself in `initialize` (its `connectToMcpServer`, packages/core/src/tools/mcp-client.ts). */
+export const GEMINI_CLI_CLIENT = 'gemini-cli-mcp-client'
+
+/**
+ * A result as the client can read it: as it is, but for Gemini CLI and a text that is a JSON value other than an object.
+ *
+ * Gemini CLI (0.61.0) wraps every MCP connection in `McpComplianceTransport`, whose
+ * `fixStructuredContent` stores `JSON.parse` of a result's first text block as its `structuredContent`
+ * when it has none; its SDK then refuses any value but an object ("expected record, received number")
+ * and the model gets that error instead of the result. So a tool printing `3`, `true`, `null`, `"x"` or
+ * `[1, 2]` failed there alone. Gemini hands the model `content` only (`transformMcpContentToParts`),
+ * never `structuredContent`: the value's object form, `{ "result": <value> }` (the wrapping the MCP SDKs
+ * give a non-object structured result), keeps the transport off and changes nothing the model reads.
+ * Every other client gets the result untouched: Codex and Qwen Code show the model a
+ * `structuredContent` (Qwen Code, a Gemini fork without the transport, names its client
+ * `qwen-cli-mcp-client-<server>`), so the choice is by the client's name from `initialize`.
+ */
+function readableBy(client: Implementation | undefined, result: CallToolResult): CallToolResult {
+  if (client?.name !== GEMINI_CLI_CLIENT || result.structuredContent !== undefined) return result
+  const first = result.content[0]
+  if (first?.type !== 'text') return result
+  let value: unknown
+  try {
+    value = JSON.parse(first.text)
+  } catch {
+    return result
+  }
+  return isJsonObject(value as JsonValue) ? result : { ...result, structuredContent: { result: value } }
 }
 
 function isJsonObject(value: JsonValue | undefined): value is { [key: string]: JsonValue } {

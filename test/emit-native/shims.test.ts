@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -234,6 +234,19 @@ for (const bridge of ['process', 'inline'] as const) {
         it("fails the call with the tool's error, and with invalid input naming the field", async () => {
           expect(await makeRunner(target)('explode', { reason: 'boom' }, call(cwd))).toMatchObject({ failed: true, text: 'exploded: boom' })
           expect(await makeRunner(target)('forecast', { days: 'two' }, call(cwd))).toMatchObject({ failed: true, text: expect.stringMatching(/^city: missing/) })
+        })
+
+        it.runIf(bridge === 'process')('fails the call with the exit of a script that ends before it reads its input, not with EPIPE', async () => {
+          const script = join(target, 'scripts/add_note.mjs')
+          const original = await readFile(script, 'utf8')
+          await writeFile(script, 'process.exit(3)\n')
+          try {
+            // More than a pipe holds: the write of the input cannot finish before the script is gone.
+            const outcome = await makeRunner(target)('add_note', { title: 'x'.repeat(4 * 1024 * 1024), kind: 'todo' }, call(cwd))
+            expect(outcome).toMatchObject({ failed: true, text: expect.stringMatching(/add_note\.mjs exited with 3$/) })
+          } finally {
+            await writeFile(script, original)
+          }
         })
 
         it('stops the tool when the call is aborted', async () => {

@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -11,6 +11,7 @@ import { CODEX_AGENT_KEYS } from '../../src/compile/harnesses/codex.js'
 import { emitCodex } from '../../src/emit/codex.js'
 import { mergeTomlText } from '../../src/write/index.js'
 import { installHarnessPackage, isolatedHome } from './cache.js'
+import { threadServers } from './codex-app-server.js'
 import { playgroundProject } from './project.js'
 
 /**
@@ -31,8 +32,8 @@ let claude: string
 let codex: string
 
 /** Tools served over MCP, and each agent's MCP tools, read from the playground's registry. */
-const SERVED = ['forecast', 'convert_units', 'search_issues']
-const AGENT_MCP_TOOLS: Record<string, string[]> = { planner: ['forecast', 'convert_units'], triager: ['search_issues'] }
+const SERVED = ['sample_value', 'forecast', 'forecast_chart', 'convert_units', 'search_issues', 'delete_report']
+const AGENT_MCP_TOOLS: Record<string, string[]> = { planner: ['forecast', 'forecast_chart', 'convert_units'], triager: ['search_issues', 'delete_report'] }
 const AGENTS = ['planner', 'triager', 'reviewer']
 
 beforeAll(async () => {
@@ -91,68 +92,9 @@ describe('Claude Code', () => {
   })
 })
 
-/** One `codex app-server` session over newline-delimited JSON-RPC. */
-class AppServer {
-  private readonly child: ChildProcessWithoutNullStreams
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()
-  private nextId = 1
-  /** The text of every `configWarning` and `warning` notification. */
-  readonly warnings: string[] = []
-
-  constructor(cwd: string) {
-    this.child = spawn(codex, ['app-server', '--disable', 'plugins', '--disable', 'remote_plugin', '-c', 'analytics.enabled=false'], {
-      cwd,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    this.child.stderr.resume()
-    createInterface({ input: this.child.stdout }).on('line', (line) => {
-      const message = JSON.parse(line) as { id?: number; method?: string; result?: unknown; error?: { message: string }; params?: { summary?: string; message?: string } }
-      if (message.method === 'configWarning' || message.method === 'warning') this.warnings.push(message.params?.summary ?? message.params?.message ?? '')
-      if (message.id === undefined || message.method !== undefined) return
-      const waiter = this.pending.get(message.id)
-      this.pending.delete(message.id)
-      if (message.error) waiter?.reject(new Error(message.error.message))
-      else waiter?.resolve(message.result)
-    })
-  }
-
-  request<T>(method: string, params: unknown): Promise<T> {
-    const id = this.nextId++
-    const reply = new Promise<T>((resolveReply, reject) => this.pending.set(id, { resolve: (v) => resolveReply(v as T), reject }))
-    this.child.stdin.write(`${JSON.stringify({ id, method, params })}\n`)
-    return reply
-  }
-
-  async start(): Promise<void> {
-    await this.request('initialize', { clientInfo: { name: 'oac-harness', version: '0' } })
-    this.child.stdin.write(`${JSON.stringify({ method: 'initialized' })}\n`)
-  }
-
-  close(): void {
-    this.child.kill()
-  }
-}
-
-interface McpServerStatus {
-  name: string
-  tools: Record<string, { name: string; inputSchema: unknown }>
-  toolsError: string | null
-}
-
 describe('Codex', () => {
   /** Starts a thread in `cwd` with the app-server running elsewhere (as an editor runs it), and lists its MCP servers. */
-  async function threadServers(cwd: string): Promise<{ servers: McpServerStatus[]; warnings: string[] }> {
-    const server = new AppServer(home)
-    try {
-      await server.start()
-      const { thread } = await server.request<{ thread: { id: string } }>('thread/start', { cwd })
-      const { data } = await server.request<{ data: McpServerStatus[] }>('mcpServerStatus/list', { threadId: thread.id })
-      return { servers: data, warnings: server.warnings }
-    } finally {
-      server.close()
-    }
-  }
+  const threadServersIn = (cwd: string) => threadServers(codex, home, env, cwd)
 
   it('loads every generated agent file without a warning, one using every allow-listed key too (a broken control file does get one)', async () => {
     const control = join(project, '.codex', 'agents', 'zz-control.toml')
@@ -185,7 +127,7 @@ describe('Codex', () => {
     if (file?.kind !== 'merge') throw new Error('no agent file for zz-every-key')
     await writeFile(allKeys, mergeTomlText(undefined, file, []))
     try {
-      const { warnings } = await threadServers(project)
+      const { warnings } = await threadServersIn(project)
       expect(warnings.some((w) => w.includes('zz-control.toml') && w.includes('no_such_key'))).toBe(true)
       const ours = warnings.filter((w) => /agent role/i.test(w) && !w.includes('zz-control'))
       expect(ours).toEqual([])
@@ -197,7 +139,7 @@ describe('Codex', () => {
 
   it("the app-server lists our server's tools, with their schemas, for a thread in the project and in a subfolder", async () => {
     for (const cwd of [project, join(project, 'src', 'deeper')]) {
-      const { servers } = await threadServers(cwd)
+      const { servers } = await threadServersIn(cwd)
       const ours = servers.find((s) => s.name === 'oac-tools')
       expect(ours?.toolsError, `in ${cwd}`).toBeNull()
       expect(Object.values(ours!.tools).map((t) => t.name).sort()).toEqual([...SERVED].sort())

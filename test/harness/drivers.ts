@@ -74,6 +74,12 @@ export function harnessRun(model: ScriptedModel, command: string, args: readonly
 const textAnswer = (answer: string): Turn => ({ text: answer })
 const asIs = (text: string) => text
 
+/**
+ * Claude Code and Qwen Code hand the model `(<tool> completed with no output)` in place of a result
+ * whose text is empty or blank (Claude Code's tool-result step; Qwen Code's `truncateLlmContent`).
+ */
+const noOutput = (text: string) => (/^\(\S+ completed with no output\)\s*$/.test(text) ? '' : text)
+
 /** The installed package's folder, per description: `proof.cli` names the package and version. */
 async function installed(id: Harness, extra: string[] = []): Promise<string> {
   const { cli } = harness(id).proof
@@ -115,7 +121,7 @@ function claudeDriver(): HarnessDriver {
     startAgent: (agent) => [{ calls: [{ name: 'Agent', input: { subagent_type: agent, description: `Ask the ${agent}`, prompt: 'Go.', run_in_background: false } }] }],
     finishAgent: textAnswer,
     // Claude Code appends a `<system-reminder>` block (tokens left) to each tool result.
-    resultText: (text) => text.replace(/\n?<system-reminder>[\s\S]*?<\/system-reminder>/g, ''),
+    resultText: (text) => noOutput(text.replace(/\n?<system-reminder>[\s\S]*?<\/system-reminder>/g, '')),
   }
 }
 
@@ -376,7 +382,7 @@ function qwenDriver(): HarnessDriver {
     // In the foreground: a top-level sub-agent runs in the background by default, and its answer would come later.
     startAgent: (agent) => [{ calls: [{ name: 'agent', input: { subagent_type: agent, description: `Ask the ${agent}`, prompt: 'Go.', run_in_background: false } }] }],
     finishAgent: textAnswer,
-    resultText: asIs,
+    resultText: noOutput,
   }
 }
 

@@ -24,14 +24,17 @@ const OPENCODE = '1.18.33'
 const TOKEN = 'harness-token'
 const MODEL = 'anthropic/claude-sonnet-4-5'
 
-/** What the script prints when run directly: the result every native form must give back. */
-async function direct(target: string, tool: string, input: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd = target): Promise<Run & { progress: string[] }> {
+/**
+ * What the script prints when run directly, and `text`, the result every native form must give back:
+ * the tool's text, as printed but for the line end the command line adds.
+ */
+async function direct(target: string, tool: string, input: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd = target): Promise<Run & { text: string; progress: string[] }> {
   const result = await run('node', [join(target, 'scripts', `${tool}.mjs`), '--json'], { cwd, stdin: JSON.stringify(input), env })
   const progress = result.stderr
     .split('\n')
     .filter((line) => line.startsWith('oac:progress '))
     .map((line) => (JSON.parse(line.slice('oac:progress '.length)) as { message: string }).message)
-  return { ...result, progress }
+  return { ...result, text: result.stdout.replace(/\n$/, ''), progress }
 }
 
 function schemaOf(plan: Plan, tool: string): JsonSchema {
@@ -111,11 +114,11 @@ describe('opencode 1.18.33', () => {
       // Started in a subfolder, opencode runs the tool there; the shim still finds the script from its own file.
       for (const cwd of [dir, join(dir, 'sub')]) {
         const ran = await debugAgent(cwd, 'scribe', { name: 'count', params: COUNT_INPUT })
-        expect((ran.result as { output: string }).output).toBe((await direct(dir, 'count', COUNT_INPUT, env, cwd)).stdout)
+        expect((ran.result as { output: string }).output).toBe((await direct(dir, 'count', COUNT_INPUT, env, cwd)).text)
       }
       const forecast = await debugAgent(dir, 'planner', { name: 'forecast', params: { city: 'Oslo', days: 2 } })
       // opencode's zod applies the default (unit "c") before the call, as the script would.
-      expect((forecast.result as { output: string }).output).toBe((await direct(dir, 'forecast', { city: 'Oslo', days: 2 }, env)).stdout)
+      expect((forecast.result as { output: string }).output).toBe((await direct(dir, 'forecast', { city: 'Oslo', days: 2 }, env)).text)
     })
   }
 
@@ -207,11 +210,13 @@ describe('pi 0.73.1', () => {
       }
       for (const call of report.calls.slice(0, 3)) {
         const expected = await direct(dir, call.tool, calls.find((c) => c.tool === call.tool)!.input, homeEnv)
-        expect(call.result?.content.map((c) => c.text)).toEqual([expected.stdout])
+        expect(call.result?.content.map((c) => c.text)).toEqual([expected.text])
         expect(call.updates.map((u) => u.content[0]!.text)).toEqual(expected.progress)
       }
       expect(report.calls[0]!.updates).toHaveLength(3)
-      expect(report.calls[3]!.error).toContain('exploded: boom')
+      // A failure is a result whose text is the message (the extension's tool_result handler marks it failed; the shims' tests check that).
+      expect(report.calls[3]!.error).toBeUndefined()
+      expect(report.calls[3]!.result?.content.map((c) => c.text)).toEqual(['exploded: boom'])
     })
   }
 })
@@ -297,7 +302,7 @@ describe('oh-my-pi 18.2.3 under bun 1.4.5', () => {
         expect(normalizeSchema(report.schemas[name]!), name).toEqual(normalizeSchema(ompExpected(schemaOf(plan, name))))
       }
       const expected = await direct(dir, 'count', COUNT_INPUT, homeEnv)
-      expect(report.call.result.content.map((c) => c.text)).toEqual([expected.stdout])
+      expect(report.call.result.content.map((c) => c.text)).toEqual([expected.text])
       expect(report.call.updates.map((u) => u.content[0]!.text)).toEqual(expected.progress)
     })
   }

@@ -8,6 +8,7 @@ import { harness } from '../../src/compile/harnesses/index.js'
 import type { Plan } from '../../src/compile/plan.js'
 import type { Harness } from '../../src/define/types.js'
 import type { Diagnostic } from '../../src/diagnostics.js'
+import { endStdin } from '../util/process.js'
 import { copyProject, repoRoot } from '../util/project.js'
 
 /** The sub-agent tier's project: two sub-agents with three tools each, none shared (test/harness/fixtures/subagents). */
@@ -119,6 +120,6 @@ export function bounded(
       }
       resolveRun({ code, stdout, stderr, timedOut })
     })
-    child.stdin.end(options.stdin ?? '')
+    endStdin(child.stdin, options.stdin ?? '', reject)
   })
 }

@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { guardStdin } from '../util/process.js'
 import { buildFixtureServer, type BuiltServer } from './server-fixture.js'
 
 /**
@@ -27,6 +28,8 @@ class RawSession {
 
   constructor(target: string) {
     this.child = spawn(process.execPath, ['scripts/mcp_tools_server.cjs'], { cwd: target, stdio: ['pipe', 'pipe', 'pipe'] })
+    // Its tests end the server; what it does then is read from its exit and its replies.
+    guardStdin(this.child.stdin)
     this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk))
     createInterface({ input: this.child.stdout }).on('line', (line) => {
       const message = JSON.parse(line) as JsonRpcMessage

@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { expect } from 'vitest'
 import { ScriptBundler } from '../../src/bundle/index.js'
+import type { PlanOptions } from '../../src/compile/config.js'
 import { compilePlan } from '../../src/compile/index.js'
 import type { Plan } from '../../src/compile/plan.js'
 import { loadRegistry } from '../../src/load/index.js'
@@ -21,14 +22,15 @@ export interface BuiltServer {
 }
 
 /**
- * Loads, compiles and bundles a fixture (the mcp-tools one by default) with the real pipeline stages,
- * and writes its scripts. `warnings` are the codes of the warnings its compile must give, in order.
+ * Loads, compiles (with `options`: a config, say) and bundles a fixture (the mcp-tools one by default)
+ * with the real pipeline stages, and writes its scripts. `warnings` are the codes of the warnings its
+ * compile must give, in order.
  */
-export async function buildFixtureServer(fixture = MCP_FIXTURE, warnings: string[] = []): Promise<BuiltServer> {
+export async function buildFixtureServer(fixture = MCP_FIXTURE, warnings: string[] = [], options: Omit<PlanOptions, 'root'> = {}): Promise<BuiltServer> {
   const root = await copyProject(fixture, 'oac-mcp-project-')
   const loaded = await loadRegistry('agents/registry.ts:registry', root)
   expect(loaded.diagnostics).toEqual([])
-  const compiled = compilePlan(loaded, { root })
+  const compiled = compilePlan(loaded, { ...options, root })
   expect(compiled.diagnostics.map((d) => `${d.severity} ${d.code}`)).toEqual(warnings.map((code) => `warning ${code}`))
   const plan = compiled.plan!
   const bundler = new ScriptBundler(root)
@@ -59,10 +61,10 @@ export interface Connection {
   close(): Promise<void>
 }
 
-/** Starts the server with the official SDK client over stdio. */
+/** Starts the server with the official SDK client over stdio; `clientName` is the name the client gives in `initialize`. */
 export async function connect(
   target: string,
-  options: { env?: Record<string, string>; command?: string; args?: string[]; cwd?: string } = {},
+  options: { env?: Record<string, string>; command?: string; args?: string[]; cwd?: string; clientName?: string } = {},
 ): Promise<Connection> {
   const transport = new StdioClientTransport({
     command: options.command ?? process.execPath,
@@ -73,7 +75,7 @@ export async function connect(
   })
   let stderr = ''
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-  const client = new Client({ name: 'oac-test', version: '0.0.0' })
+  const client = new Client({ name: options.clientName ?? 'oac-test', version: '0.0.0' })
   await client.connect(transport)
   return { client, transport, stderr: () => stderr, close: () => client.close() }
 }

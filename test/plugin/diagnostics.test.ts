@@ -53,6 +53,20 @@ describe('diagnostics reach the bundler with the definition\'s file and line', (
     expect(ours[0]!.loc).toMatchObject({ file: join(root, 'agents/lossy.ts'), line: 5 })
   })
 
+  test("rollup gets the write's warning that the target is in no project root Codex finds from a subfolder", async () => {
+    const warnings: RollupLog[] = []
+    const bundle = await rollup({
+      input: join(root, 'src/main.js'),
+      plugins: [oacRollup({ registry: './agents/registry.ts:registry', root, target: 'tree-no-root' })],
+      onwarn: (warning) => void warnings.push(warning),
+    })
+    await bundle.write({ dir: join(root, 'dist-no-root') })
+    await bundle.close()
+    const ours = warnings.filter((w) => w.plugin === 'unplugin-oac' && w.message.includes('[codex-no-project-root]'))
+    expect(ours).toHaveLength(1)
+    expect(ours[0]!.message).toContain(`The target folder ${join(root, 'tree-no-root')} is in no Codex project root`)
+  })
+
   test('esbuild reports warnings as its own messages with a location', async () => {
     const result = await esbuild.build({
       absWorkingDir: root,

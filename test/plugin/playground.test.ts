@@ -57,15 +57,15 @@ describe('playground', () => {
     // The prod config's approval rules: read-only tools run without asking, the destructive one always asks.
     expect(JSON.parse(vite.get('.claude/settings.json')!)).toEqual({
       permissions: {
-        allow: ['mcp__oac-tools__forecast', 'mcp__oac-tools__forecast_chart', 'mcp__oac-tools__convert_units', 'mcp__oac-tools__search_issues'],
+        allow: ['mcp__oac-tools__sample_value', 'mcp__oac-tools__forecast', 'mcp__oac-tools__forecast_chart', 'mcp__oac-tools__convert_units', 'mcp__oac-tools__search_issues'],
         ask: ['mcp__oac-tools__delete_report'],
       },
     })
     expect(JSON.parse(vite.get('.opencode/opencode.json')!)).toEqual({
-      permission: { forecast: 'allow', forecast_chart: 'allow', convert_units: 'allow', search_issues: 'allow', delete_report: 'ask' },
+      permission: { sample_value: 'allow', forecast: 'allow', forecast_chart: 'allow', convert_units: 'allow', search_issues: 'allow', delete_report: 'ask' },
     })
     expect(JSON.parse(vite.get('.gemini/settings.json')!).tools).toEqual({
-      allowed: ['mcp_oac-tools_forecast', 'mcp_oac-tools_forecast_chart', 'mcp_oac-tools_convert_units', 'mcp_oac-tools_search_issues'],
+      allowed: ['mcp_oac-tools_sample_value', 'mcp_oac-tools_forecast', 'mcp_oac-tools_forecast_chart', 'mcp_oac-tools_convert_units', 'mcp_oac-tools_search_issues'],
       confirmationRequired: ['mcp_oac-tools_delete_report'],
     })
     // forecast's output schema reaches MCP clients; the image tool and the destructive one carry their effects.

@@ -107,6 +107,9 @@ export const codex = {
   agentFile: (agent) => `.codex/agents/${agent}.toml`,
   approvals: { written: 'as each tool\'s `approval_mode` (`approve` or `prompt`) in the `[mcp_servers.<server>]` block' },
   checkFields,
+  // `find_project_root` and `load_project_layers` (codex-rs/config/src/loader/mod.rs): a thread in a
+  // folder with no `.git` at or above it reads `.codex/` there only (test/harness/codex-project-root.test.ts).
+  projectRoot: { markers: ['.git'], setting: '`project_root_markers` in ~/.codex/config.toml (e.g. `project_root_markers = [".git", "package.json"]`)' },
   proof: {
     cli: { package: '@openai/codex', version: '0.171.0', bin: 'codex' },
     test: 'test/harness/claude-codex.test.ts',

@@ -114,5 +114,20 @@ export interface HarnessDescription {
   approvals: { written: string } | { unsupported: string; fix: string }
   /** Checks an agent's `harness.<id>` fields (already plain JSON); every problem is reported, none thrown. */
   checkFields(fields: Record<string, JsonValue>, agentName: string): HarnessFieldProblem[]
+  /**
+   * Where the harness, started in a folder below the target, finds the target's files: it walks up to
+   * the nearest folder holding one of `markers` (by default) and reads project files only from that
+   * root down. Absent where it finds them from any folder below. A target in no such root gets a
+   * warning (src/target.ts), `<id>-no-project-root`, whose fix names `setting`.
+   */
+  projectRoot?: ProjectRootRule
   proof: HarnessProof
+}
+
+/** How a harness finds the root of the project it runs in (see HarnessDescription.projectRoot). */
+export interface ProjectRootRule {
+  /** Files or folders whose presence marks a root, as the harness has them by default. */
+  markers: readonly string[]
+  /** The setting that changes them, and where it goes. */
+  setting: string
 }
