@@ -1,4 +1,21 @@
-export { defineAgent, defineRegistry, defineTool } from './define/index.js'
+export { defineAgent, defineHook, defineRegistry, defineTool } from './define/index.js'
+export { BUILTIN_TOOLS, HOOK_EVENTS } from './define/hooks.js'
+export type {
+  AnyHookDefinition,
+  BeforeToolContext,
+  BuiltinTool,
+  ContextHookContext,
+  HookContextOf,
+  HookDecision,
+  HookDefinition,
+  HookEvent,
+  HookEventOf,
+  HookOptions,
+  HookReturn,
+  HookToolRef,
+  HookToolResult,
+  StopContext,
+} from './define/hooks.js'
 export { HARNESSES } from './define/types.js'
 export type {
   AgentDefinition,

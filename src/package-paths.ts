@@ -39,6 +39,7 @@ export type OwnModule =
   | 'load/module-table'
   | 'runtime/script'
   | 'runtime/start'
+  | 'runtime/hook-script'
   | 'runtime/mcp-server'
   | 'runtime/check-zod'
   | 'runtime/check-typebox'

@@ -1,4 +1,5 @@
 import { defineAgent, defineRegistry } from 'unplugin-oac'
+import { guard } from './hooks/guard.ts'
 import { convertUnits } from './tools/convert-units.ts'
 import { deleteReport } from './tools/delete-report.ts'
 import { forecast } from './tools/forecast.ts'
@@ -41,6 +42,7 @@ export const registry = defineRegistry({
   agents: [planner, triager, reviewer],
   // Served to the main agent of every harness (no agent of ours documents it): one value of each kind a tool returns.
   tools: [sampleValue],
+  hooks: [guard],
   configs: {
     prod: {
       models: {

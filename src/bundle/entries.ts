@@ -1,7 +1,9 @@
 import { join } from 'node:path'
 import { harness } from '../compile/harnesses/index.js'
-import type { Plan, PlannedTool } from '../compile/plan.js'
+import type { Plan, PlannedHook, PlannedSource, PlannedTool } from '../compile/plan.js'
+import { BUILTIN_TOOLS } from '../define/hooks.js'
 import type { JsonValue } from '../define/types.js'
+import type { HookSpec } from '../runtime/hook-types.js'
 import { jsLineComment, jsString, jsValue } from '../emit/codegen/escape.js'
 import { mcpAnnotations, mcpOutputSchema } from '../emit/codegen/mcp-tool-list.js'
 import type { ToolExport } from './tool-module.js'
@@ -23,6 +25,8 @@ export interface RuntimeFiles {
   start: string
   /** The runtime a tool's code file imports: see runtime/script.ts. */
   script: string
+  /** The runtime a hook script loads: see runtime/hook-script.ts. */
+  hook: string
   /** The MCP server's runtime, SDK included (CommonJS). */
   mcpServer: string
   /** Per schema package, the runtime that checks a tool's input with that package: see runtime/check-*.ts. */
@@ -47,9 +51,35 @@ function jsonData(value: JsonValue): string {
   return `JSON.parse(${jsString(JSON.stringify(value))})`
 }
 
-/** The absolute path of the module where the tool's `defineTool` was called. */
-export function toolModulePath(root: string, tool: PlannedTool): string {
-  return join(root, ...tool.source.file.split('/'))
+/** The folder, inside the scripts folder, of each hook's script (`hooks/<hook>.mjs`) and code file (`hooks/<hook>.code.mjs`). */
+export const HOOK_FOLDER = 'hooks'
+
+/** A definition whose module esbuild builds into a code file of its own: a tool's, or a hook's. */
+export interface CodeUnit {
+  /** Unique in the plan: `tool:<name>` or `hook:<name>`. */
+  key: string
+  name: string
+  source: PlannedSource
+  /** The code file, relative to the scripts folder; one folder deep, so that every code file imports the vendor files alike. */
+  codeFile: string
+}
+
+/** The plan's tools and hooks, each a code file of its own. */
+export function codeUnits(plan: Plan): CodeUnit[] {
+  return [
+    ...plan.tools.map((tool) => ({ key: `tool:${tool.name}`, name: tool.name, source: tool.source, codeFile: toolCodeFile(tool) })),
+    ...plan.hooks.map((hook) => ({ key: `hook:${hook.name}`, name: hook.name, source: hook.source, codeFile: hookCodeFile(hook) })),
+  ]
+}
+
+/** The absolute path of the module where the definition (`defineTool`, `defineHook`) was called. */
+export function toolModulePath(root: string, definition: { source: PlannedSource }): string {
+  return join(root, ...definition.source.file.split('/'))
+}
+
+/** The hook's code file, relative to the scripts folder. */
+export function hookCodeFile(hook: PlannedHook): string {
+  return `${HOOK_FOLDER}/${hook.name}.code.mjs`
 }
 
 /** The tool's code file, relative to the scripts folder. */
@@ -87,8 +117,60 @@ export function toolLauncherSource(plan: Plan, tool: PlannedTool, context: Entry
  * that defines other tools too is given as a re-export of the tool's own export, so that tree
  * shaking leaves out what only the module's other exports use (an entry keeps all its exports).
  */
-export function toolDefinitionEntry(tool: PlannedTool, context: EntryContext, definition: ToolExport): string {
-  return `export { ${jsString(definition.exportName)} } from ${jsString(toolModulePath(context.root, tool))}\n`
+export function toolDefinitionEntry(unit: { source: PlannedSource }, context: EntryContext, definition: ToolExport): string {
+  return `export { ${jsString(definition.exportName)} } from ${jsString(toolModulePath(context.root, unit))}\n`
+}
+
+/**
+ * What the hook's script knows of it besides its code (see HookSpec): per harness that runs it, the
+ * names its hooks see for the tools (ours and the built-ins, those the hook watches or all), what it
+ * does in place of a decision it cannot carry, and the wire format of a command harness.
+ */
+export function hookSpec(plan: Plan, hook: PlannedHook): HookSpec {
+  const spec: HookSpec = { name: hook.name, on: hook.on, onError: hook.onError, timeoutMs: hook.timeoutMs, env: plan.env, names: {}, fallbacks: {}, wires: {}, events: {} }
+  const aboutTools = hook.on === 'beforeTool' || hook.on === 'afterTool'
+  const ours = hook.tools?.ours ?? plan.tools.filter((tool) => tool.json).map((tool) => tool.name)
+  const builtins = hook.tools?.builtins ?? BUILTIN_TOOLS
+  for (const id of plan.harnesses) {
+    const support = harness(id).hooks
+    const event = support.events[hook.on]
+    if (event === undefined) continue
+    spec.events[id] = event
+    if (aboutTools) {
+      const names: Record<string, string> = Object.create(null)
+      for (const name of builtins) for (const native of support.builtins[name] ?? []) names[native] = name
+      for (const tool of ours) names[support.toolName(plan.serverName, tool)] = tool
+      spec.names[id] = names
+    }
+    const fallbacks = Object.fromEntries(Object.entries(support.limits).map(([kind, limit]) => [kind, limit.instead]))
+    if (Object.keys(fallbacks).length > 0) spec.fallbacks[id] = fallbacks
+    if (support.registration.kind === 'command') spec.wires[id] = support.wire
+  }
+  if (hook.tools) spec.watch = [...hook.tools.ours, ...hook.tools.builtins]
+  return spec
+}
+
+/**
+ * `scripts/hooks/<hook>.mjs`, the command a harness runs for the hook (and the module a generated plugin
+ * imports): like a tool's launcher, it holds no hook code, turns on what applies to the code loaded
+ * after it, and carries the hook's spec, a literal with one member per line. Its \`started\` is the
+ * loaded hook, for a plugin; its failure to load is theirs to report (caught here, so that it is not an
+ * unhandled rejection of the harness's process before a plugin first runs the hook).
+ */
+export function hookLauncherSource(plan: Plan, hook: PlannedHook, context: EntryContext): string {
+  const fromHooks = (path: string) => `../${path}`
+  const imports = [`./${hook.name}.code.mjs`, fromHooks(context.runtime.hook)]
+  return [
+    `// The command and module of the hook "${jsLineComment(hook.name)}", generated by unplugin-oac from ${jsLineComment(hook.source.file)}.`,
+    `import { startHookScript } from ${jsString(fromHooks(context.runtime.start))}`,
+    `export const started = startHookScript(import.meta.url, {`,
+    `  source: ${jsString(hook.source.file)},`,
+    `  spec: ${jsValue(hookSpec(plan, hook) as unknown as JsonValue, '  ')},`,
+    `  load: () => Promise.all([${imports.map((path) => `import(${jsString(path)})`).join(', ')}]),`,
+    `})`,
+    `started.catch(() => undefined)`,
+    '',
+  ].join('\n')
 }
 
 /** How the server names a sibling tool script; resolved at run time. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import { type BuildFailure, build as esbuild, type Message, type Plugin } from 'esbuild'
-import { type Plan, type PlannedTool, scriptsFolder } from '../compile/plan.js'
+import { type Plan, scriptsFolder } from '../compile/plan.js'
 import { debugBundle } from '../debug.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { OwnedFile } from '../emit/types.js'
@@ -10,11 +10,14 @@ import { sourceLoader } from '../source-loader.js'
 import { InputStamps } from './input-stamps.js'
 import { ToolModule } from './tool-module.js'
 import {
+  type CodeUnit,
+  codeUnits,
   type EntryContext,
+  HOOK_FOLDER,
+  hookLauncherSource,
   MCP_SERVER_ENTRY,
   mcpServerSource,
   needsMcpServer,
-  toolCodeFile,
   toolDefinitionEntry,
   toolLauncherSource,
   TOOL_CODE_FOLDER,
@@ -60,9 +63,10 @@ interface ToolBuild {
 
 type BuildFailed = { ok: false; errors: Message[]; warnings: Message[] }
 
-/** A build of some tools' code; `crossed`: the tools whose code imports a module another tool of the build owned. */
-type WantedTool = { tool: PlannedTool; entry: CodeEntry }
+/** A code file to build (a tool's or a hook's), and what from. */
+type WantedTool = { unit: CodeUnit; entry: CodeEntry }
 
+/** A build of some code files; `crossed`: those whose code imports a module another definition of the build owned. */
 type BatchOutcome = { ok: true; crossed: WantedTool[] } | BuildFailed
 
 type ToolsOutcome = { ok: true; builds: ToolBuild[] } | BuildFailed
@@ -75,7 +79,7 @@ const ENTRY_NAMESPACE = 'oac-entry'
  * makes a script for (`owners`, by module) marked pure. A module whose tool is not in this build
  * only lends code to a script: all its definitions are marked.
  */
-function otherToolsPlugin(modules: ReadonlyMap<string, ToolModule>, owners: ReadonlyMap<string, PlannedTool>): Plugin {
+function otherToolsPlugin(modules: ReadonlyMap<string, ToolModule>, owners: ReadonlyMap<string, CodeUnit>): Plugin {
   return {
     name: 'oac-other-tools',
     setup(build) {
@@ -127,6 +131,7 @@ const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? 
 export class ScriptBundler {
   readonly root: string
   private readonly vendor = new Vendor()
+  /** The last build of each code file, by its unit's key. */
   private readonly tools = new Map<string, ToolBuild>()
   /** Each tool module as last read (and parsed, if it was), so that a rebuild reads only what changed. */
   private readonly seenModules = new Map<string, { version: FileVersion | undefined; text: string; parsed: boolean; module: ToolModule | undefined }>()
@@ -172,7 +177,7 @@ export class ScriptBundler {
   private async buildNow(plan: Plan, whileBundling: () => void): Promise<BundleResult> {
     const diagnostics = this.checkPlan(plan)
     if (diagnostics.length > 0) return { files: [], inputs: this.inputsAfterFailure(plan, []), diagnostics }
-    if (plan.tools.length === 0) {
+    if (plan.tools.length === 0 && plan.hooks.length === 0) {
       this.tools.clear()
       return { files: [], inputs: [], diagnostics: [] }
     }
@@ -182,10 +187,10 @@ export class ScriptBundler {
     // so that the tree's bytes do not depend on where it is written; elsewhere, a stack still names
     // the right file and line, under the target folder.
     const scriptsDir = join(this.root, ...folder.split('/'))
-    const planned = new Set(plan.tools.map((tool) => tool.name))
-    for (const name of this.tools.keys()) if (!planned.has(name)) this.tools.delete(name)
+    const planned = new Set(codeUnits(plan).map((unit) => unit.key))
+    for (const key of this.tools.keys()) if (!planned.has(key)) this.tools.delete(key)
 
-    const vendorOptions = { withServer: needsMcpServer(plan), schemaPackages: new Set(plan.tools.map((tool) => tool.schemaPackage)) }
+    const vendorOptions = { withServer: needsMcpServer(plan), schemaPackages: new Set(plan.tools.map((tool) => tool.schemaPackage)), withHooks: plan.hooks.length > 0 }
     const building = this.buildTools(plan, context, scriptsDir)
     // Our runtime's vendor files and the server's take nothing from the tools' builds: they are built
     // alongside them (and kept), and only the packages the tools import wait for those builds.
@@ -210,10 +215,11 @@ export class ScriptBundler {
     return { files, inputs: this.lastInputs, diagnostics: builds.flatMap((build) => build.warnings.map((m) => this.diagnostic(m, 'warning'))) }
   }
 
-  /** Each tool's launcher, and the MCP server when needed: made again only for another plan (a watch rebuild after an edit inside a `run` has the same one). */
+  /** Each tool's and hook's launcher, and the MCP server when needed: made again only for another plan (a watch rebuild after an edit inside a `run` has the same one). */
   private filesOfPlan(plan: Plan, context: EntryContext): ScriptFile[] {
     if (this.planFiles?.plan !== plan) {
       const files = plan.tools.map((tool) => ({ path: `${tool.name}.mjs`, text: toolLauncherSource(plan, tool, context) }))
+      for (const hook of plan.hooks) files.push({ path: `${HOOK_FOLDER}/${hook.name}.mjs`, text: hookLauncherSource(plan, hook, context) })
       if (needsMcpServer(plan)) files.push({ path: `${MCP_SERVER_ENTRY}.cjs`, text: mcpServerSource(plan, context) })
       this.planFiles = { plan, files }
     }
@@ -230,28 +236,32 @@ export class ScriptBundler {
     // Taken before the tool modules are read: a module edited after it counts as changed (InputStamps).
     const startedAt = Date.now()
     // The files of the last builds still as they were: a tool module among them need not be read again.
-    const unchanged = new Set([...this.tools].filter(([, last]) => last.inputs.unchanged()).map(([name]) => name))
-    // Each tool module's tools of the plan, in plan order.
-    const definedIn = groupBy(plan.tools, (tool) => tool.source.file)
-    const modules = this.toolModules(definedIn, startedAt, new Set(plan.tools.filter((tool) => unchanged.has(tool.name)).map((tool) => toolModulePath(this.root, tool))))
-    const wanted = plan.tools.map((tool): WantedTool => {
-      const module = toolModulePath(this.root, tool)
-      const definition = modules.get(module)?.definitionAt(tool.source)?.export
-      const entry = definition ? { in: `${ENTRY_NAMESPACE}:${toolCodeFile(tool)}`, source: toolDefinitionEntry(tool, context, definition) } : { in: module }
-      return { tool, entry }
+    const unchanged = new Set([...this.tools].filter(([, last]) => last.inputs.unchanged()).map(([key]) => key))
+    const units = codeUnits(plan)
+    // Each module's tools and hooks of the plan, in plan order.
+    const definedIn = groupBy(units, (unit) => unit.source.file)
+    // A hook's module is read, and so are those of the tools it watches: its script leaves their definitions out (tool-module.ts).
+    const watched = plan.hooks.flatMap((hook) => [hook, ...plan.tools.filter((tool) => hook.tools?.ours.includes(tool.name))])
+    const parse = new Set(watched.map((definition) => toolModulePath(this.root, definition)))
+    const modules = this.toolModules(definedIn, startedAt, new Set(units.filter((unit) => unchanged.has(unit.key)).map((unit) => toolModulePath(this.root, unit))), parse)
+    const wanted = units.map((unit): WantedTool => {
+      const module = toolModulePath(this.root, unit)
+      const definition = modules.get(module)?.definitionAt(unit.source)?.export
+      const entry = definition ? { in: `${ENTRY_NAMESPACE}:${unit.codeFile}`, source: toolDefinitionEntry(unit, context, definition) } : { in: module }
+      return { unit, entry }
     })
-    const stale = wanted.filter(({ tool, entry }) => !(unchanged.has(tool.name) && sameEntry(this.tools.get(tool.name)!.entry, entry)))
+    const stale = wanted.filter(({ unit, entry }) => !(unchanged.has(unit.key) && sameEntry(this.tools.get(unit.key)!.entry, entry)))
     if (stale.length > 0) {
       const built = await this.buildBatches(definedIn, stale, modules, scriptsDir, undefined, startedAt)
       if (!built.ok) return built
       // A CommonJS package bundled into a script may `require` node built-ins: that script gets a `require`.
-      const needRequire = stale.filter(({ tool }) => this.tools.get(tool.name)!.files[0]!.text.includes('__require('))
+      const needRequire = stale.filter(({ unit }) => this.tools.get(unit.key)!.files[0]!.text.includes('__require('))
       if (needRequire.length > 0) {
         const again = await this.buildBatches(definedIn, needRequire, modules, scriptsDir, REQUIRE_BANNER, startedAt)
         if (!again.ok) return again
       }
     }
-    return { ok: true, builds: plan.tools.map((tool) => this.tools.get(tool.name)!) }
+    return { ok: true, builds: units.map((unit) => this.tools.get(unit.key)!) }
   }
 
   /**
@@ -263,7 +273,7 @@ export class ScriptBundler {
    * built together.
    */
   private async buildBatches(
-    definedIn: ReadonlyMap<string, readonly PlannedTool[]>,
+    definedIn: ReadonlyMap<string, readonly CodeUnit[]>,
     stale: readonly WantedTool[],
     modules: ReadonlyMap<string, ToolModule>,
     scriptsDir: string,
@@ -271,18 +281,18 @@ export class ScriptBundler {
     startedAt: number,
   ): Promise<{ ok: true } | BuildFailed> {
     const hashedBefore = FileVersion.hashRecent(
-      stale.flatMap(({ tool }) => this.tools.get(tool.name)?.inputs.files() ?? []),
+      stale.flatMap(({ unit }) => this.tools.get(unit.key)?.inputs.files() ?? []),
       startedAt,
     )
-    for (const { tool } of stale) this.tools.delete(tool.name)
-    const batches = groupBy(stale, ({ tool }) => {
-      const siblings = definedIn.get(tool.source.file)!
-      return siblings.length > 1 ? 1 + siblings.indexOf(tool) : 0
+    for (const { unit } of stale) this.tools.delete(unit.key)
+    const batches = groupBy(stale, ({ unit }) => {
+      const siblings = definedIn.get(unit.source.file)!
+      return siblings.length > 1 ? 1 + siblings.indexOf(unit) : 0
     })
     const build = (batch: readonly WantedTool[]) => this.buildBatch(batch, modules, scriptsDir, banner, startedAt, hashedBefore)
     const outcomes = await Promise.all([...batches.values()].map(build))
     const crossed = outcomes.flatMap((outcome) => (outcome.ok ? outcome.crossed : []))
-    outcomes.push(...(await Promise.all(crossed.map((tool) => build([tool])))))
+    outcomes.push(...(await Promise.all(crossed.map((unit) => build([unit])))))
     const failed = outcomes.filter((outcome): outcome is BuildFailed => !outcome.ok)
     if (failed.length === 0) return { ok: true }
     // A module several builds share reports its error in each: once is enough.
@@ -296,14 +306,14 @@ export class ScriptBundler {
    * milliseconds, so a module is parsed only when the plan has several tools from it, or when its
    * text names `defineTool` more than an import and one call do. (A module that imports it under
    * another name and defines tools the plan leaves out keeps them in its tool's script.) `unchanged`:
-   * modules a last build read that are still as it read them.
+   * modules a last build read that are still as it read them; `parse`: modules parsed in any case.
    */
-  private toolModules(definedIn: ReadonlyMap<string, readonly PlannedTool[]>, startedAt: number, unchanged: ReadonlySet<string>): Map<string, ToolModule> {
+  private toolModules(definedIn: ReadonlyMap<string, readonly CodeUnit[]>, startedAt: number, unchanged: ReadonlySet<string>, parse: ReadonlySet<string>): Map<string, ToolModule> {
     const modules = new Map<string, ToolModule>()
-    const planned = new Set([...definedIn.values()].map((tools) => toolModulePath(this.root, tools[0]!)))
+    const planned = new Set([...definedIn.values()].map((units) => toolModulePath(this.root, units[0]!)))
     for (const path of this.seenModules.keys()) if (!planned.has(path)) this.seenModules.delete(path)
-    for (const [file, tools] of definedIn) {
-      const path = toolModulePath(this.root, tools[0]!)
+    for (const [file, units] of definedIn) {
+      const path = toolModulePath(this.root, units[0]!)
       let seen = this.seenModules.get(path)
       if (!seen || !(unchanged.has(path) || seen.version?.holds(path))) {
         let text: string
@@ -316,7 +326,7 @@ export class ScriptBundler {
         seen = { version: FileVersion.ofRead(path, startedAt, text), text, parsed: false, module: undefined }
         this.seenModules.set(path, seen)
       }
-      if (tools.length < 2 && seen.text.split('defineTool').length <= 3) continue
+      if (!parse.has(path) && units.length < 2 && (seen.text.match(/define(?:Tool|Hook)/g)?.length ?? 0) <= 2) continue
       if (!seen.parsed) seen = { ...seen, parsed: true, module: ToolModule.read(file, seen.text) }
       this.seenModules.set(path, seen)
       if (seen.module) modules.set(path, seen.module)
@@ -332,15 +342,15 @@ export class ScriptBundler {
     startedAt: number,
     hashedBefore: ReadonlyMap<string, string>,
   ): Promise<BatchOutcome> {
-    const owners = new Map(batch.map(({ tool }) => [toolModulePath(this.root, tool), tool]))
-    const wanted = batch.map(({ tool, entry }) => ({ tool, entry, codeFile: toolCodeFile(tool) }))
+    const owners = new Map(batch.map(({ unit }) => [toolModulePath(this.root, unit), unit]))
+    const wanted = batch.map(({ unit, entry }) => ({ unit, entry, codeFile: unit.codeFile }))
     const entries = new Map(wanted.flatMap(({ codeFile, entry }) => (entry.source === undefined ? [] : [[codeFile, entry.source]])))
     const needs = new Map<string, VendorModule>()
     // An import a parsed module makes only for its bindings goes when tree shaking leaves them unused,
     // as TypeScript itself drops an import whose bindings are unused: TypeBox goes with the
     // TypeBox tool left out of a zod tool's script, even though TypeBox declares no `sideEffects`.
     const forBindingsOnly = (importer: string, specifier: string) => modules.get(importer)?.importsForBindingsOnly.has(specifier) === true
-    debugBundle('tool scripts: %s%s', wanted.length <= 3 ? wanted.map(({ tool }) => tool.name).join(', ') : `${wanted.length} tools`, banner === undefined ? '' : ' (again, with a require)')
+    debugBundle('tool scripts: %s%s', wanted.length <= 3 ? wanted.map(({ unit }) => unit.name).join(', ') : `${wanted.length} tools`, banner === undefined ? '' : ' (again, with a require)')
     let result
     try {
       result = await esbuild({
@@ -372,15 +382,15 @@ export class ScriptBundler {
     }
     const outputs = new Map(result.outputFiles.map((file) => [relative(scriptsDir, file.path).split(sep).join('/'), file.text]))
     const crossed: WantedTool[] = []
-    for (const [index, { tool, entry, codeFile }] of wanted.entries()) {
+    for (const [index, { unit, entry, codeFile }] of wanted.entries()) {
       const meta = result.metafile.outputs[relative(this.root, join(scriptsDir, ...codeFile.split('/'))).split(sep).join('/')]
       if (!meta) throw new Error(`esbuild gave no output for ${codeFile}`)
       const read = Object.keys(meta.inputs)
         .filter((input) => !input.startsWith(`${ENTRY_NAMESPACE}:`))
         .map((input) => resolve(this.root, input))
       const readSet = new Set(read)
-      if (read.some((input) => modules.has(input) && owners.has(input) && owners.get(input) !== tool)) crossed.push({ tool, entry })
-      this.tools.set(tool.name, {
+      if (read.some((input) => modules.has(input) && owners.has(input) && owners.get(input) !== unit)) crossed.push({ unit, entry })
+      this.tools.set(unit.key, {
         entry,
         files: [codeFile, `${codeFile}.map`].map((path) => ({ path, text: outputs.get(path) ?? '' })),
         needs: meta.imports.flatMap((imported) => (imported.external && needs.has(imported.path) ? [needs.get(imported.path)!] : [])),
@@ -401,11 +411,13 @@ export class ScriptBundler {
    */
   private inputsAfterFailure(plan: Plan, errors: readonly Message[]): string[] {
     const named = errors.flatMap((error) => (error.location && !error.location.file.startsWith(`${ENTRY_NAMESPACE}:`) ? [resolve(this.root, error.location.file)] : []))
-    const modules = plan.tools.map((tool) => toolModulePath(this.root, tool)).filter((path) => existsSync(path))
+    const modules = codeUnits(plan)
+      .map((unit) => toolModulePath(this.root, unit))
+      .filter((path) => existsSync(path))
     return [...new Set([...this.lastInputs, ...modules, ...named.filter((path) => !/[\\/]node_modules[\\/]/.test(path))])].sort()
   }
 
-  /** Problems esbuild would report less clearly: a tool module that is gone, a name taken by the server entry. */
+  /** Problems esbuild would report less clearly: a tool's or hook's module that is gone, a name taken by the server entry. */
   private checkPlan(plan: Plan): Diagnostic[] {
     const diagnostics: Diagnostic[] = []
     for (const tool of plan.tools) {
@@ -419,15 +431,18 @@ export class ScriptBundler {
           ...where,
         })
       }
-      if (!existsSync(toolModulePath(this.root, tool))) {
-        diagnostics.push({
-          severity: 'error',
-          code: 'tool-module-missing',
-          message: `The module of the tool "${tool.name}" (${tool.source.file}) does not exist, so ${tool.script} cannot be built.`,
-          fix: 'Restore the file, or compile again so the plan points at the module that now defines the tool.',
-          ...where,
-        })
-      }
+    }
+    for (const [kind, definition] of [...plan.tools.map((tool) => ['tool', tool] as const), ...plan.hooks.map((hook) => ['hook', hook] as const)]) {
+      if (existsSync(toolModulePath(this.root, definition))) continue
+      diagnostics.push({
+        severity: 'error',
+        code: 'tool-module-missing',
+        message: `The module of the ${kind} "${definition.name}" (${definition.source.file}) does not exist, so ${definition.script} cannot be built.`,
+        fix: `Restore the file, or compile again so the plan points at the module that now defines the ${kind}.`,
+        file: definition.source.file,
+        line: definition.source.line,
+        column: definition.source.column,
+      })
     }
     return diagnostics
   }

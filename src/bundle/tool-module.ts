@@ -5,8 +5,8 @@ import { type AstNode, walk } from '../ast.js'
 import type { PlannedSource } from '../compile/plan.js'
 
 /**
- * A module that defines tools, read with a real parser (oxc), so that a tool's script can leave out
- * the other tools defined in the same module. esbuild cannot drop an unused `defineTool({...})` by
+ * A module that defines tools (or hooks: the same holds for them), read with a real parser (oxc), so
+ * that a tool's script can leave out the other tools defined in the same module. esbuild cannot drop an unused `defineTool({...})` by
  * itself: the call and the schema calls in its arguments count as side effects. So the module is
  * handed to esbuild with those calls marked pure (`@__PURE__` comments), and the calls that build
  * what only those tools use (a schema in a constant of its own); esbuild's tree shaking then drops
@@ -14,8 +14,11 @@ import type { PlannedSource } from '../compile/plan.js'
  * script's tool calls is reached, and stays.
  */
 
-/** The package whose `defineTool` the calls are made with. */
+/** The package whose `defineTool` and `defineHook` the calls are made with. */
 const OWN_PACKAGE = 'unplugin-oac'
+
+/** The definitions that become code files of their own: a tool's script, a hook's. */
+const DEFINE_FUNCTIONS: readonly string[] = ['defineTool', 'defineHook']
 
 const PURE = '/* @__PURE__ */ '
 
@@ -56,8 +59,10 @@ export class ToolModule {
     private readonly file: string,
     /** The text the module was parsed from. */
     readonly text: string,
-    /** The module's `defineTool(...)` calls evaluated at its top level, in source order. */
+    /** The module's `defineTool(...)` and `defineHook(...)` calls evaluated at its top level, in source order. */
     private readonly definitions: readonly AstNode[],
+    /** Of those, the `defineHook(...)` calls. */
+    private readonly hookDefinitions: ReadonlySet<AstNode>,
     /** The export name of each definition exported as a binding of its own. */
     private readonly exportNames: ReadonlyMap<AstNode, string>,
     private readonly bindings: readonly TopBinding[],
@@ -69,15 +74,15 @@ export class ToolModule {
 
   /**
    * Parses `text`, the module at `file`. Undefined when there is nothing to do: it does not parse
-   * (esbuild reports that), or it makes no `defineTool` call with unplugin-oac's own function.
+   * (esbuild reports that), or it makes no `defineTool` or `defineHook` call with unplugin-oac's own function.
    */
   static read(file: string, text: string): ToolModule | undefined {
     const parsed = parseSync(file, text)
     if (parsed.errors.length > 0) return undefined
     const program = parsed.program as unknown as AstNode & { body: AstNode[] }
 
-    // The names `defineTool` goes by here: imported by name (perhaps renamed), or as a namespace's member.
-    const direct = new Set<string>()
+    // The names `defineTool` and `defineHook` go by here (by local name, the function's): imported by name (perhaps renamed), or as a namespace's member.
+    const direct = new Map<string, string>()
     const namespaces = new Set<string>()
     const bareImports = new Set<string>()
     const boundImports = new Set<string>()
@@ -88,25 +93,29 @@ export class ToolModule {
       else if (values.length > 0) boundImports.add(specifier)
       if (specifier !== OWN_PACKAGE) continue
       for (const e of values) {
-        if (e.importName.kind === 'Name' && e.importName.name === 'defineTool') direct.add(e.localName.value)
+        if (e.importName.kind === 'Name' && DEFINE_FUNCTIONS.includes(e.importName.name ?? '')) direct.set(e.localName.value, e.importName.name!)
         if (e.importName.kind === 'NamespaceObject') namespaces.add(e.localName.value)
       }
     }
     if (direct.size === 0 && namespaces.size === 0) return undefined
-    const isDefinition = (node: AstNode): boolean => {
-      if (node.type !== 'CallExpression') return false
+    /** The define function a call makes, if it is one of ours. */
+    const definitionOf = (node: AstNode): string | undefined => {
+      if (node.type !== 'CallExpression') return undefined
       const callee = unwrapped((node as unknown as { callee: AstNode }).callee) as AstNode & Record<string, unknown>
-      if (callee.type === 'Identifier') return direct.has(callee.name as string)
-      if (callee.type !== 'MemberExpression' || callee.computed) return false
+      if (callee.type === 'Identifier') return direct.get(callee.name as string)
+      if (callee.type !== 'MemberExpression' || callee.computed) return undefined
       const object = callee.object as AstNode & { name?: string }
       const property = callee.property as AstNode & { name?: string }
-      return object.type === 'Identifier' && namespaces.has(object.name!) && property.name === 'defineTool'
+      return object.type === 'Identifier' && namespaces.has(object.name!) && DEFINE_FUNCTIONS.includes(property.name ?? '') ? property.name : undefined
     }
 
     const definitions: AstNode[] = []
+    const hookDefinitions = new Set<AstNode>()
     walk(program, (node) => {
       if (DEFERRED.has(node.type)) return false
-      if (isDefinition(node)) definitions.push(node)
+      const defined = definitionOf(node)
+      if (defined) definitions.push(node)
+      if (defined === 'defineHook') hookDefinitions.add(node)
     })
     if (definitions.length === 0) return undefined
 
@@ -157,7 +166,7 @@ export class ToolModule {
     })
 
     const importsForBindingsOnly = new Set([...boundImports].filter((specifier) => !bareImports.has(specifier)))
-    return new ToolModule(file, text, definitions, exportNames, bindings, references, importsForBindingsOnly)
+    return new ToolModule(file, text, definitions, hookDefinitions, exportNames, bindings, references, importsForBindingsOnly)
   }
 
   /** The definition the plan located at `source` (its line and column fall inside the call), if any. */
@@ -173,13 +182,17 @@ export class ToolModule {
   /**
    * The module's text for a script whose own tool is defined by `own` (none: the module only lends
    * code to the script): every other definition marked pure, with every call in its arguments, and
-   * so the calls that initialise a top-level binding only those definitions use. A source map back
+   * so the calls that initialise a top-level binding only those definitions use; a hook's own `tools`
+   * left out (its spec carries them), so that its script need not load the tools it watches. A source map back
    * to the module is inlined, so stacks (OAC_DEBUG) still name the module's own lines and columns.
    * Undefined when there is nothing to mark.
    */
   withoutOtherTools(own: AstNode | undefined): string | undefined {
     const others = this.definitions.filter((call) => !own || call.end <= own.start || call.start >= own.end)
-    if (others.length === 0) return undefined
+    // A hook's script takes the tools it watches from its spec: without the `tools` its definition lists,
+    // it need not load their modules (nor what they import, zod with them).
+    const watched = own && this.hookDefinitions.has(own) ? toolsValue(own) : undefined
+    if (others.length === 0 && !watched) return undefined
 
     // The bindings only the other definitions use, grown to a fixed point: a binding used only by one
     // found so belongs to them too. One used nowhere is left alone: its initialiser may be there for
@@ -207,13 +220,25 @@ export class ToolModule {
       })
     for (const call of others) markCalls(call)
     for (const binding of onlyTheirs) if (binding.init) markCalls(binding.init)
-    if (marks.size === 0) return undefined
+    if (marks.size === 0 && !watched) return undefined
 
     const edited = new MagicString(this.text)
     for (const offset of marks) edited.appendLeft(offset, PURE)
+    if (watched) edited.overwrite(watched.start, watched.end, 'undefined')
     const map = edited.generateMap({ hires: true, source: basename(this.file), includeContent: false })
     return `${edited.toString()}\n//# sourceMappingURL=${map.toUrl()}\n`
   }
+}
+
+/** The value of the `tools` property of a definition's options object, where it is written as one. */
+function toolsValue(call: AstNode): AstNode | undefined {
+  const options = unwrapped(((call as unknown as { arguments: AstNode[] }).arguments ?? [])[0] ?? call)
+  if (options.type !== 'ObjectExpression') return undefined
+  for (const property of (options as unknown as { properties: Array<AstNode & { key?: AstNode & { name?: string }; computed?: boolean; value?: AstNode; shorthand?: boolean }> }).properties) {
+    if (property.type !== 'Property' || property.computed || property.shorthand || property.key?.type !== 'Identifier' || property.key.name !== 'tools') continue
+    return property.value
+  }
+  return undefined
 }
 
 /** The offset where 1-based `line` starts, counting line breaks as JavaScript does (`\n`, `\r\n`, `\r`, U+2028, U+2029). */

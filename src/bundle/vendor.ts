@@ -47,6 +47,8 @@ interface PackageInfo {
 export interface VendorOptions {
   withServer: boolean
   schemaPackages: ReadonlySet<SchemaPackage>
+  /** The plan has hooks: their runtime (`hook.mjs`) is built too. */
+  withHooks: boolean
 }
 
 /** One esbuild build of vendor files: a package's modules, or one of ours. */
@@ -73,7 +75,10 @@ export interface VendorModule {
 }
 
 /** The vendor files of our own runtime, whatever the tools. */
-const OWN_ENTRIES = { index: 'index', start: 'runtime/start', script: 'runtime/script' } as const
+const OWN_ENTRIES = { index: 'index', start: 'runtime/start', script: 'runtime/script', hook: 'runtime/hook-script' } as const
+
+/** Our runtime's vendor files every scripts folder has; the hooks' runtime only one with hooks. */
+const ALWAYS_OWN: ReadonlyArray<keyof typeof OWN_ENTRIES> = ['index', 'start', 'script']
 
 type SchemaPackage = PlannedTool['schemaPackage']
 
@@ -153,7 +158,7 @@ export class Vendor {
   runtimeFiles(): RuntimeFiles {
     const folder = packageFolder(this.own())
     const check = Object.fromEntries(Object.entries(INPUT_CHECKS).map(([schemaPackage, name]) => [schemaPackage, `${folder}/${name}.mjs`]))
-    return { start: `${folder}/start.mjs`, script: `${folder}/script.mjs`, mcpServer: `${folder}/mcp-server.cjs`, check: check as RuntimeFiles['check'] }
+    return { start: `${folder}/start.mjs`, script: `${folder}/script.mjs`, hook: `${folder}/hook.mjs`, mcpServer: `${folder}/mcp-server.cjs`, check: check as RuntimeFiles['check'] }
   }
 
   /**
@@ -223,7 +228,7 @@ export class Vendor {
   /** The builds of our runtime's files, by group: one of the runtime, one per input check of ours. */
   private runtimeBuilds(options: VendorOptions): Map<string, VendorBuild> {
     const builds = new Map<string, VendorBuild>()
-    for (const name of Object.keys(OWN_ENTRIES) as Array<keyof typeof OWN_ENTRIES>) {
+    for (const name of options.withHooks ? [...ALWAYS_OWN, 'hook' as const] : ALWAYS_OWN) {
       const module = this.ownModule(name)
       addModule(builds, module, module.pkg.dir)
     }

@@ -1,3 +1,4 @@
+import type { AnyHookDefinition } from '../define/hooks.js'
 import type { AgentDefinition, AnyToolDefinition, RegistryDefinition } from '../define/types.js'
 
 function hasKind(value: unknown, kind: string): boolean {
@@ -15,4 +16,8 @@ export function isAgent(value: unknown): value is AgentDefinition {
 
 export function isRegistry(value: unknown): value is RegistryDefinition {
   return hasKind(value, 'oac:registry')
+}
+
+export function isHook(value: unknown): value is AnyHookDefinition {
+  return hasKind(value, 'oac:hook')
 }

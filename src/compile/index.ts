@@ -5,6 +5,7 @@ import { planAgent } from './agents.js'
 import { approvalRules, checkApprovalNames } from './approval.js'
 import { type PlanOptions, type ResolvedConfig, resolveConfig } from './config.js'
 import { Findings } from './findings.js'
+import { planHooks } from './hooks.js'
 import { isAgent } from './guards.js'
 import { harness } from './harnesses/index.js'
 import type { Plan, PlannedAgent, PlannedTool } from './plan.js'
@@ -176,6 +177,8 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
     if (planned) checkPromptPlaceholders(agent, planned, tools, config.harnesses, findings)
   }
 
+  const hooks = planHooks(registry, config, tools, options.root, findings, loaded.hookDecisions)
+
   checkModelNames(config, tools, findings)
   warnUnscopedTools(registry, config, tools, plannedAgents, findings)
   warnUnwrittenApprovals(registry, config, tools, findings)
@@ -183,5 +186,5 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   const diagnostics = findings.diagnostics
   if (hasErrors(diagnostics)) return { diagnostics }
   const { profile: _profile, ...settings } = config
-  return { plan: { ...settings, tools, agents: plannedAgents }, diagnostics }
+  return { plan: { ...settings, tools, agents: plannedAgents, hooks }, diagnostics }
 }

@@ -19,7 +19,9 @@ import { harness } from './harnesses/index.js'
  *  - Claude subagent names are lowercase words joined by hyphens; opencode and Codex name agents by
  *    their file (`.opencode/agent/<agent>.md`, `.codex/agents/<agent>.toml`).
  *
- * Both: not a Windows device name (`con`, `nul`, `com1`...), which cannot be a file name there.
+ * Hooks: as tools (a hook names its script, `scripts/hooks/<hook>.mjs`), at most 64 characters.
+ *
+ * All: not a Windows device name (`con`, `nul`, `com1`...), which cannot be a file name there.
  *
  * MCP server name: /^[A-Za-z0-9_-]+$/ (Claude, Codex TOML bare key, pi), short enough to leave tool
  * names room under Codex's 64-character cap, plus what a selected harness's description adds.
@@ -65,6 +67,14 @@ export function toolNameProblem(name: string, serverName: string): string | unde
 /** Why `name` cannot be an agent name, or undefined when it can. */
 export function agentNameProblem(name: string): string | undefined {
   if (!AGENT_NAME.test(name)) return 'must be lowercase words of letters and digits joined by single hyphens, starting with a letter'
+  if (name.length > NAME_CAP) return `is ${name.length} characters; at most ${NAME_CAP}`
+  if (WINDOWS_DEVICE.test(name)) return 'is a Windows device name, which cannot be a file name there'
+  return undefined
+}
+
+/** Why `name` cannot be a hook name (it names its script, `scripts/hooks/<hook>.mjs`), or undefined when it can. */
+export function hookNameProblem(name: string): string | undefined {
+  if (!TOOL_NAME.test(name)) return 'must start with a lowercase letter and contain only lowercase letters, digits, "_" and "-"'
   if (name.length > NAME_CAP) return `is ${name.length} characters; at most ${NAME_CAP}`
   if (WINDOWS_DEVICE.test(name)) return 'is a Windows device name, which cannot be a file name there'
   return undefined

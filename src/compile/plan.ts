@@ -1,3 +1,4 @@
+import type { BuiltinTool, HookDecisionKind, HookEvent } from '../define/hooks.js'
 import type { AgentMode, Harness, JsonValue, ToolEffects, ToolFormat } from '../define/types.js'
 
 /** The MCP server name when none is given. */
@@ -33,6 +34,8 @@ export interface Plan {
   codexConfig?: boolean
   tools: PlannedTool[]
   agents: PlannedAgent[]
+  /** The hooks the config selects, each a script registered in every harness that has its event. */
+  hooks: PlannedHook[]
 }
 
 /** A JSON Schema object (draft 2020-12 subset) for a tool's input, always `type: 'object'` at the root. */
@@ -86,4 +89,20 @@ export interface PlannedAgent {
   builtinTools: Partial<Record<Harness, string[]>>
   harness: Partial<Record<Harness, Record<string, JsonValue>>>
   source: PlannedSource
+}
+
+export interface PlannedHook {
+  name: string
+  description: string
+  on: HookEvent
+  /** beforeTool and afterTool: the tools it watches, ours by name and the portable built-ins; absent: every tool call. */
+  tools?: { ours: string[]; builtins: BuiltinTool[] }
+  onError: 'block' | 'allow'
+  timeoutMs: number
+  /** The decisions its `run` can make, read from its code; absent where the code does not tell (ctx passed on), so any of its event's. */
+  decisions?: HookDecisionKind[]
+  /** Where `defineHook` was called; the bundler builds this module into the hook's code file. */
+  source: PlannedSource
+  /** The hook script, relative to the target: `scripts/hooks/<name>.mjs` (see `scriptsFolder`). */
+  script: string
 }

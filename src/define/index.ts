@@ -1,3 +1,4 @@
+import { DEFAULT_HOOK_TIMEOUT_MS, type HookDefinition, type HookEvent, type HookOptions, type HookToolRef } from './hooks.js'
 import { callerLocation } from './source.js'
 import type {
   AgentDefinition,
@@ -14,7 +15,9 @@ import type {
  * Defines a tool. The definition is plain data plus `run`; names, descriptions and schemas are
  * checked by the compile step, which reports problems with this call's file and line.
  */
-export function defineTool<S extends ToolInputSchema, O extends ToolOutputSchema | undefined = undefined>(options: ToolOptions<S, O>): ToolDefinition<S, O> {
+export function defineTool<S extends ToolInputSchema, O extends ToolOutputSchema | undefined = undefined, const N extends string = string>(
+  options: ToolOptions<S, O, N>,
+): ToolDefinition<S, O, N> {
   return {
     kind: 'oac:tool',
     name: options.name,
@@ -46,11 +49,31 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
   }
 }
 
+/**
+ * Defines a hook: `run` gets the event, typed by `on` and by the tools it watches (one of ours has its
+ * input typed from its schema), and returns what its `ctx` decides, or nothing. Compiled into the hook
+ * system of every harness the config selects.
+ */
+export function defineHook<E extends HookEvent, const T extends HookToolRef = never>(options: HookOptions<E, T>): HookDefinition<E, T> {
+  return {
+    kind: 'oac:hook',
+    name: options.name,
+    description: options.description,
+    on: options.on,
+    tools: options.tools,
+    onError: options.onError ?? 'block',
+    timeoutMs: options.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+    run: options.run,
+    source: callerLocation(),
+  }
+}
+
 export function defineRegistry(options: RegistryOptions): RegistryDefinition {
   return {
     kind: 'oac:registry',
     agents: options.agents,
     tools: options.tools ?? [],
+    hooks: options.hooks ?? [],
     configs: options.configs ?? {},
     source: callerLocation(),
   }

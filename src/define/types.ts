@@ -2,6 +2,7 @@
 // both src/define and dist/define, so the one hand-written file serves the sources and the package).
 import type { SinclairObject, SinclairSchema, SinclairStatic, TypeBoxObject, TypeBoxSchema, TypeBoxStatic } from '../../peer-types.js'
 import type { z } from 'zod'
+import type { AnyHookDefinition } from './hooks.js'
 
 /**
  * The harnesses unplugin-oac compiles to, in their canonical order. Each is described in
@@ -133,8 +134,8 @@ export interface ToolContext<T = ToolOutput | undefined> {
   error(message: string, parts?: { details?: JsonValue }): ToolResult<never>
 }
 
-export interface ToolOptions<S extends ToolInputSchema, O extends ToolOutputSchema | undefined = undefined> {
-  name: string
+export interface ToolOptions<S extends ToolInputSchema, O extends ToolOutputSchema | undefined = undefined, N extends string = string> {
+  name: N
   description: string
   input: S
   /** The schema of the value `run` returns: checked before it leaves the tool, and given to harnesses as structured output. */
@@ -148,9 +149,10 @@ export interface ToolOptions<S extends ToolInputSchema, O extends ToolOutputSche
   replacesBuiltin?: boolean
 }
 
-export interface ToolDefinition<S extends ToolInputSchema = ToolInputSchema, O extends ToolOutputSchema | undefined = undefined> {
+export interface ToolDefinition<S extends ToolInputSchema = ToolInputSchema, O extends ToolOutputSchema | undefined = undefined, N extends string = string> {
   readonly kind: 'oac:tool'
-  readonly name: string
+  /** The tool's name, as written (a literal type, so that a hook's event narrows by it). */
+  readonly name: N
   readonly description: string
   readonly input: S
   readonly output: O
@@ -229,11 +231,15 @@ export interface ConfigProfile {
   env?: readonly string[]
   /** Which tools run without asking and which always ask (default: each harness's own default). */
   approval?: ToolApprovalRules
+  /** Names of the registry's hooks to compile (default: all of them). */
+  hooks?: readonly string[]
 }
 
 export interface RegistryOptions {
   agents: readonly AgentDefinition[]
   tools?: readonly AnyToolDefinition[]
+  /** Hooks, compiled into each harness's hook system (a config's `hooks` picks some by name). */
+  hooks?: readonly AnyHookDefinition[]
   configs?: Record<string, ConfigProfile>
 }
 
@@ -241,6 +247,7 @@ export interface RegistryDefinition {
   readonly kind: 'oac:registry'
   readonly agents: readonly AgentDefinition[]
   readonly tools: readonly AnyToolDefinition[]
+  readonly hooks: readonly AnyHookDefinition[]
   readonly configs: Readonly<Record<string, ConfigProfile>>
   readonly source: SourceLocation
 }

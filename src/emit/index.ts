@@ -10,7 +10,8 @@ import { emitOpencode } from './opencode.js'
 import { emitPi } from './pi.js'
 import { emitPrompts } from './prompts.js'
 import { emitQwen } from './qwen.js'
-import type { OutputFile } from './types.js'
+import { emitHooks } from './hooks.js'
+import type { MergeFile, OutputFile } from './types.js'
 
 /** A harness's emitter: the files its description (src/compile/harnesses/<id>.ts) says it gets. Pure. */
 export type HarnessEmitter = (plan: Plan) => OutputFile[]
@@ -20,5 +21,24 @@ const EMITTERS = { opencode: emitOpencode, claude: emitClaude, codex: emitCodex,
 
 /** Every generated file but the bundled scripts: pure, so the same plan gives the same bytes anywhere. */
 export function emitAll(plan: Plan): OutputFile[] {
-  return [...emitPrompts(plan), ...plan.harnesses.flatMap((id) => EMITTERS[id](plan))]
+  return combineMerges([...emitPrompts(plan), ...plan.harnesses.flatMap((id) => EMITTERS[id](plan)), ...emitHooks(plan)])
+}
+
+/**
+ * One merge per file: a harness's settings get entries from several emitters (its MCP server and
+ * approval rules, its hook registrations), which write into the file together.
+ */
+function combineMerges(files: OutputFile[]): OutputFile[] {
+  const byPath = new Map<string, MergeFile[]>()
+  for (const file of files) if (file.kind === 'merge') byPath.set(file.path, [...(byPath.get(file.path) ?? []), file])
+  // A file of one merge is passed on as it is: the write stage knows a merge it planned before by its entries.
+  if ([...byPath.values()].every((group) => group.length === 1)) return files
+  return files.flatMap((file): OutputFile[] => {
+    if (file.kind !== 'merge') return [file]
+    const group = byPath.get(file.path)!
+    if (group.length === 1) return [file]
+    if (group[0] !== file) return []
+    const strictJsonReader = group.find((merge) => merge.strictJsonReader)?.strictJsonReader
+    return [{ ...file, entries: group.flatMap((merge) => merge.entries), ...(strictJsonReader && { strictJsonReader }) }]
+  })
 }

@@ -18,6 +18,30 @@ export interface OwnedFile {
  */
 export const ARRAY_ITEM = '[]'
 
+/**
+ * The key path step into a list for an item that is any JSON value (a hook's matcher group in a
+ * settings file): `[...list, ARRAY_VALUE, json]` names the element whose value is `json` (the item as
+ * `itemKey` writes it), as an entry of ours, owned as an ARRAY_ITEM string is. Its value is the item.
+ */
+export const ARRAY_VALUE = '[{}]'
+
+/** The key path of the item `value` in the list at `list`. */
+export function listItemPath(list: readonly string[], value: JsonValue): string[] {
+  return typeof value === 'string' ? [...list, ARRAY_ITEM, value] : [...list, ARRAY_VALUE, itemKey(value)]
+}
+
+/** A JSON value as one string whatever its key order, to name it in a key path. */
+export function itemKey(value: JsonValue): string {
+  if (Array.isArray(value)) return `[${value.map(itemKey).join(',')}]`
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${itemKey(value[key] as JsonValue)}`)
+      .join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
 /** One key path we own inside a user-editable file, and the value it must hold. */
 export interface MergeEntry {
   /**

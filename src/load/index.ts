@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { isRegistry } from '../compile/guards.js'
+import { isHook, isRegistry } from '../compile/guards.js'
 import { projectPath } from '../compile/source.js'
+import type { AnyHookDefinition, HookDecisionKind } from '../define/hooks.js'
 import type { AgentDefinition, RegistryDefinition } from '../define/types.js'
 import type { Diagnostic } from '../diagnostics.js'
 import { cacheFolder } from '../cache-folder.js'
 import { RegistryBundler } from './bundle.js'
 import { importFailure } from './import-error.js'
+import { readHookDecisions } from './hook-decisions.js'
 import { bundleLocator, relocateDefinitions } from './locations.js'
 import { readPrompts } from './prompts.js'
 import { parseRegistrySpec, resolveModulePath } from './spec.js'
@@ -21,6 +23,8 @@ export interface LoadedRegistry {
   diagnostics: Diagnostic[]
   /** The project's zod, as the registry imported it: set when a zod schema cannot convert itself (zod before 4.2, zod/mini). */
   zod?: ZodCopy
+  /** What each hook's `run` decides, where its code tells (see hook-decisions.ts). */
+  hookDecisions: ReadonlyMap<AnyHookDefinition, HookDecisionKind[]>
 }
 
 /**
@@ -35,11 +39,11 @@ function chooseExport(namespace: Record<string, unknown>, named: string | undefi
 }
 
 function failed(diagnostics: Diagnostic[], files: string[] = []): LoadedRegistry {
-  return { registry: emptyRegistry(), prompts: new Map(), files, diagnostics }
+  return { registry: emptyRegistry(), prompts: new Map(), files, diagnostics, hookDecisions: new Map() }
 }
 
 function emptyRegistry(): RegistryDefinition {
-  return { kind: 'oac:registry', agents: [], tools: [], configs: {}, source: { file: '<none>', line: 0, column: 0 } }
+  return { kind: 'oac:registry', agents: [], tools: [], hooks: [], configs: {}, source: { file: '<none>', line: 0, column: 0 } }
 }
 
 /**
@@ -141,9 +145,11 @@ async function loadWith(spec: string, projectRoot: string, bundler: RegistryBund
   relocateDefinitions(value, locate)
   const prompts = await readPrompts(value, root)
   const zod = needsProjectZod(value) ? await projectZod(cache) : undefined
+  const hookDecisions = await readHookDecisions(Array.isArray(value.hooks) ? value.hooks.filter(isHook) : [])
   return {
     registry: value,
     prompts: prompts.texts,
+    hookDecisions,
     files: [...new Set([...bundle.inputs, ...prompts.files])].sort(),
     diagnostics: prompts.diagnostics,
     ...(zod && { zod }),

@@ -1,7 +1,7 @@
 import { type SourceMapPayload, SourceMap } from 'node:module'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { isTool } from '../compile/guards.js'
+import { isHook, isTool } from '../compile/guards.js'
 import type { RegistryDefinition, SourceLocation } from '../define/types.js'
 
 export interface Located {
@@ -31,7 +31,8 @@ export function bundleLocator(bundleFiles: readonly string[], sourceMap: SourceM
 /** Points the `source` of every reachable definition at the user's file (definitions come from this load's own module instance). */
 export function relocateDefinitions(registry: RegistryDefinition, locate: (location: SourceLocation) => SourceLocation): void {
   const tools = (list: unknown) => (Array.isArray(list) ? list.filter(isTool) : [])
-  const definitions: Array<{ source: SourceLocation }> = [registry, ...tools(registry.tools)]
+  const hooks = Array.isArray(registry.hooks) ? registry.hooks.filter(isHook) : []
+  const definitions: Array<{ source: SourceLocation }> = [registry, ...tools(registry.tools), ...hooks, ...hooks.flatMap((hook) => tools(hook.tools))]
   for (const agent of Array.isArray(registry.agents) ? registry.agents : []) {
     if (typeof agent === 'object' && agent !== null) definitions.push(agent, ...tools(agent.tools))
   }

@@ -14,6 +14,8 @@ import {
   type PlainValue,
   type PreviousEntry,
   type Scaffold,
+  sameItem,
+  shortValue,
   staleEntries,
   toPlain,
   verifyMerge,
@@ -97,7 +99,8 @@ export function mergeJson(text: string | undefined, file: MergeFile, previous: r
     if (missing.length > 0) made = { ...made, containers: [...(made.containers ?? []), ...missing] }
     for (const entry of file.entries) {
       const member = arrayItem(entry.keyPath)
-      result = member ? addItem(result, member.list, member.item, style) : setProperty(result, entry.keyPath, entry.value, style)
+      // An item is written as its entry gives it (the key path names it with its keys sorted).
+      result = member ? addItem(result, member.list, entry.value, style) : setProperty(result, entry.keyPath, entry.value, style)
     }
   }
   const pruned = pruneScaffold(result, made)
@@ -216,9 +219,10 @@ function valueNode(root: Node, path: readonly string[]): Node | undefined {
   return path.length === 0 ? root : findProperty(root, path)?.children?.[1]
 }
 
-/** The elements of a list that are the string `item`. */
-function itemNodes(list: Node, item: string): Node[] {
-  return (list.children ?? []).filter((element) => element.type === 'string' && element.value === item)
+/** The elements of a list that are `item`. */
+function itemNodes(list: Node, item: PlainValue): Node[] {
+  if (typeof item === 'string') return (list.children ?? []).filter((element) => element.type === 'string' && element.value === item)
+  return (list.children ?? []).filter((element) => sameItem(nodeValue(element), item))
 }
 
 /**
@@ -236,8 +240,8 @@ function checkParents(text: string, root: Node | undefined, file: MergeFile, pat
         text,
         list.offset,
         'merge-unexpected-shape',
-        `"${formatPath(member.list)}" in ${file.path} is ${describeKind(nodeValue(list))}, but unplugin-oac adds its entry "${member.item}" to a list there; it left the file unchanged.`,
-        `Make "${member.list[member.list.length - 1]}" a list (for example [${JSON.stringify(member.item)}]) or remove it, then build again.`,
+        `"${formatPath(member.list)}" in ${file.path} is ${describeKind(nodeValue(list))}, but unplugin-oac adds its entry ${shortValue(member.item)} to a list there; it left the file unchanged.`,
+        `Make "${member.list[member.list.length - 1]}" a list (for example [${shortValue(member.item)}]) or remove it, then build again.`,
       )
     }
     return
@@ -307,8 +311,8 @@ function setPlain(root: PlainObject, path: readonly string[], value: JsonValue):
   const member = arrayItem(path)
   if (member) {
     const list = member.list.reduce<PlainValue | undefined>((node, key) => (node !== null && typeof node === 'object' && !Array.isArray(node) ? node[key] : undefined), root)
-    if (Array.isArray(list)) list.push(member.item)
-    else setPlain(root, member.list, [member.item])
+    if (Array.isArray(list)) list.push(value)
+    else setPlain(root, member.list, [value])
     return
   }
   let node = root
@@ -391,13 +395,13 @@ function insertProperty(text: string, parent: Node, path: readonly string[], dep
   )
 }
 
-/** Adds the string `item` to the list at `list` (made when missing), unless one is there already. */
-function addItem(text: string, list: readonly string[], item: string, style: JsonStyle): string {
+/** Adds `item` to the list at `list` (made when missing), unless one is there already. */
+function addItem(text: string, list: readonly string[], item: PlainValue, style: JsonStyle): string {
   const node = valueNode(parseTree(text, [], PARSE_OPTIONS) as Node, list)
   if (!node) return setProperty(text, list, [item], style)
   if (itemNodes(node, item).length > 0) return text
   // A compact list: ours goes at its end, after a comma.
-  return appendMember(text, node, () => JSON.stringify(item), () => applyEdits(text, modify(text, [...list, -1], item, {})), style)
+  return appendMember(text, node, (indent) => pretty(item, indent, style), () => applyEdits(text, modify(text, [...list, -1], item, {})), style)
 }
 
 /**
@@ -443,8 +447,8 @@ function removeProperty(text: string, path: readonly string[]): string {
   return removeMember(text, property, () => applyEdits(text, modify(text, [...path], undefined, {})))
 }
 
-/** Removes the last element of the list at `list` that is the string `item` (ours: we add at the end). */
-function removeItem(text: string, list: readonly string[], item: string): string {
+/** Removes the last element of the list at `list` that is `item` (ours: we add at the end). */
+function removeItem(text: string, list: readonly string[], item: PlainValue): string {
   const node = valueNode(parseTree(text, [], PARSE_OPTIONS) as Node, list)
   const element = node?.type === 'array' ? itemNodes(node, item).at(-1) : undefined
   if (!node || !element) return text

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { JsonValue } from '../define/types.js'
 import { type Diagnostic, OacError } from '../diagnostics.js'
-import { ARRAY_ITEM, type MergeEntry, type MergeFile } from '../emit/types.js'
+import { ARRAY_ITEM, ARRAY_VALUE, type MergeEntry, type MergeFile } from '../emit/types.js'
 
 /** A parsed document as plain data: objects, arrays and scalars (TOML dates as ISO strings). */
 export type PlainValue = string | number | boolean | null | PlainValue[] | { [key: string]: PlainValue }
@@ -11,9 +11,25 @@ export function isPlainObject(value: unknown): value is PlainObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
 }
 
-/** The list and the item of a key path that names an element of a list (see ARRAY_ITEM), or undefined. */
-export function arrayItem(path: readonly string[]): { list: string[]; item: string } | undefined {
-  return path.length >= 2 && path[path.length - 2] === ARRAY_ITEM ? { list: path.slice(0, -2), item: path[path.length - 1] as string } : undefined
+/** The list and the item of a key path that names an element of a list (see ARRAY_ITEM, ARRAY_VALUE), or undefined. */
+export function arrayItem(path: readonly string[]): { list: string[]; item: PlainValue } | undefined {
+  if (path.length < 2) return undefined
+  const step = path[path.length - 2]
+  const last = path[path.length - 1] as string
+  if (step === ARRAY_ITEM) return { list: path.slice(0, -2), item: last }
+  if (step === ARRAY_VALUE) return { list: path.slice(0, -2), item: JSON.parse(last) as PlainValue }
+  return undefined
+}
+
+/** How a value reads in a message: JSON, cut short when long. */
+export function shortValue(value: PlainValue): string {
+  const json = JSON.stringify(value)
+  return json.length > 80 ? `${json.slice(0, 77)}...` : json
+}
+
+/** True when two items of a list are one value (key order aside). */
+export function sameItem(a: PlainValue, b: PlainValue): boolean {
+  return isDeepStrictEqual(toPlain(a), toPlain(b))
 }
 
 export function samePath(a: readonly string[], b: readonly string[]): boolean {
@@ -127,7 +143,7 @@ function setAtPath(root: PlainObject, path: readonly string[], value: PlainValue
   if (member) {
     const list = getAtPath(root, member.list)
     if (Array.isArray(list)) {
-      if (!list.includes(member.item)) list.push(member.item)
+      if (!list.some((element) => sameItem(element, member.item))) list.push(member.item)
     } else setAtPath(root, member.list, [member.item])
     return
   }
@@ -154,7 +170,7 @@ function deleteAtPath(root: PlainObject, path: readonly string[]): void {
   if (member) {
     // Ours is the last one (we add at the end), should the user have written the item again.
     const list = getAtPath(root, member.list)
-    const at = Array.isArray(list) ? list.lastIndexOf(member.item) : -1
+    const at = Array.isArray(list) ? list.findLastIndex((element) => sameItem(element, member.item)) : -1
     if (Array.isArray(list) && at >= 0) list.splice(at, 1)
     return
   }

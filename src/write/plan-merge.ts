@@ -7,7 +7,7 @@ import type { MergeEntry, MergeFile } from '../emit/types.js'
 import { jsonFormat } from './json-merge.js'
 import { stampOf } from './known-files.js'
 import { hashValue, type Manifest, type MergeRecord, manifestPath } from './manifest.js'
-import { formatPath, lineColumn, type MergeFormat, type MergeResult, type PlainValue, type PreviousEntry, samePath, type UserOriginal } from './merge-common.js'
+import { formatPath, lineColumn, type MergeFormat, type MergeResult, type PlainValue, type PreviousEntry, samePath, shortValue, type UserOriginal } from './merge-common.js'
 import { otherManifest } from './owners.js'
 import { canChmod, displayPath, FILE_MODE, hasOwn, readExisting, type WritePlan } from './plan.js'
 import { findSecrets, secretDiagnostics } from './secrets.js'
@@ -224,12 +224,6 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
     plan.operations.push({ kind: 'write', path: file.path, data, mode: existingMode, userFile: existing !== undefined, realPath, mergeInputs: inputs })
   }
   return next
-}
-
-/** How a value reads in a message: JSON, cut short when long. */
-function shortValue(value: PlainValue): string {
-  const json = JSON.stringify(value)
-  return json.length > 80 ? `${json.slice(0, 77)}...` : json
 }
 
 /** A key the user wrote (or another app) that our entry would change: both values, where, and the three ways out. */

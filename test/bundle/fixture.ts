@@ -30,6 +30,7 @@ export function fixturePlan(overrides: Partial<Plan> = {}): Plan {
     nativeTools: true,
     serverName: 'oac-tools',
     bridge: 'process',
+    hooks: [],
     env: ['OAC_FIXTURE_TOKEN'],
     agents: [],
     tools: [

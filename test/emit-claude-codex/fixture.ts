@@ -45,6 +45,7 @@ export function fixturePlan(overrides: Partial<Plan> = {}): Plan {
     nativeTools: true,
     serverName: 'oac-tools',
     bridge: 'process',
+    hooks: [],
     env: ['FORECAST_TOKEN', 'REGION'],
     tools: [tool('forecast'), tool('search_issues'), tool('release_notes', { json: false })],
     agents: [

@@ -24,6 +24,7 @@ function approvalPlan(overrides: Partial<Plan> = {}): Plan {
     nativeTools: true,
     serverName: 'oac-tools',
     bridge: 'process',
+    hooks: [],
     env: [],
     tools: [
       tool('lookup', { approval: 'allow', effects: { readOnly: true } }),

@@ -52,6 +52,7 @@ function plan(overrides: Partial<Plan> = {}): Plan {
     nativeTools: true,
     serverName: 'oac-tools',
     bridge: 'process',
+    hooks: [],
     env: [],
     tools: [forecast, notes],
     agents: [agent('both')],

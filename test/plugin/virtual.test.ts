@@ -13,6 +13,7 @@ const plan: Plan = {
   nativeTools: true,
   serverName: 'oac-tools',
   bridge: 'process',
+  hooks: [],
   env: [],
   tools: [
     {

@@ -21,6 +21,16 @@ export const claude = {
   schemaLimits: {},
   agentFile: (agent) => `.claude/agents/${agent}.md`,
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.claude/settings.json`' },
+  // Hooks of `.claude/settings.json` (test/harness/hooks.test.ts): the model reads a block's reason, and `ask`
+  // blocks a headless run (-p) and asks in the UI.
+  hooks: {
+    wire: 'claude',
+    events: { beforeTool: 'PreToolUse', afterTool: 'PostToolUse', sessionStart: 'SessionStart', userPrompt: 'UserPromptSubmit', stop: 'Stop', preCompact: 'PreCompact' },
+    builtins: { shell: ['Bash'], read: ['Read'], write: ['Write'], edit: ['Edit', 'MultiEdit', 'NotebookEdit'], search: ['Grep', 'Glob'], fetch: ['WebFetch'] },
+    toolName: (server, tool) => `mcp__${server}__${tool}`,
+    limits: {},
+    registration: { kind: 'command', file: () => '.claude/settings.json', shape: 'settings', timeout: { key: 'timeout', unit: 's' }, projectDir: '$CLAUDE_PROJECT_DIR' },
+  },
   checkFields: (fields, agentName) =>
     Object.keys(fields)
       .filter((key) => Object.hasOwn(OWN_FRONTMATTER_KEYS, key))

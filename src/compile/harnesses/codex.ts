@@ -106,6 +106,21 @@ export const codex = {
   },
   agentFile: (agent) => `.codex/agents/${agent}.toml`,
   approvals: { written: 'as each tool\'s `approval_mode` (`approve` or `prompt`) in the `[mcp_servers.<server>]` block' },
+  // Hooks of `.codex/hooks.json`, which Codex runs once the user trusts each (its `/hooks` list; headless,
+  // --dangerously-bypass-hook-trust): with `$SHELL -lc` in the session's folder and no project variable, so
+  // the command finds the script itself. The hooks see the shell tool as `Bash` and our tools by their
+  // sanitized names (test/harness/hooks.test.ts).
+  hooks: {
+    wire: 'claude',
+    events: { beforeTool: 'PreToolUse', afterTool: 'PostToolUse', sessionStart: 'SessionStart', userPrompt: 'UserPromptSubmit', stop: 'Stop', preCompact: 'PreCompact' },
+    builtins: { shell: ['Bash'], write: ['apply_patch'], edit: ['apply_patch'] },
+    toolName: (server, tool) => `mcp__${responsesApiName(server)}__${responsesApiName(tool)}`,
+    limits: {
+      ask: { instead: 'block', says: 'takes `ask` for an invalid answer and runs the tool' },
+      allow: { instead: 'ignore', says: 'reads `allow` only together with a new input, and otherwise decides as it would have' },
+    },
+    registration: { kind: 'command', file: () => '.codex/hooks.json', shape: 'settings', timeout: { key: 'timeout', unit: 's' } },
+  },
   checkFields,
   // `find_project_root` and `load_project_layers` (codex-rs/config/src/loader/mod.rs): a thread in a
   // folder with no `.git` at or above it reads `.codex/` there only (test/harness/codex-project-root.test.ts).

@@ -31,6 +31,16 @@ export const copilot = {
     unsupported: 'the Copilot CLI 1.0 takes tool permissions only from its command line (`--allow-tool`) and its user settings, and VS Code from its user settings; neither reads them from the project',
     fix: "Start the Copilot CLI with --allow-tool='<server>(<tool>)' for each tool that may run without asking; VS Code asks on a tool's first call and can remember the answer.",
   },
+  // Hooks of `.github/hooks/<server>.json`, Copilot's own file and shape (camelCase events, `modifiedArgs`).
+  // It also runs those of `.claude/settings.json`, Claude's way: our command there stands aside in Copilot.
+  hooks: {
+    wire: 'copilot',
+    events: { beforeTool: 'preToolUse', afterTool: 'postToolUse', sessionStart: 'sessionStart', userPrompt: 'userPromptSubmitted', stop: 'agentStop', preCompact: 'preCompact' },
+    builtins: { shell: ['bash', 'powershell'], read: ['view'], write: ['create'], edit: ['edit'], search: ['grep', 'glob'], fetch: ['web_fetch'] },
+    toolName: (server, tool) => `${server}-${tool}`,
+    limits: {},
+    registration: { kind: 'command', file: (server) => `.github/hooks/${server}.json`, shape: 'copilot', timeout: { key: 'timeoutSec', unit: 's' }, projectDir: '$COPILOT_PROJECT_DIR' },
+  },
   checkFields: frontmatterFieldCheck('copilot', 'GitHub Copilot'),
   proof: {
     cli: { package: '@github/copilot', version: '1.0.102', bin: 'copilot' },

@@ -29,6 +29,17 @@ export const gemini = {
   schemaLimits: {},
   agentFile: (agent) => `.gemini/agents/${agent}.md`,
   approvals: { written: 'as `mcp_<server>_<tool>` in `tools.allowed` or `tools.confirmationRequired` of `.gemini/settings.json`' },
+  // Hooks of `.gemini/settings.json`, in a trusted folder. `ask` makes a headless run wait for ever; PreCompress
+  // fires before every model turn, compressing or not (test/harness/hooks.test.ts).
+  hooks: {
+    wire: 'gemini',
+    events: { beforeTool: 'BeforeTool', afterTool: 'AfterTool', sessionStart: 'SessionStart', userPrompt: 'BeforeAgent', stop: 'AfterAgent', preCompact: 'PreCompress' },
+    builtins: { shell: ['run_shell_command'], read: ['read_file'], write: ['write_file'], edit: ['replace'], search: ['grep_search', 'glob'], fetch: ['web_fetch'] },
+    toolName: (server, tool) => `mcp_${server}_${tool}`,
+    limits: { ask: { instead: 'block', says: 'cannot ask from a hook in a headless run (it waits for ever)' } },
+    // Gemini replaces `$GEMINI_PROJECT_DIR` in the command by a quoted path before its shell runs: braces keep the quoting right.
+    registration: { kind: 'command', file: () => '.gemini/settings.json', shape: 'settings', timeout: { key: 'timeout', unit: 'ms' }, projectDir: '${GEMINI_PROJECT_DIR}', named: true },
+  },
   checkFields: frontmatterFieldCheck('gemini', 'Gemini CLI', GEMINI_AGENT_KEYS),
   fillsPromptPlaceholders: true,
   proof: {

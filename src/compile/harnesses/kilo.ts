@@ -24,6 +24,8 @@ export const kilo = {
   agentFile: (agent) => `.kilo/agents/${agent}.md`,
   // As for opencode: every field is written as given; a `permission` map refines ours key by key.
   approvals: { written: 'as `allow` or `ask` in the `permission` of each agent file and of `.kilo/kilo.json` (every agent); the tool shim asks Kilo before it runs' },
+  // Kilo's plugins are opencode's; it loads them from `.kilo/plugins/` (not `.opencode/plugins/`).
+  hooks: { ...opencode.hooks, registration: { kind: 'plugin', file: (server) => `.kilo/plugins/${server}-hooks.ts` } },
   checkFields: opencode.checkFields,
   proof: {
     cli: { package: '@kilocode/cli', version: '7.7.7', bin: 'kilo' },

@@ -26,6 +26,16 @@ export const omp = {
   },
   agentFile: null,
   approvals: { written: 'as each tool\'s `approval` policy (`allow` or `prompt`)' },
+  // Hooks in-process: a generated extension, `.omp/extensions/<server>-hooks.ts` (pi's events, a new input
+  // returned, and `session_stop` to keep going). Handlers run at most 30 s, then block.
+  hooks: {
+    wire: 'omp',
+    events: { beforeTool: 'tool_call', afterTool: 'tool_result', sessionStart: 'session_start', userPrompt: 'before_agent_start', stop: 'session_stop', preCompact: 'session_before_compact' },
+    builtins: { shell: ['bash'], read: ['read'], write: ['write'], edit: ['edit', 'ast_edit'], search: ['grep', 'glob'] },
+    toolName: (_server, tool) => tool,
+    limits: {},
+    registration: { kind: 'plugin', file: (server) => `.omp/extensions/${server}-hooks.ts` },
+  },
   checkFields: () => [],
   proof: {
     cli: { package: '@oh-my-pi/pi-coding-agent', version: '18.2.3', bin: 'omp' },

@@ -21,6 +21,19 @@ export const opencode = {
   agentFile: (agent) => `.opencode/agent/${agent}.md`,
   // Every field is written as given over the generated ones; a `permission` map refines ours key by key.
   approvals: { written: 'as `allow` or `ask` in the `permission` of each agent file and of `.opencode/opencode.json` (every agent); the tool shim asks opencode before it runs' },
+  // Hooks in-process: a generated plugin, `.opencode/plugins/<server>-hooks.ts` (a throw blocks a tool, its
+  // arguments are changed in place; session start adds to the system prompt).
+  hooks: {
+    wire: 'opencode',
+    events: { beforeTool: 'tool.execute.before', afterTool: 'tool.execute.after', sessionStart: 'experimental.chat.system.transform', userPrompt: 'chat.message', stop: 'session.idle', preCompact: 'experimental.session.compacting' },
+    builtins: { shell: ['bash'], read: ['read'], write: ['write'], edit: ['edit', 'multiedit', 'apply_patch', 'patch'], search: ['grep', 'glob'], fetch: ['webfetch'] },
+    toolName: (_server, tool) => tool,
+    limits: {
+      ask: { instead: 'block', says: 'has no way for a plugin to ask the user' },
+      keepGoing: { instead: 'ignore', says: 'lets a plugin only watch the end of a turn (`opencode run` exits before another)' },
+    },
+    registration: { kind: 'plugin', file: (server) => `.opencode/plugins/${server}-hooks.ts` },
+  },
   checkFields: () => [],
   proof: {
     cli: { package: 'opencode-ai', version: '1.18.33', bin: 'opencode' },

@@ -19,6 +19,16 @@ export const pi = {
   },
   agentFile: null,
   approvals: { written: 'in the extension: a tool that asks confirms with the user before it runs (pi asks for no tool by itself)' },
+  // Hooks in-process: a generated extension, `.pi/extensions/<server>-hooks.ts`. `ask` confirms in the UI and
+  // blocks without one; the end of a turn with no tool call can send the next instruction.
+  hooks: {
+    wire: 'pi',
+    events: { beforeTool: 'tool_call', afterTool: 'tool_result', sessionStart: 'session_start', userPrompt: 'before_agent_start', stop: 'turn_end', preCompact: 'session_before_compact' },
+    builtins: { shell: ['bash'], read: ['read'], write: ['write'], edit: ['edit'], search: ['grep', 'find'] },
+    toolName: (_server, tool) => tool,
+    limits: {},
+    registration: { kind: 'plugin', file: (server) => `.pi/extensions/${server}-hooks.ts` },
+  },
   checkFields: () => [],
   proof: {
     cli: { package: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi' },

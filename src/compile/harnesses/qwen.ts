@@ -19,6 +19,16 @@ export const qwen = {
   schemaLimits: {},
   agentFile: (agent) => `.qwen/agents/${agent}.md`,
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.qwen/settings.json`' },
+  // Hooks of `.qwen/settings.json`. UserPromptSubmit fires before every model turn (with an empty prompt after
+  // the first: the runtime passes those over); PreToolUse's `updatedInput` is not applied in 0.24.
+  hooks: {
+    wire: 'claude',
+    events: { beforeTool: 'PreToolUse', afterTool: 'PostToolUse', sessionStart: 'SessionStart', userPrompt: 'UserPromptSubmit', stop: 'Stop', preCompact: 'PreCompact' },
+    builtins: { shell: ['run_shell_command'], read: ['read_file'], write: ['write_file'], edit: ['edit'], search: ['grep_search', 'glob'], fetch: ['web_fetch'] },
+    toolName: (server, tool) => `mcp__${server}__${tool}`,
+    limits: { rewrite: { instead: 'block', says: 'does not apply a new input from a hook' } },
+    registration: { kind: 'command', file: () => '.qwen/settings.json', shape: 'settings', timeout: { key: 'timeout', unit: 's' }, projectDir: '$QWEN_PROJECT_DIR' },
+  },
   checkFields: frontmatterFieldCheck('qwen', 'Qwen Code'),
   fillsPromptPlaceholders: true,
   proof: {

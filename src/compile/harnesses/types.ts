@@ -1,4 +1,6 @@
+import type { BuiltinTool, HookDecisionKind, HookEvent } from '../../define/hooks.js'
 import type { Harness, JsonValue } from '../../define/types.js'
+import type { HookFallback, HookWire } from '../../runtime/hook-types.js'
 import type { JsonSchema } from '../plan.js'
 
 /*
@@ -73,6 +75,52 @@ export interface HarnessProof {
   list: HarnessListCheck
 }
 
+/** A hook decision a harness cannot carry: what it does instead (the runtime does exactly this), and why, for the compile warning. */
+export interface HookLimit {
+  instead: HookFallback
+  /** Why, in words that follow the harness's name ("treats `ask` as invalid and runs the tool"). */
+  says: string
+}
+
+/** Where a harness that runs hooks as commands registers ours. */
+export interface CommandHookRegistration {
+  kind: 'command'
+  /** The file, relative to the target: a settings file we merge into, or one of our own. */
+  file(serverName: string): string
+  /** `settings`: a matcher group per hook in the file's `hooks.<Event>` list (Claude Code's shape), merged item by item; `copilot`: Copilot's hooks file, ours whole. */
+  shape: 'settings' | 'copilot'
+  /** The handler's timeout field and its unit. */
+  timeout: { key: string; unit: 's' | 'ms' }
+  /**
+   * The variable that names the project folder, as the command writes it (inside double quotes), where
+   * the harness gives hooks one; else the command finds the script from its working directory, which
+   * may be a subfolder.
+   */
+  projectDir?: string
+  /** The handler carries the hook's name and description (Gemini CLI lists hooks by them). */
+  named?: boolean
+}
+
+/** The plugin or extension file a harness that runs hooks in-process loads ours from. */
+export interface PluginHookRegistration {
+  kind: 'plugin'
+  file(serverName: string): string
+}
+
+/** How a harness runs our hooks (see src/runtime/hook-wire.ts and src/emit/hooks/). */
+export interface HookSupport {
+  wire: HookWire
+  /** Each portable event's name in the harness; an absent one the harness does not have (compile warns, `hook-unsupported`). */
+  events: Partial<Record<HookEvent, string>>
+  /** The names the harness's hooks see for each portable built-in tool; an absent one the harness does not have. */
+  builtins: Partial<Record<BuiltinTool, readonly string[]>>
+  /** One of our tools as the harness's hooks see it. */
+  toolName(serverName: string, tool: string): string
+  /** The decisions it cannot carry. */
+  limits: Partial<Record<HookDecisionKind, HookLimit>>
+  registration: CommandHookRegistration | PluginHookRegistration
+}
+
 export interface HarnessDescription {
   id: Harness
   /** The harness's own name, for messages and docs. */
@@ -112,6 +160,8 @@ export interface HarnessDescription {
    * harness: where its emitter writes them, or why they cannot (compile then warns).
    */
   approvals: { written: string } | { unsupported: string; fix: string }
+  /** How it runs our hooks. */
+  hooks: HookSupport
   /** Checks an agent's `harness.<id>` fields (already plain JSON); every problem is reported, none thrown. */
   checkFields(fields: Record<string, JsonValue>, agentName: string): HarnessFieldProblem[]
   /**

@@ -1,0 +1,231 @@
+import { posix } from 'node:path'
+import { harness } from '../compile/harnesses/index.js'
+import type { Plan, PlannedHook } from '../compile/plan.js'
+import type { HookEvent } from '../define/hooks.js'
+import type { Harness } from '../define/types.js'
+import { generatedHeader } from './codegen/bridge.js'
+import { jsString } from './codegen/escape.js'
+import type { OwnedFile } from './types.js'
+
+/*
+ * The plugin (opencode, Kilo) or extension (pi, oh-my-pi) that runs our hooks in the harness's own
+ * process: it imports each hook's script (which, imported, only loads the hook) and hands it each event
+ * the harness raises, no process per call. Decisions go back through the harness's own API.
+ */
+
+/** What every generated file declares of a hook script, imported (see runtime/start.ts `startHookScript`). */
+const HOOK_TYPES = `/** A hook script, imported: it loads the hook and runs it on an event (see unplugin-oac's runtime). */
+type Answer = { kind: string; reason?: string; input?: Record<string, unknown>; text?: string }
+type Hook = Promise<{ handle(event: Record<string, unknown>): Promise<{ answer?: Answer; error?: string }> }>`
+
+/** The function that runs a list of hooks on one event, in order, each seeing what the one before decided (`apply`); errors go to the log. */
+function runnerCode(server: string): string {
+  return `
+/** Runs the hooks on the event, in order, handing each decision to \`apply\`; a hook's error, for the user, goes to the log. */
+async function run(hooks: Hook[], event: Record<string, unknown>, apply: (answer: Answer) => unknown = () => undefined): Promise<void> {
+  for (const hook of hooks) {
+    const { answer, error } = await (await hook).handle(event)
+    if (error !== undefined) console.error(${jsString(`[${server}] `)} + error)
+    if (answer) await apply(answer)
+  }
+}`
+}
+
+function importPath(from: string, script: string): string {
+  const relative = posix.relative(posix.dirname(from), script)
+  return relative.startsWith('.') ? relative : `./${relative}`
+}
+
+/** The generated file: imports of the hook scripts, and per event the list of its hooks, by name. */
+function imports(path: string, hooks: readonly PlannedHook[]): { code: string[]; lists: Map<HookEvent, string> } {
+  const code = hooks.map((hook, i) => `import { started as hook${i} } from ${jsString(importPath(path, hook.script))} // ${hook.name}`)
+  const lists = new Map<HookEvent, string>()
+  for (const [i, hook] of hooks.entries()) lists.set(hook.on, lists.has(hook.on) ? `${lists.get(hook.on)!.slice(0, -1)}, hook${i}]` : `[hook${i}]`)
+  return { code, lists }
+}
+
+/** The plugin or extension that runs `hooks` in `id`'s process. */
+export function hookPluginFile(plan: Plan, id: Harness, hooks: readonly PlannedHook[], path: string): OwnedFile {
+  const wire = harness(id).hooks.wire
+  const sources = [...new Set(hooks.map((hook) => hook.source.file))].join(', ')
+  const header = generatedHeader(`${hooks.length === 1 ? 'hook' : 'hooks'} ${hooks.map((hook) => JSON.stringify(hook.name)).join(', ')} (${sources})`)
+  const { code, lists } = imports(path, hooks)
+  const body = wire === 'opencode' ? opencodePlugin(id, lists) : piExtension(id, wire === 'omp', lists)
+  const content = [header, ...body.typeImports, ...code, '', HOOK_TYPES, runnerCode(plan.serverName), '', ...body.code, ''].join('\n')
+  return { kind: 'owned', path, content }
+}
+
+/**
+ * opencode and Kilo: a plugin function. A throw blocks a tool and is what the model reads; a new
+ * input is written into the arguments object the tool then runs with (a new object would not be);
+ * session context joins the system prompt of every request of the session; prompt context is a part
+ * added to the user's message; after a tool, context is appended to its output.
+ */
+function opencodePlugin(id: Harness, lists: ReadonlyMap<HookEvent, string>): { typeImports: string[]; code: string[] } {
+  const pkg = id === 'kilo' ? '@kilocode/plugin' : '@opencode-ai/plugin'
+  const base = `harness: ${jsString(id)}, cwd: directory`
+  const handlers: string[] = []
+  const list = (event: HookEvent) => lists.get(event)
+  if (list('beforeTool')) {
+    handlers.push(`    "tool.execute.before": async (input, output) => {
+      const args = output.args as Record<string, unknown>
+      await run(${list('beforeTool')}, { kind: "beforeTool", ${base}, sessionId: input.sessionID, nativeTool: input.tool, input: { ...args } }, (answer) => {
+        if (answer.kind === "block") throw new Error(answer.reason)
+        if (answer.kind === "rewrite") {
+          for (const key of Object.keys(args)) delete args[key]
+          Object.assign(args, answer.input)
+        }
+      })
+    },`)
+  }
+  if (list('afterTool')) {
+    handlers.push(`    "tool.execute.after": async (input, output) => {
+      const result = { text: output.output, isError: false }
+      await run(${list('afterTool')}, { kind: "afterTool", ${base}, sessionId: input.sessionID, nativeTool: input.tool, input: input.args, result }, (answer) => {
+        if (answer.kind === "addContext") output.output += "\\n\\n" + answer.text
+      })
+    },`)
+  }
+  if (list('sessionStart')) {
+    handlers.push(`    "experimental.chat.system.transform": async (input, output) => {
+      const key = input.sessionID ?? ""
+      let texts = sessionContext.get(key)
+      if (!texts) {
+        const added: string[] = []
+        texts = run(${list('sessionStart')}, { kind: "sessionStart", ${base}, sessionId: input.sessionID }, (answer) => answer.kind === "addContext" && added.push(answer.text)).then(() => added)
+        sessionContext.set(key, texts)
+      }
+      output.system.push(...(await texts))
+    },`)
+  }
+  if (list('userPrompt')) {
+    handlers.push(`    "chat.message": async (input, output) => {
+      const prompt = output.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\\n")
+      const first = output.parts[0]
+      await run(${list('userPrompt')}, { kind: "userPrompt", ${base}, sessionId: input.sessionID, prompt }, (answer) => {
+        if (answer.kind === "addContext" && first) output.parts.push({ ...first, id: \`\${first.id}-context-\${output.parts.length}\`, type: "text", text: answer.text, synthetic: true })
+      })
+    },`)
+  }
+  if (list('stop')) {
+    handlers.push(`    event: async ({ event }) => {
+      if (event.type !== "session.idle") return
+      await run(${list('stop')}, { kind: "stop", ${base}, sessionId: event.properties.sessionID, continued: false })
+    },`)
+  }
+  if (list('preCompact')) {
+    handlers.push(`    "experimental.session.compacting": async (input) => {
+      await run(${list('preCompact')}, { kind: "preCompact", ${base}, sessionId: input.sessionID })
+    },`)
+  }
+  return {
+    typeImports: [`import type { Plugin } from ${jsString(pkg)}`],
+    code: [
+      'export const OacHooks: Plugin = async ({ directory }) => {',
+      ...(list('sessionStart') ? ['  // Each session\'s context from its sessionStart hooks, run once per session.', '  const sessionContext = new Map<string, Promise<string[]>>()'] : []),
+      '  return {',
+      ...handlers,
+      '  }',
+      '}',
+    ],
+  }
+}
+
+/**
+ * pi and oh-my-pi: an extension. A tool call is blocked by returning `{ block, reason }`; a new input
+ * replaces the call's input (pi: in place; omp: returned). Session context is a message sent for the
+ * next turn; prompt context a message before the agent starts; after a tool, a content block appended.
+ * Keeping going: omp's `session_stop` asks for it; pi sends the next instruction at the end of a turn
+ * with no tool call. `ask` confirms in the UI and blocks without one.
+ */
+function piExtension(id: Harness, omp: boolean, lists: ReadonlyMap<HookEvent, string>): { typeImports: string[]; code: string[] } {
+  const base = `harness: ${jsString(id)}, cwd: ctx.cwd`
+  const handlers: string[] = []
+  const list = (event: HookEvent) => lists.get(event)
+  if (list('beforeTool')) {
+    const rewrite = omp ? 'decided = { input: answer.input }' : 'for (const key of Object.keys(event.input)) delete event.input[key]\n          Object.assign(event.input, answer.input)'
+    handlers.push(`  pi.on("tool_call", async (event, ctx) => {
+    let decided: { block: true; reason: string } | { input: Record<string, unknown> } | undefined
+    await run(${list('beforeTool')}, { kind: "beforeTool", ${base}, nativeTool: event.toolName, input: { ...event.input } }, async (answer) => {
+      if (decided && "block" in decided) return
+      if (answer.kind === "block") decided = { block: true, reason: answer.reason ?? "" }
+      if (answer.kind === "ask" && !(ctx.hasUI && (await ctx.ui.confirm(\`Run \${event.toolName}?\`, answer.reason ?? "")))) decided = { block: true, reason: answer.reason ?? "" }
+      if (answer.kind === "rewrite" && answer.input) {
+        ${rewrite}
+      }
+    })
+    return decided
+  })`)
+  }
+  if (list('afterTool')) {
+    handlers.push(`  pi.on("tool_result", async (event, ctx) => {
+    const text = event.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\\n")
+    const added: string[] = []
+    await run(${list('afterTool')}, { kind: "afterTool", ${base}, nativeTool: event.toolName, input: event.input, result: { text, isError: event.isError } }, (answer) => answer.kind === "addContext" && added.push(answer.text))
+    return added.length > 0 ? { content: [...event.content, ...added.map((context) => ({ type: "text" as const, text: context }))] } : undefined
+  })`)
+  }
+  if (list('sessionStart')) {
+    handlers.push(`  pi.on("session_start", async (_event, ctx) => {
+    await run(${list('sessionStart')}, { kind: "sessionStart", ${base} }, (answer) => {
+      if (answer.kind === "addContext") pi.sendMessage({ customType: "oac-hook", content: answer.text, display: false }, { deliverAs: "nextTurn" })
+    })
+  })`)
+  }
+  if (list('userPrompt')) {
+    handlers.push(`  pi.on("before_agent_start", async (event, ctx) => {
+    const added: string[] = []
+    await run(${list('userPrompt')}, { kind: "userPrompt", ${base}, prompt: event.prompt }, (answer) => answer.kind === "addContext" && added.push(answer.text))
+    return added.length > 0 ? { message: { customType: "oac-hook", content: added.join("\\n\\n"), display: false } } : undefined
+  })`)
+  }
+  if (list('stop')) {
+    handlers.push(
+      omp
+        ? `  pi.on("session_stop", async (event, ctx) => {
+    let reason: string | undefined
+    await run(${list('stop')}, { kind: "stop", ${base}, continued: event.stop_hook_active === true }, (answer) => {
+      if (answer.kind === "keepGoing") reason ??= answer.reason
+    })
+    return reason === undefined ? undefined : { decision: "block", reason }
+  })`
+        : `  // The end of a turn whose answer calls no tool: the agent is about to stop.
+  let continued = false
+  pi.on("turn_end", async (event, ctx) => {
+    const content = (event.message as { content?: Array<{ type: string }> }).content ?? []
+    if (content.some((block) => block.type === "toolCall")) return
+    let reason: string | undefined
+    await run(${list('stop')}, { kind: "stop", ${base}, continued }, (answer) => {
+      if (answer.kind === "keepGoing") reason ??= answer.reason
+    })
+    continued = reason !== undefined
+    if (reason !== undefined) pi.sendUserMessage(reason, { deliverAs: "followUp" })
+  })`,
+    )
+  }
+  if (list('preCompact')) {
+    handlers.push(`  pi.on("session_before_compact", async (_event, ctx) => {
+    await run(${list('preCompact')}, { kind: "preCompact", ${base} })
+  })`)
+  }
+  return {
+    typeImports: omp ? [] : [`import type { ExtensionAPI } from "@mariozechner/pi-coding-agent"`],
+    code: [omp ? 'export default function (pi: OmpExtensionAPI) {' : 'export default function (pi: ExtensionAPI) {', handlers.join('\n\n'), '}', ...(omp ? [OMP_TYPES] : [])],
+  }
+}
+
+/**
+ * The part of oh-my-pi's extension API the extension uses (18.2.3, extensibility/extensions/types.ts),
+ * declared here: its package installs only under bun, and its index does not export the type.
+ */
+const OMP_TYPES = `
+type OmpContext = { cwd: string; hasUI: boolean; ui: { confirm(title: string, message: string): Promise<boolean> } }
+type OmpBlock = { type: string; text?: string }
+interface OmpExtensionAPI {
+  on(event: "tool_call", handler: (event: { toolName: string; input: Record<string, unknown> }, ctx: OmpContext) => Promise<{ block: true; reason: string } | { input: Record<string, unknown> } | undefined>): void
+  on(event: "tool_result", handler: (event: { toolName: string; input: Record<string, unknown>; content: OmpBlock[]; isError: boolean }, ctx: OmpContext) => Promise<{ content: OmpBlock[] } | undefined>): void
+  on(event: "session_start" | "session_before_compact", handler: (event: unknown, ctx: OmpContext) => Promise<void>): void
+  on(event: "before_agent_start", handler: (event: { prompt: string }, ctx: OmpContext) => Promise<{ message: { customType: string; content: string; display: boolean } } | undefined>): void
+  on(event: "session_stop", handler: (event: { stop_hook_active?: boolean }, ctx: OmpContext) => Promise<{ decision: "block"; reason: string } | undefined>): void
+  sendMessage(message: { customType: string; content: string; display: boolean }, options: { deliverAs: "nextTurn" }): void
+}`

@@ -1,0 +1,89 @@
+import { harness } from '../compile/harnesses/index.js'
+import type { CommandHookRegistration } from '../compile/harnesses/types.js'
+import type { Plan, PlannedHook } from '../compile/plan.js'
+import type { Harness, JsonValue } from '../define/types.js'
+import { jsonDocument, shellWord } from './codegen/escape.js'
+import { hookPluginFile } from './hook-plugins.js'
+import { listItemPath, type MergeEntry, type OutputFile } from './types.js'
+
+/*
+ * Where each harness finds our hooks: a registration per hook in its settings (a command with JSON
+ * on stdin: Claude Code, Codex, Gemini CLI, Qwen Code, Copilot), or one generated plugin that runs them
+ * in its own process (opencode, Kilo, pi, oh-my-pi). What differs by harness is in its description's
+ * `hooks` (src/compile/harnesses/).
+ */
+
+/** How much longer than a hook's own timeout its harness waits: the script answers first, with the hook's error as its decision. */
+export const HARNESS_TIMEOUT_MARGIN_MS = 5_000
+
+/** Every selected harness's hook files: registrations merged into its settings, its own hooks file, or its plugin. */
+export function emitHooks(plan: Plan): OutputFile[] {
+  return plan.harnesses.flatMap((id): OutputFile[] => {
+    const support = harness(id).hooks
+    const hooks = plan.hooks.filter((hook) => support.events[hook.on] !== undefined)
+    if (hooks.length === 0) return []
+    const registration = support.registration
+    if (registration.kind === 'plugin') return [hookPluginFile(plan, id, hooks, registration.file(plan.serverName))]
+    return [commandRegistrations(plan, id, hooks, registration)]
+  })
+}
+
+/** The names a hook of `id` sees for the tools `hook` watches, as one anchored pattern; undefined for every tool (or an event about none). */
+export function toolMatcher(plan: Plan, id: Harness, hook: PlannedHook): string | undefined {
+  if (!hook.tools) return undefined
+  const { hooks } = harness(id)
+  const names = [...hook.tools.ours.map((tool) => hooks.toolName(plan.serverName, tool)), ...hook.tools.builtins.flatMap((name) => hooks.builtins[name] ?? [])]
+  // Anchored: the harnesses test a matcher as an unanchored regular expression (`add` would match `add_note`).
+  return `^(?:${[...new Set(names)].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`
+}
+
+/**
+ * The command a harness runs for the hook: its script, found from the project folder the harness names
+ * in the command (quoted), or, where it names none (Codex runs hooks in the session's folder, perhaps a
+ * subfolder), by walking up from the working directory as the MCP server's launcher does. A script that
+ * cannot be found fails a beforeTool hook closed (exit code 2 blocks in every command harness).
+ */
+export function hookCommand(id: Harness, hook: PlannedHook, registration: CommandHookRegistration): string {
+  if (registration.projectDir !== undefined) return `node "${registration.projectDir}/${hook.script}" --harness ${id}`
+  const missing = hook.on === 'beforeTool' && hook.onError === 'block' ? 2 : 0
+  const walker = [
+    `const { existsSync } = require("node:fs"), { dirname, join } = require("node:path"), { pathToFileURL } = require("node:url");`,
+    `const script = ${JSON.stringify(hook.script)}; let dir = process.cwd();`,
+    `while (!existsSync(join(dir, script))) { if (dirname(dir) === dir) { console.error(script + " not found in " + process.cwd() + " or any folder above it: run the agent build first."); process.exit(${missing}) } dir = dirname(dir) }`,
+    `process.argv.splice(1, 0, join(dir, script)); import(pathToFileURL(process.argv[1]).href)`,
+  ].join(' ')
+  return `node -e ${shellWord(walker)} -- --harness ${id}`
+}
+
+function timeoutValue(hook: PlannedHook, registration: CommandHookRegistration): number {
+  const ms = hook.timeoutMs + HARNESS_TIMEOUT_MARGIN_MS
+  return registration.timeout.unit === 'ms' ? ms : Math.ceil(ms / 1000)
+}
+
+function commandRegistrations(plan: Plan, id: Harness, hooks: readonly PlannedHook[], registration: CommandHookRegistration): OutputFile {
+  const { events } = harness(id).hooks
+  const path = registration.file(plan.serverName)
+  if (registration.shape === 'copilot') {
+    // Copilot's own file, ours whole: one entry per hook, its matcher beside the command.
+    const byEvent: { [event: string]: JsonValue[] } = {}
+    for (const hook of hooks) {
+      const matcher = toolMatcher(plan, id, hook)
+      const entry = { type: 'command', bash: hookCommand(id, hook, registration), [registration.timeout.key]: timeoutValue(hook, registration), ...(matcher && { matcher }) }
+      ;(byEvent[events[hook.on]!] ??= []).push(entry)
+    }
+    return { kind: 'owned', path, content: jsonDocument({ version: 1, hooks: byEvent }) }
+  }
+  // A matcher group per hook, an item of the event's list: the user's groups and every other byte stay.
+  const entries = hooks.map((hook): MergeEntry => {
+    const matcher = toolMatcher(plan, id, hook)
+    const handler = {
+      type: 'command',
+      command: hookCommand(id, hook, registration),
+      [registration.timeout.key]: timeoutValue(hook, registration),
+      ...(registration.named && { name: hook.name, description: hook.description }),
+    }
+    const group = { ...(matcher && { matcher }), hooks: [handler] }
+    return { keyPath: listItemPath(['hooks', events[hook.on]!], group), value: group }
+  })
+  return { kind: 'merge', path, format: 'json', entries }
+}
