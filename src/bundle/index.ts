@@ -420,29 +420,27 @@ export class ScriptBundler {
   /** Problems esbuild would report less clearly: a tool's or hook's module that is gone, a name taken by the server entry. */
   private checkPlan(plan: Plan): Diagnostic[] {
     const diagnostics: Diagnostic[] = []
-    for (const tool of plan.tools) {
-      const where = { file: tool.source.file, line: tool.source.line, column: tool.source.column }
-      if (tool.name === MCP_SERVER_ENTRY) {
+    const definitions = [...plan.tools.map((tool) => ['tool', tool] as const), ...plan.hooks.map((hook) => ['hook', hook] as const)]
+    for (const [kind, definition] of definitions) {
+      const where = { file: definition.source.file, line: definition.source.line, column: definition.source.column }
+      if (kind === 'tool' && definition.name === MCP_SERVER_ENTRY) {
         diagnostics.push({
           severity: 'error',
           code: 'tool-name-reserved',
-          message: `The tool name "${MCP_SERVER_ENTRY}" is reserved: ${tool.script} would be the generated MCP server.`,
+          message: `The tool name "${MCP_SERVER_ENTRY}" is reserved: ${definition.script} would be the generated MCP server.`,
           fix: 'Rename the tool.',
           ...where,
         })
       }
-    }
-    for (const [kind, definition] of [...plan.tools.map((tool) => ['tool', tool] as const), ...plan.hooks.map((hook) => ['hook', hook] as const)]) {
-      if (existsSync(toolModulePath(this.root, definition))) continue
-      diagnostics.push({
-        severity: 'error',
-        code: 'tool-module-missing',
-        message: `The module of the ${kind} "${definition.name}" (${definition.source.file}) does not exist, so ${definition.script} cannot be built.`,
-        fix: `Restore the file, or compile again so the plan points at the module that now defines the ${kind}.`,
-        file: definition.source.file,
-        line: definition.source.line,
-        column: definition.source.column,
-      })
+      if (!existsSync(toolModulePath(this.root, definition))) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'tool-module-missing',
+          message: `The module of the ${kind} "${definition.name}" (${definition.source.file}) does not exist, so ${definition.script} cannot be built.`,
+          fix: `Restore the file, or compile again so the plan points at the module that now defines the ${kind}.`,
+          ...where,
+        })
+      }
     }
     return diagnostics
   }

@@ -7,7 +7,7 @@ import type { MergeEntry, MergeFile } from '../emit/types.js'
 import { jsonFormat } from './json-merge.js'
 import { stampOf } from './known-files.js'
 import { hashValue, type Manifest, type MergeRecord, manifestPath } from './manifest.js'
-import { formatPath, lineColumn, type MergeFormat, type MergeResult, type PlainValue, type PreviousEntry, samePath, shortValue, type UserOriginal } from './merge-common.js'
+import { arrayItem, formatPath, lineColumn, type MergeFormat, type MergeResult, type PlainValue, type PreviousEntry, samePath, shortValue, type UserOriginal } from './merge-common.js'
 import { otherManifest } from './owners.js'
 import { canChmod, displayPath, FILE_MODE, hasOwn, readExisting, type WritePlan } from './plan.js'
 import { findSecrets, secretDiagnostics } from './secrets.js'
@@ -274,7 +274,7 @@ export function mergeInputs(file: MergeFile, record: MergeRecord): string {
 
 /** What is left of a file we created once its entries are removed again. */
 function emptySkeleton(format: MergeFile['format'], entries: PreviousEntry[]): string {
-  const file: MergeFile = { kind: 'merge', path: 'skeleton', format, entries: entries.map((e) => ({ keyPath: e.keyPath, value: {} })) }
+  const file: MergeFile = { kind: 'merge', path: 'skeleton', format, entries: entries.map((e) => ({ keyPath: e.keyPath, value: arrayItem(e.keyPath)?.item ?? {} })) }
   const { merge } = FORMATS[format]
   const created = merge(undefined, file, [], { kept: [], forced: [] })
   return merge(created.text, { ...file, entries: [] }, file.entries, { kept: [], forced: [], tablesSeparator: created.tablesSeparator }).text
