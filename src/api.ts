@@ -97,7 +97,7 @@ export class Compiler {
   private compile(loaded: LoadedRegistry, options: GenerateOptions): ReturnType<typeof compilePlan> {
     const key = JSON.stringify({ ...options, root: this.root })
     const last = this.lastCompile
-    if (last && last.options === key && last.loaded.registry === loaded.registry && last.loaded.zod === loaded.zod && samePrompts(last.loaded.prompts, loaded.prompts)) {
+    if (last && last.options === key && last.loaded.registry === loaded.registry && last.loaded.zod === loaded.zod && samePrompts(last.loaded.prompts, loaded.prompts) && sameDecisions(last.loaded.hookDecisions, loaded.hookDecisions)) {
       return last.result
     }
     const result = compilePlan(loaded, { ...options, root: this.root })
@@ -117,6 +117,11 @@ export class Compiler {
 
 function samePrompts(a: LoadedRegistry['prompts'], b: LoadedRegistry['prompts']): boolean {
   return a.size === b.size && [...a].every(([agent, text]) => b.get(agent) === text)
+}
+
+/** What the hooks decide is read from their `run` bodies, which an edit that keeps the registry can change. */
+function sameDecisions(a: LoadedRegistry['hookDecisions'], b: LoadedRegistry['hookDecisions']): boolean {
+  return a.size === b.size && [...a].every(([hook, kinds]) => b.get(hook)?.join() === kinds.join())
 }
 
 /** Generates the agent tree and writes it into the target folder. */

@@ -61,7 +61,12 @@ function eventFor(data: HookEventData): Record<string, unknown> {
 export async function runHook(hook: AnyHookDefinition, spec: HookSpec, event: HookEventData, env: Readonly<Record<string, string | undefined>>): Promise<HookOutcome> {
   // An in-process plugin hands the tool by the harness's name: the spec knows ours.
   const data = event.tool === undefined && event.nativeTool !== undefined ? { ...event, ...toolOf(spec, event.harness, event.nativeTool) } : event
-  if (spec.watch && data.tool !== undefined && !spec.watch.includes(data.tool)) return {}
+  // A hook of `tools` runs on those alone, known by the names its spec gives the harness's (a tool of the harness's
+  // that happens to be called like a portable name, unmapped, is not that built-in).
+  if (spec.watch && data.nativeTool !== undefined) {
+    const named = spec.names[data.harness]?.[data.nativeTool]
+    if (named === undefined || !spec.watch.includes(named)) return {}
+  }
   const outcome = await decide(hook, spec, data, env)
   return withFallback(outcome, spec, data)
 }
@@ -80,9 +85,10 @@ async function decide(hook: AnyHookDefinition, spec: HookSpec, data: HookEventDa
   }
   const failed = (message: string) => failedOutcome(spec, `The hook "${spec.name}" failed: ${message}`)
   let timer: ReturnType<typeof setTimeout> | undefined
+  // A timer that holds the process: a hook script whose `run` waits on nothing would otherwise end with no answer,
+  // which a harness takes for no objection.
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), spec.timeoutMs)
-    timer.unref?.()
   })
   const run = hook.run as (event: unknown, ctx: unknown) => unknown
   try {
