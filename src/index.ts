@@ -1,10 +1,12 @@
-export { defineAgent, defineRegistry, defineTool } from './define/index.js'
+export { defineAgent, defineCommand, defineRegistry, defineSkill, defineTool } from './define/index.js'
 export { HARNESSES } from './define/types.js'
 export type {
   AgentDefinition,
   AgentMode,
   AgentOptions,
   AnyToolDefinition,
+  CommandDefinition,
+  CommandOptions,
   ConfigProfile,
   Harness,
   HarnessFields,
@@ -14,6 +16,9 @@ export type {
   ModelSpec,
   RegistryDefinition,
   RegistryOptions,
+  SkillDefinition,
+  SkillOptions,
+  TextSource,
   SourceLocation,
   ToolApprovalRules,
   ToolContext,
