@@ -1,4 +1,4 @@
-import { opencode } from './opencode.js'
+import { OPENCODE_SKILLS, opencode, opencodeCommand } from './opencode.js'
 import type { HarnessDescription } from './types.js'
 
 /** Kilo (an opencode fork): opencode's tool shims and agent files under `.kilo/`, importing `@kilocode/plugin`. */
@@ -25,6 +25,9 @@ export const kilo = {
   // As for opencode: every field is written as given; a `permission` map refines ours key by key.
   approvals: { written: 'as `allow` or `ask` in the `permission` of each agent file and of `.kilo/kilo.json` (every agent); the tool shim asks Kilo before it runs' },
   checkFields: opencode.checkFields,
+  skills: OPENCODE_SKILLS,
+  // `.kilo/command` and `.kilo/commands` (Kilo's own docs name the first); not `.opencode/command`.
+  commands: [opencodeCommand('Kilo', '.kilo/command')],
   proof: {
     cli: { package: '@kilocode/cli', version: '7.7.7', bin: 'kilo' },
     test: 'test/harness/copilot-kilo.test.ts',
