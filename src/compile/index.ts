@@ -7,7 +7,9 @@ import { type PlanOptions, type ResolvedConfig, resolveConfig } from './config.j
 import { Findings } from './findings.js'
 import { isAgent } from './guards.js'
 import { harness } from './harnesses/index.js'
-import type { Plan, PlannedAgent, PlannedTool } from './plan.js'
+import type { Plan, PlannedAgent, PlannedCommand, PlannedSkill, PlannedTool } from './plan.js'
+import { planCommand, registryCommands } from './commands.js'
+import { collectSkillTools, planSkill, registrySkills } from './skills.js'
 import { collectTools, planTool } from './tools.js'
 
 export type { PlanOptions } from './config.js'
@@ -161,6 +163,8 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   const rules = approvalRules(config.profile.approval, config.config, registry, findings)
   const agents = registryAgents(registry, findings)
   const collected = collectTools(registry, agents, findings)
+  const skills = registrySkills(registry, findings)
+  const skillTools = collectSkillTools(skills, registry, collected, findings)
   checkApprovalNames(rules, config.config, collected.tools, registry, findings)
 
   const tools: PlannedTool[] = []
@@ -176,6 +180,17 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
     if (planned) checkPromptPlaceholders(agent, planned, tools, config.harnesses, findings)
   }
 
+  const plannedSkills: PlannedSkill[] = []
+  for (const skill of skills) {
+    const planned = planSkill(skill, { texts: loaded.prompts, tools: skillTools.get(skill) ?? [], harnesses: config.harnesses, root: options.root }, tools, findings)
+    if (planned) plannedSkills.push(planned)
+  }
+  const plannedCommands: PlannedCommand[] = []
+  for (const command of registryCommands(registry, findings)) {
+    const planned = planCommand(command, { texts: loaded.prompts, agents, skills: plannedSkills, harnesses: config.harnesses, root: options.root }, findings)
+    if (planned) plannedCommands.push(planned)
+  }
+
   checkModelNames(config, tools, findings)
   warnUnscopedTools(registry, config, tools, plannedAgents, findings)
   warnUnwrittenApprovals(registry, config, tools, findings)
@@ -183,5 +198,6 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   const diagnostics = findings.diagnostics
   if (hasErrors(diagnostics)) return { diagnostics }
   const { profile: _profile, ...settings } = config
-  return { plan: { ...settings, tools, agents: plannedAgents }, diagnostics }
+  const extras = { ...(plannedSkills.length > 0 && { skills: plannedSkills }), ...(plannedCommands.length > 0 && { commands: plannedCommands }) }
+  return { plan: { ...settings, tools, agents: plannedAgents, ...extras }, diagnostics }
 }
