@@ -101,11 +101,13 @@ describe('where skills land', () => {
   it("Claude Code's copy: allowed-tools for its commands, and `$1` kept as written with Claude Code's escape; the shared copy as written", () => {
     const files = emitAll(planFor(['claude', 'opencode']))
     const claude = splitMarkdown(content(files, '.claude/skills/weather-reports/SKILL.md'))
-    expect(claude.frontmatter['allowed-tools']).toBe('Bash(node scripts/forecast.mjs:*), Bash(node */forecast.mjs:*), Bash(node scripts/chart.mjs:*), Bash(node */chart.mjs:*)')
-    expect(claude.body).toContain('It costs \\$1 per call.')
+    expect(claude.frontmatter['allowed-tools']).toBe(
+      'Bash(node scripts/forecast.mjs:*), Bash(node */.claude/skills/weather-reports/scripts/forecast.mjs *), Bash(node scripts/chart.mjs:*), Bash(node */.claude/skills/weather-reports/scripts/chart.mjs *)',
+    )
+    expect(claude.body).toContain('A chart costs \\$1 per call')
     const shared = splitMarkdown(content(files, '.agents/skills/weather-reports/SKILL.md'))
     expect(shared.frontmatter).not.toHaveProperty('allowed-tools')
-    expect(shared.body).toContain('It costs $1 per call.')
+    expect(shared.body).toContain('A chart costs $1 per call')
   })
 
   it("a user-only skill: disable-model-invocation in SKILL.md, and Codex's agents/openai.yaml where Codex reads the folder", () => {
