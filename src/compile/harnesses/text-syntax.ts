@@ -17,6 +17,8 @@ export const CLAUDE_SYNTAX: TextSyntax = {
     { pattern: /\\\$(?:ARGUMENTS|\d)/, meaning: 'is read as an escaped placeholder, its backslash dropped' },
     { pattern: /(?:^|(?<=\s))!`[^`]+`/m, meaning: 'is run as a shell command before the model reads the text' },
     { pattern: /```!/, meaning: 'is run as a block of shell commands before the model reads the text' },
+    // Its own markers while it fills placeholders.
+    { pattern: /[\uFFFE\uFFFF]/, meaning: 'is replaced by U+FFFD' },
   ],
   // A backslash keeps `$ARGUMENTS` and `$1` as written (what `special` reports is left).
   escape: (literal) => literal.replace(CLAUDE_ARGUMENT, '\\$'),
