@@ -36,7 +36,7 @@ function skillFiles(plan: Plan, skill: PlannedSkill, folder: SkillFolder, served
   const dir = `${folder}/${skill.name}`
   const byName = toolsByName(plan.tools)
   const tools = skill.tools.map((name) => byName.get(name)).filter((tool): tool is PlannedTool => tool !== undefined)
-  const files: OwnedFile[] = [{ kind: 'owned', path: `${dir}/SKILL.md`, content: skillMarkdown(plan, skill, tools, served) }]
+  const files: OwnedFile[] = [{ kind: 'owned', path: `${dir}/SKILL.md`, content: skillMarkdown(plan, skill, dir, tools, served) }]
   for (const tool of tools) files.push({ kind: 'owned', path: `${dir}/${tool.script}`, content: launcher(skill, `${dir}/${tool.script}`, tool.script) })
   if (!skill.modelInvocation) {
     for (const id of served) {
@@ -48,8 +48,8 @@ function skillFiles(plan: Plan, skill: PlannedSkill, folder: SkillFolder, served
   return files
 }
 
-function skillMarkdown(plan: Plan, skill: PlannedSkill, tools: readonly PlannedTool[], served: readonly Harness[]): string {
-  const allowed = tools.length === 0 ? [] : served.flatMap((id) => harness(id).skills.allowedTools?.(tools.map((tool) => tool.script)) ?? [])
+function skillMarkdown(plan: Plan, skill: PlannedSkill, dir: string, tools: readonly PlannedTool[], served: readonly Harness[]): string {
+  const allowed = tools.length === 0 ? [] : served.flatMap((id) => harness(id).skills.allowedTools?.(tools.map((tool) => tool.script), dir) ?? [])
   const frontmatter: { [key: string]: JsonValue } = {
     name: skill.name,
     description: skill.description,

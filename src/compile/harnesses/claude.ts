@@ -35,8 +35,9 @@ export const claude = {
   skills: {
     folders: ['.claude/skills'],
     userOnly: { field: 'disable-model-invocation' },
-    // Its Bash rules match a command by prefix: the script run from the project, and (`*`) by any longer path to it.
-    allowedTools: (scripts) => scripts.flatMap((script) => [`Bash(node ${script}:*)`, `Bash(node *${script.slice(script.lastIndexOf('/'))}:*)`]).join(', '),
+    // Bash rules: `:*` matches by prefix (the script run from the project); `*` elsewhere is a wildcard
+    // (the skill's copy by its absolute path, from any folder). Mixing the two makes `*` literal.
+    allowedTools: (scripts, folder) => scripts.flatMap((script) => [`Bash(node ${script}:*)`, `Bash(node */${folder}/${script} *)`]).join(', '),
     syntax: CLAUDE_SYNTAX,
     activation: { tool: 'Skill' },
   },

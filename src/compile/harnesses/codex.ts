@@ -90,7 +90,7 @@ const CODEX_COMMAND: CommandFile = {
   reader: 'Codex',
   path: (command) => `.codex/skills/${command}/SKILL.md`,
   format: 'skill',
-  args: (command) => `the text after $${command} in the user's message`,
+  args: (command) => `the text after \`$${command}\` in the user's message`,
   fields: {},
   syntax: { special: [] },
 }

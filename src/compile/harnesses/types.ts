@@ -132,8 +132,11 @@ export interface SkillSupport {
   folders: readonly SkillFolder[]
   /** How it keeps a skill from its model, the user alone starting it (`modelInvocation: false`), or why it cannot. */
   userOnly: { field: 'disable-model-invocation' } | { file: string; content: string } | { unsupported: string }
-  /** Its `allowed-tools` value letting the skill's commands (`node scripts/<tool>.mjs`) run unasked, where it reads the field. */
-  allowedTools?: (scripts: readonly string[]) => string
+  /**
+   * Its `allowed-tools` value letting the skill's commands run unasked, where it reads the field: the
+   * scripts (`scripts/<tool>.mjs`) run from the project, and their copies in the skill's `folder`.
+   */
+  allowedTools?: (scripts: readonly string[], folder: string) => string
   /** What it makes of SKILL.md's text when it loads a skill, where that is more than the text. */
   syntax?: TextSyntax
   /** How its model takes a skill up: a tool of its own, or by reading SKILL.md itself (`via`: the tool it reads with). */
