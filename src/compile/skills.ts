@@ -1,12 +1,12 @@
 import { type AnyToolDefinition, type Harness, HARNESSES, type RegistryDefinition, type SkillDefinition, type SourceLocation } from '../define/types.js'
 import type { TextOwner } from '../load/prompts.js'
-import type { CollectedTools } from './tools.js'
 import type { Findings } from './findings.js'
 import { isSkill, isTool } from './guards.js'
 import { harness } from './harnesses/index.js'
 import type { SkillFolder, TextSyntax } from './harnesses/types.js'
 import type { PlannedSkill, PlannedTool } from './plan.js'
 import { plannedSource } from './source.js'
+import type { CollectedTools } from './tools.js'
 
 /*
  * Skills: checked against the Agent Skills format (agentskills.io: the name is the folder's, 1-64
@@ -149,7 +149,9 @@ export function planSkill(skill: SkillDefinition, inputs: SkillInputs, planned: 
     findings.error('skill-field-invalid', `${label}'s modelInvocation is not true or false.`, 'Leave it out (the model may start the skill), or set it to false (only the user starts it).', at)
   }
 
-  const reserved = ['SKILL.md', ...inputs.tools.map((tool) => planned.find((p) => p.name === tool.name)?.script ?? ''), ...userOnlyFiles()]
+  // SKILL.md, the launchers at the tools' script paths, and a harness's user-only file.
+  const scripts = inputs.tools.flatMap((tool) => planned.filter((p) => p.name === tool.name).map((p) => p.script))
+  const reserved = ['SKILL.md', ...scripts, ...userOnlyFiles()]
   const files: Record<string, string> = {}
   const entries = typeof skill.files === 'object' && skill.files !== null ? Object.entries(skill.files) : []
   for (const [path, file] of entries) {
