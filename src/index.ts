@@ -1,4 +1,4 @@
-export { defineAgent, defineHook, defineRegistry, defineTool } from './define/index.js'
+export { defineAgent, defineCommand, defineHook, defineRegistry, defineSkill, defineTool } from './define/index.js'
 export { BUILTIN_TOOLS, HOOK_EVENTS } from './define/hooks.js'
 export type {
   AnyHookDefinition,
@@ -22,6 +22,8 @@ export type {
   AgentMode,
   AgentOptions,
   AnyToolDefinition,
+  CommandDefinition,
+  CommandOptions,
   ConfigProfile,
   Harness,
   HarnessFields,
@@ -31,6 +33,9 @@ export type {
   ModelSpec,
   RegistryDefinition,
   RegistryOptions,
+  SkillDefinition,
+  SkillOptions,
+  TextSource,
   SourceLocation,
   ToolApprovalRules,
   ToolContext,

@@ -1,4 +1,4 @@
-import { defineAgent, defineRegistry } from 'unplugin-oac'
+import { defineAgent, defineCommand, defineRegistry, defineSkill } from 'unplugin-oac'
 import { guard } from './hooks/guard.ts'
 import { convertUnits } from './tools/convert-units.ts'
 import { deleteReport } from './tools/delete-report.ts'
@@ -38,11 +38,30 @@ const reviewer = defineAgent({
   builtinTools: { claude: ['Read', 'Grep', 'Glob'] },
 })
 
+// A skill every harness loads (SKILL.md in .agents/skills/ and .claude/skills/), documenting its tools as commands.
+const weatherReports = defineSkill({
+  name: 'weather-reports',
+  description: 'Writes short weather reports for cities. Use when asked for a weather report or an outlook for a city.',
+  instructions: { file: './skills/weather-reports.md' },
+  tools: [forecast, forecastChart],
+  files: { 'templates/report.md': { file: './skills/report-template.md' } },
+})
+
+// `/forecast Lisbon` in each harness's own command format; {{args}} is what the user typed after it.
+const forecastCommand = defineCommand({
+  name: 'forecast',
+  description: 'Forecast for a city, in two lines',
+  prompt: 'Get the forecast for {{args}} and summarise it in two lines.',
+  argumentHint: '<city>',
+})
+
 export const registry = defineRegistry({
   agents: [planner, triager, reviewer],
   // Served to the main agent of every harness (no agent of ours documents it): one value of each kind a tool returns.
   tools: [sampleValue],
   hooks: [guard],
+  skills: [weatherReports],
+  commands: [forecastCommand],
   configs: {
     prod: {
       models: {

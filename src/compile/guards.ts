@@ -1,5 +1,5 @@
 import type { AnyHookDefinition } from '../define/hooks.js'
-import type { AgentDefinition, AnyToolDefinition, RegistryDefinition } from '../define/types.js'
+import type { AgentDefinition, AnyToolDefinition, CommandDefinition, RegistryDefinition, SkillDefinition } from '../define/types.js'
 
 function hasKind(value: unknown, kind: string): boolean {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === kind
@@ -12,6 +12,14 @@ export function isTool(value: unknown): value is AnyToolDefinition {
 
 export function isAgent(value: unknown): value is AgentDefinition {
   return hasKind(value, 'oac:agent')
+}
+
+export function isSkill(value: unknown): value is SkillDefinition {
+  return hasKind(value, 'oac:skill')
+}
+
+export function isCommand(value: unknown): value is CommandDefinition {
+  return hasKind(value, 'oac:command')
 }
 
 export function isRegistry(value: unknown): value is RegistryDefinition {

@@ -3,12 +3,14 @@ import { type Diagnostic, hasErrors } from '../diagnostics.js'
 import type { LoadedRegistry } from '../load/index.js'
 import { planAgent } from './agents.js'
 import { approvalRules, checkApprovalNames } from './approval.js'
+import { planCommand, registryCommands } from './commands.js'
 import { type PlanOptions, type ResolvedConfig, resolveConfig } from './config.js'
 import { Findings } from './findings.js'
 import { planHooks } from './hooks.js'
 import { isAgent } from './guards.js'
 import { harness } from './harnesses/index.js'
-import type { Plan, PlannedAgent, PlannedTool } from './plan.js'
+import type { Plan, PlannedAgent, PlannedCommand, PlannedSkill, PlannedTool } from './plan.js'
+import { collectSkillTools, planSkill, registrySkills } from './skills.js'
 import { collectTools, planTool } from './tools.js'
 
 export type { PlanOptions } from './config.js'
@@ -162,6 +164,8 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   const rules = approvalRules(config.profile.approval, config.config, registry, findings)
   const agents = registryAgents(registry, findings)
   const collected = collectTools(registry, agents, findings)
+  const skills = registrySkills(registry, findings)
+  const skillTools = collectSkillTools(skills, registry, collected, findings)
   checkApprovalNames(rules, config.config, collected.tools, registry, findings)
 
   const tools: PlannedTool[] = []
@@ -178,6 +182,16 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   }
 
   const hooks = planHooks(registry, config, tools, options.root, findings, loaded.hookDecisions)
+  const plannedSkills: PlannedSkill[] = []
+  for (const skill of skills) {
+    const planned = planSkill(skill, { texts: loaded.prompts, tools: skillTools.get(skill) ?? [], harnesses: config.harnesses, root: options.root }, tools, findings)
+    if (planned) plannedSkills.push(planned)
+  }
+  const plannedCommands: PlannedCommand[] = []
+  for (const command of registryCommands(registry, findings)) {
+    const planned = planCommand(command, { texts: loaded.prompts, agents, skills: plannedSkills, harnesses: config.harnesses, root: options.root }, findings)
+    if (planned) plannedCommands.push(planned)
+  }
 
   checkModelNames(config, tools, findings)
   warnUnscopedTools(registry, config, tools, plannedAgents, findings)
@@ -186,5 +200,6 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   const diagnostics = findings.diagnostics
   if (hasErrors(diagnostics)) return { diagnostics }
   const { profile: _profile, ...settings } = config
-  return { plan: { ...settings, tools, agents: plannedAgents, hooks }, diagnostics }
+  const extras = { ...(plannedSkills.length > 0 && { skills: plannedSkills }), ...(plannedCommands.length > 0 && { commands: plannedCommands }) }
+  return { plan: { ...settings, tools, agents: plannedAgents, hooks, ...extras }, diagnostics }
 }

@@ -36,6 +36,10 @@ export interface Plan {
   agents: PlannedAgent[]
   /** The hooks the config selects, each a script registered in every harness that has its event. */
   hooks: PlannedHook[]
+  /** The registry's skills, where it defines any (src/compile/skills.ts). */
+  skills?: PlannedSkill[]
+  /** The registry's commands, where it defines any (src/compile/commands.ts). */
+  commands?: PlannedCommand[]
 }
 
 /** A JSON Schema object (draft 2020-12 subset) for a tool's input, always `type: 'object'` at the root. */
@@ -105,4 +109,30 @@ export interface PlannedHook {
   source: PlannedSource
   /** The hook script, relative to the target: `scripts/hooks/<name>.mjs` (see `scriptsFolder`). */
   script: string
+}
+
+export interface PlannedSkill {
+  /** Its folder's name in every skills folder. */
+  name: string
+  description: string
+  /** SKILL.md's body as written (a file already read), without tool docs: emitters add those. */
+  instructions: string
+  /** Names of the tools it documents, in definition order (each one of `Plan.tools`). */
+  tools: string[]
+  /** Its extra files, by path inside its folder (POSIX separators), with their text. */
+  files: Record<string, string>
+  /** False: only the user starts it. */
+  modelInvocation: boolean
+  source: PlannedSource
+}
+
+export interface PlannedCommand {
+  name: string
+  description: string
+  /** The prompt as written (a file already read); `{{args}}` stands for what the user typed after the command. */
+  prompt: string
+  argumentHint?: string
+  /** The agent it runs as, a name of `Plan.agents`. */
+  agent?: string
+  source: PlannedSource
 }

@@ -3,8 +3,12 @@ import { callerLocation } from './source.js'
 import type {
   AgentDefinition,
   AgentOptions,
+  CommandDefinition,
+  CommandOptions,
   RegistryDefinition,
   RegistryOptions,
+  SkillDefinition,
+  SkillOptions,
   ToolDefinition,
   ToolInputSchema,
   ToolOptions,
@@ -68,12 +72,44 @@ export function defineHook<E extends HookEvent, const T extends HookToolRef = ne
   }
 }
 
+/**
+ * Defines a skill: a folder with a SKILL.md (the Agent Skills format) that every harness loads, its
+ * tools documented as the commands that run them. Checked by the compile step, like tools.
+ */
+export function defineSkill(options: SkillOptions): SkillDefinition {
+  return {
+    kind: 'oac:skill',
+    name: options.name,
+    description: options.description,
+    instructions: options.instructions,
+    tools: options.tools ?? [],
+    files: options.files ?? {},
+    modelInvocation: options.modelInvocation ?? true,
+    source: callerLocation(),
+  }
+}
+
+/** Defines a command: a prompt the user starts with `/name`, written in each harness's own command format. */
+export function defineCommand(options: CommandOptions): CommandDefinition {
+  return {
+    kind: 'oac:command',
+    name: options.name,
+    description: options.description,
+    prompt: options.prompt,
+    ...(options.argumentHint !== undefined && { argumentHint: options.argumentHint }),
+    ...(options.agent !== undefined && { agent: options.agent }),
+    source: callerLocation(),
+  }
+}
+
 export function defineRegistry(options: RegistryOptions): RegistryDefinition {
   return {
     kind: 'oac:registry',
     agents: options.agents,
     tools: options.tools ?? [],
     hooks: options.hooks ?? [],
+    skills: options.skills ?? [],
+    commands: options.commands ?? [],
     configs: options.configs ?? {},
     source: callerLocation(),
   }

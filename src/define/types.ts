@@ -235,11 +235,65 @@ export interface ConfigProfile {
   hooks?: readonly string[]
 }
 
+/** Text written inline, or a file resolved next to the module that defines it. */
+export type TextSource = string | { file: string }
+
+export interface SkillOptions {
+  /** The skill's folder name: lowercase letters, digits and single hyphens (the Agent Skills format), at most 64 characters. */
+  name: string
+  /** What the skill does and when to use it (at most 1,024 characters): harnesses show it to pick the skill. */
+  description: string
+  /** The body of SKILL.md: the instructions the model reads when it uses the skill. */
+  instructions: TextSource
+  /** Tools the instructions document as commands (`node scripts/<tool>.mjs ...`): definitions, or names of registry tools. */
+  tools?: ReadonlyArray<AnyToolDefinition | string>
+  /** More files in the skill's folder, by path inside it (e.g. `templates/report.md`). */
+  files?: Readonly<Record<string, TextSource>>
+  /** False: only the user starts the skill (`disable-model-invocation`), where the harness reads that. Default true. */
+  modelInvocation?: boolean
+}
+
+export interface SkillDefinition {
+  readonly kind: 'oac:skill'
+  readonly name: string
+  readonly description: string
+  readonly instructions: string | { readonly file: string }
+  readonly tools: ReadonlyArray<AnyToolDefinition | string>
+  readonly files: Readonly<Record<string, string | { readonly file: string }>>
+  readonly modelInvocation: boolean
+  readonly source: SourceLocation
+}
+
+export interface CommandOptions {
+  /** What the user types after `/`: lowercase letters, digits and single hyphens. */
+  name: string
+  /** Shown beside the command in the harness's list. */
+  description: string
+  /** The prompt the command sends; `{{args}}` stands for what the user typed after the command. */
+  prompt: TextSource
+  /** Shown as the hint for the arguments (`argument-hint`), where the harness shows one. */
+  argumentHint?: string
+  /** Run the command as this agent, where the harness's command files can name one. */
+  agent?: AgentDefinition | string
+}
+
+export interface CommandDefinition {
+  readonly kind: 'oac:command'
+  readonly name: string
+  readonly description: string
+  readonly prompt: string | { readonly file: string }
+  readonly argumentHint?: string
+  readonly agent?: AgentDefinition | string
+  readonly source: SourceLocation
+}
+
 export interface RegistryOptions {
   agents: readonly AgentDefinition[]
   tools?: readonly AnyToolDefinition[]
   /** Hooks, compiled into each harness's hook system (a config's `hooks` picks some by name). */
   hooks?: readonly AnyHookDefinition[]
+  skills?: readonly SkillDefinition[]
+  commands?: readonly CommandDefinition[]
   configs?: Record<string, ConfigProfile>
 }
 
@@ -248,6 +302,8 @@ export interface RegistryDefinition {
   readonly agents: readonly AgentDefinition[]
   readonly tools: readonly AnyToolDefinition[]
   readonly hooks: readonly AnyHookDefinition[]
+  readonly skills: readonly SkillDefinition[]
+  readonly commands: readonly CommandDefinition[]
   readonly configs: Readonly<Record<string, ConfigProfile>>
   readonly source: SourceLocation
 }

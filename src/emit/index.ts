@@ -1,6 +1,7 @@
 import type { Plan } from '../compile/plan.js'
 import type { Harness } from '../define/types.js'
 import { emitClaude } from './claude.js'
+import { emitCommands } from './commands.js'
 import { emitCodex } from './codex.js'
 import { emitCopilot } from './copilot.js'
 import { emitGemini } from './gemini.js'
@@ -11,6 +12,7 @@ import { emitPi } from './pi.js'
 import { emitPrompts } from './prompts.js'
 import { emitQwen } from './qwen.js'
 import { emitHooks } from './hooks.js'
+import { emitSkills } from './skills.js'
 import type { MergeFile, OutputFile } from './types.js'
 
 /** A harness's emitter: the files its description (src/compile/harnesses/<id>.ts) says it gets. Pure. */
@@ -19,9 +21,12 @@ export type HarnessEmitter = (plan: Plan) => OutputFile[]
 /** Every harness's emitter; one line per harness, and a harness without one does not type-check. */
 const EMITTERS = { opencode: emitOpencode, claude: emitClaude, codex: emitCodex, pi: emitPi, omp: emitOmp, gemini: emitGemini, copilot: emitCopilot, qwen: emitQwen, kilo: emitKilo } satisfies Record<Harness, HarnessEmitter>
 
-/** Every generated file but the bundled scripts: pure, so the same plan gives the same bytes anywhere. */
+/**
+ * Every generated file but the bundled scripts: pure, so the same plan gives the same bytes anywhere.
+ * Skills and commands are written below the emitters, from each harness's description.
+ */
 export function emitAll(plan: Plan): OutputFile[] {
-  return combineMerges([...emitPrompts(plan), ...plan.harnesses.flatMap((id) => EMITTERS[id](plan)), ...emitHooks(plan)])
+  return combineMerges([...emitPrompts(plan), ...plan.harnesses.flatMap((id) => EMITTERS[id](plan)), ...emitSkills(plan), ...emitCommands(plan), ...emitHooks(plan)])
 }
 
 /**

@@ -3,21 +3,24 @@ import { resolve } from 'node:path'
 import { isHook, isRegistry } from '../compile/guards.js'
 import { projectPath } from '../compile/source.js'
 import type { AnyHookDefinition, HookDecisionKind } from '../define/hooks.js'
-import type { AgentDefinition, RegistryDefinition } from '../define/types.js'
+import type { RegistryDefinition } from '../define/types.js'
 import type { Diagnostic } from '../diagnostics.js'
 import { cacheFolder } from '../cache-folder.js'
 import { RegistryBundler } from './bundle.js'
 import { importFailure } from './import-error.js'
 import { readHookDecisions } from './hook-decisions.js'
 import { bundleLocator, relocateDefinitions } from './locations.js'
-import { readPrompts } from './prompts.js'
+import { readPrompts, type TextOwner } from './prompts.js'
 import { parseRegistrySpec, resolveModulePath } from './spec.js'
 import { projectZod, type ZodCopy } from './zod-copy.js'
 
 export interface LoadedRegistry {
   registry: RegistryDefinition
-  /** Every agent's prompt text; `{ file }` prompts already read from disk. */
-  prompts: ReadonlyMap<AgentDefinition, string>
+  /**
+   * Every agent's prompt, skill's instructions and command's prompt by its definition, and each
+   * `{ file }` of a skill's extra files by that object: `{ file }` texts already read from disk.
+   */
+  prompts: ReadonlyMap<TextOwner, string>
   /** Absolute paths of every local source file the definitions came from, prompt files included (for watch mode). */
   files: string[]
   diagnostics: Diagnostic[]
@@ -43,7 +46,7 @@ function failed(diagnostics: Diagnostic[], files: string[] = []): LoadedRegistry
 }
 
 function emptyRegistry(): RegistryDefinition {
-  return { kind: 'oac:registry', agents: [], tools: [], hooks: [], configs: {}, source: { file: '<none>', line: 0, column: 0 } }
+  return { kind: 'oac:registry', agents: [], tools: [], hooks: [], skills: [], commands: [], configs: {}, source: { file: '<none>', line: 0, column: 0 } }
 }
 
 /**
@@ -158,7 +161,8 @@ async function loadWith(spec: string, projectRoot: string, bundler: RegistryBund
 
 /** True when a tool's input is a zod schema without its own `toJSONSchema` (zod before 4.2, zod/mini). */
 function needsProjectZod(registry: RegistryDefinition): boolean {
-  const tools: unknown[] = [...asList(registry.tools), ...asList(registry.agents).flatMap((agent) => asList((agent as { tools?: unknown } | null)?.tools))]
+  const withTools = [...asList(registry.agents), ...asList(registry.skills)]
+  const tools: unknown[] = [...asList(registry.tools), ...withTools.flatMap((definition) => asList((definition as { tools?: unknown } | null)?.tools))]
   return tools.some((tool) => {
     const input: unknown = typeof tool === 'object' && tool !== null ? (tool as { input?: unknown }).input : undefined
     return typeof input === 'object' && input !== null && '_zod' in input && typeof (input as { toJSONSchema?: unknown }).toJSONSchema !== 'function'

@@ -33,8 +33,10 @@ export function relocateDefinitions(registry: RegistryDefinition, locate: (locat
   const tools = (list: unknown) => (Array.isArray(list) ? list.filter(isTool) : [])
   const hooks = Array.isArray(registry.hooks) ? registry.hooks.filter(isHook) : []
   const definitions: Array<{ source: SourceLocation }> = [registry, ...tools(registry.tools), ...hooks, ...hooks.flatMap((hook) => tools(hook.tools))]
-  for (const agent of Array.isArray(registry.agents) ? registry.agents : []) {
-    if (typeof agent === 'object' && agent !== null) definitions.push(agent, ...tools(agent.tools))
+  // Agents and skills carry tools of their own; commands none.
+  const owners: unknown[] = [registry.agents, registry.skills, registry.commands].flatMap((list) => (Array.isArray(list) ? list : []))
+  for (const owner of owners) {
+    if (typeof owner === 'object' && owner !== null) definitions.push(owner as { source: SourceLocation }, ...tools((owner as { tools?: unknown }).tools))
   }
   for (const definition of definitions) {
     if (definition.source) (definition as { source: SourceLocation }).source = locate(definition.source)

@@ -22,7 +22,7 @@ async function importConfig<T>(file: string): Promise<T> {
   return ((await import(pathToFileURL(copy).href)) as { default: T }).default
 }
 
-const TREE = /^(\.mcp\.json|\.oac|\.claude|\.codex|\.opencode|\.pi|\.omp|\.gemini|\.github|\.qwen|\.kilo|\.vscode|prompts|scripts)(\/|$)/
+const TREE = /^(\.mcp\.json|\.oac|\.agents|\.claude|\.codex|\.opencode|\.pi|\.omp|\.gemini|\.github|\.qwen|\.kilo|\.vscode|prompts|scripts)(\/|$)/
 
 describe('playground', () => {
   test('its rollup, esbuild and webpack configs build the agent tree its vite config builds', async () => {
@@ -52,7 +52,7 @@ describe('playground', () => {
     }
     const vite = trees.get('vite')!
     expect([...vite.keys()].filter((path) => !path.startsWith('scripts/vendor/'))).toEqual(
-      expect.arrayContaining(['.mcp.json', 'scripts/forecast.mjs', 'scripts/convert_units.mjs', '.claude/agents/planner.md', 'prompts/triager.md', 'scripts/forecast_chart.mjs', 'scripts/delete_report.mjs']),
+      expect.arrayContaining(['.mcp.json', 'scripts/forecast.mjs', 'scripts/convert_units.mjs', '.claude/agents/planner.md', 'prompts/triager.md', 'scripts/forecast_chart.mjs', 'scripts/delete_report.mjs', '.agents/skills/weather-reports/SKILL.md', '.claude/skills/weather-reports/scripts/forecast.mjs', '.gemini/commands/forecast.toml']),
     )
     // The prod config's approval rules: read-only tools run without asking, the destructive one always asks.
     expect(JSON.parse(vite.get('.claude/settings.json')!)).toEqual({

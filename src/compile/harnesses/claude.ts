@@ -1,3 +1,4 @@
+import { CLAUDE_COMMAND, CLAUDE_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
 /** Frontmatter keys that come from the agent definition itself, so `harness.claude` may not set them. */
@@ -39,6 +40,18 @@ export const claude = {
         message: `Agent "${agentName}" sets \`harness.claude.${key}\`, which unplugin-oac writes itself from ${OWN_FRONTMATTER_KEYS[key]}.`,
         fix: `Remove \`${key}\` from \`harness.claude\` and set ${OWN_FRONTMATTER_KEYS[key]} instead.`,
       })),
+  // Only `.claude/skills` (its stream-json init event lists no skill of `.agents/skills`); the Skill tool
+  // hands the model the text, with the skill's folder ("Base directory for this skill").
+  skills: {
+    folders: ['.claude/skills'],
+    userOnly: { field: 'disable-model-invocation' },
+    // Bash rules: `:*` matches by prefix (the script run from the project); `*` elsewhere is a wildcard
+    // (the skill's copy by its absolute path, from any folder). Mixing the two makes `*` literal.
+    allowedTools: (scripts, folder) => scripts.flatMap((script) => [`Bash(node ${script}:*)`, `Bash(node */${folder}/${script} *)`]).join(', '),
+    syntax: CLAUDE_SYNTAX,
+    activation: { tool: 'Skill' },
+  },
+  commands: [CLAUDE_COMMAND],
   proof: {
     cli: { package: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
     test: 'test/harness/claude-codex.test.ts',

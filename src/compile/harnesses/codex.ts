@@ -1,6 +1,6 @@
 import type { JsonValue } from '../../define/types.js'
 import type { JsonSchema } from '../plan.js'
-import type { HarnessDescription, HarnessFieldProblem } from './types.js'
+import type { CommandFile, HarnessDescription, HarnessFieldProblem } from './types.js'
 
 /**
  * Keys `harness.codex` may add to an agent role file. Codex rejects unknown keys in these files
@@ -77,6 +77,24 @@ function responsesApiName(name: string): string {
 const STILL_VALIDATES = 'the tool script still validates the real schema'
 const untyped = (node: JsonSchema) => node.type === undefined
 
+/** Codex's file in a skill's folder that keeps the skill out of its model's list: the user starts it with `$<skill>`. */
+const USER_ONLY = { file: 'agents/openai.yaml', content: 'policy:\n  allow_implicit_invocation: false\n' }
+
+/**
+ * Codex 0.171 reads custom prompts only from the user's `~/.codex/prompts`, never from a project. A
+ * command becomes a skill only the user starts, `$<command> <arguments>` (Codex then hands the model
+ * SKILL.md next to the message), in `.codex/skills`, which Codex reads and the other harnesses but
+ * oh-my-pi do not (oh-my-pi is told `disable-model-invocation`).
+ */
+const CODEX_COMMAND: CommandFile = {
+  reader: 'Codex',
+  path: (command) => `.codex/skills/${command}/SKILL.md`,
+  format: 'skill',
+  args: (command) => `the text after \`$${command}\` in the user's message`,
+  fields: {},
+  syntax: { special: [] },
+}
+
 /**
  * Codex: our tools over MCP (`[mcp_servers.<server>]` TOML blocks), one role file per agent. Codex
  * keeps only type, description, enum, items, properties, required, additionalProperties and anyOf
@@ -125,6 +143,10 @@ export const codex = {
   // `find_project_root` and `load_project_layers` (codex-rs/config/src/loader/mod.rs): a thread in a
   // folder with no `.git` at or above it reads `.codex/` there only (test/harness/codex-project-root.test.ts).
   projectRoot: { markers: ['.git'], setting: '`project_root_markers` in ~/.codex/config.toml (e.g. `project_root_markers = [".git", "package.json"]`)' },
+  // `.agents/skills` from the working folder up to the repository's root (and `.codex/skills`); the
+  // model reads SKILL.md with its shell, resolving relative paths from the skill's folder.
+  skills: { folders: ['.agents/skills'], userOnly: USER_ONLY, activation: { via: 'its shell tool' } },
+  commands: [CODEX_COMMAND],
   proof: {
     cli: { package: '@openai/codex', version: '0.171.0', bin: 'codex' },
     test: 'test/harness/claude-codex.test.ts',

@@ -1,4 +1,5 @@
 import { frontmatterFieldCheck } from './agent-fields.js'
+import { CLAUDE_COMMAND, VSCODE_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
 const STILL_VALIDATES = 'the tool script still validates the real schema'
@@ -42,6 +43,25 @@ export const copilot = {
     registration: { kind: 'command', file: (server) => `.github/hooks/${server}.json`, shape: 'copilot', timeout: { key: 'timeoutSec', unit: 's' }, projectDir: '$COPILOT_PROJECT_DIR' },
   },
   checkFields: frontmatterFieldCheck('copilot', 'GitHub Copilot'),
+  // `.github/skills`, `.agents/skills` and `.claude/skills`: `copilot skill list` shows a name in both of ours once, from `.agents/skills`.
+  skills: {
+    folders: ['.agents/skills', '.claude/skills'],
+    userOnly: { field: 'disable-model-invocation' },
+    activation: { tool: 'skill' },
+  },
+  // The CLI loads `.claude/commands/<name>.md` as a skill of that name (`copilot skill list`), and no
+  // `.prompt.md`; VS Code reads `.github/prompts/<name>.prompt.md`.
+  commands: [
+    { ...CLAUDE_COMMAND, reader: 'the Copilot CLI' },
+    {
+      reader: 'VS Code',
+      path: (command) => `.github/prompts/${command}.prompt.md`,
+      format: 'markdown',
+      args: () => '${input:args}',
+      fields: { argumentHint: 'argument-hint', agent: (agent) => ({ agent }) },
+      syntax: VSCODE_SYNTAX,
+    },
+  ],
   proof: {
     cli: { package: '@github/copilot', version: '1.0.102', bin: 'copilot' },
     test: 'test/harness/copilot-kilo.test.ts',

@@ -1,4 +1,5 @@
 import { frontmatterFieldCheck } from './agent-fields.js'
+import { GEMINI_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
 /**
@@ -42,6 +43,13 @@ export const gemini = {
   },
   checkFields: frontmatterFieldCheck('gemini', 'Gemini CLI', GEMINI_AGENT_KEYS),
   fillsPromptPlaceholders: true,
+  // `.agents/skills` (and `.gemini/skills`), not `.claude/skills`; no field keeps a skill from the model.
+  skills: {
+    folders: ['.agents/skills'],
+    userOnly: { unsupported: 'Gemini CLI 0.61 reads no field that keeps a skill from its model' },
+    activation: { tool: 'activate_skill' },
+  },
+  commands: [{ reader: 'Gemini CLI', path: (command) => `.gemini/commands/${command}.toml`, format: 'toml', args: () => '{{args}}', fields: {}, syntax: GEMINI_SYNTAX }],
   proof: {
     cli: { package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
     test: 'test/harness/gemini-qwen.test.ts',

@@ -1,4 +1,4 @@
-import { opencode } from './opencode.js'
+import { OPENCODE_SKILLS, opencode, opencodeCommand } from './opencode.js'
 import type { HarnessDescription } from './types.js'
 
 /** Kilo (an opencode fork): opencode's tool shims and agent files under `.kilo/`, importing `@kilocode/plugin`. */
@@ -27,6 +27,9 @@ export const kilo = {
   // Kilo's plugins are opencode's; it loads them from `.kilo/plugins/` (not `.opencode/plugins/`).
   hooks: { ...opencode.hooks, registration: { kind: 'plugin', file: (server) => `.kilo/plugins/${server}-hooks.ts` } },
   checkFields: opencode.checkFields,
+  skills: OPENCODE_SKILLS,
+  // `.kilo/command` and `.kilo/commands` (Kilo's own docs name the first); not `.opencode/command`.
+  commands: [opencodeCommand('Kilo', '.kilo/command')],
   proof: {
     cli: { package: '@kilocode/cli', version: '7.7.7', bin: 'kilo' },
     test: 'test/harness/copilot-kilo.test.ts',

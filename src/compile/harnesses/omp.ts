@@ -1,3 +1,4 @@
+import { OMP_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
 const STILL_VALIDATES = 'the tool script still validates the real schema'
@@ -37,6 +38,11 @@ export const omp = {
     registration: { kind: 'plugin', file: (server) => `.omp/extensions/${server}-hooks.ts` },
   },
   checkFields: () => [],
+  // Skills of `.omp`, `.claude`, `.agents`, `.codex`, `.gemini`... by provider priority: a name in both of
+  // ours is shown once, `.claude` (80) winning over `.agents` (70). Commands of `.omp/commands` win over
+  // the `.claude/commands` it also reads (100 over 80).
+  skills: { folders: ['.claude/skills', '.agents/skills'], userOnly: { field: 'disable-model-invocation' }, activation: { via: 'its read tool (skill://<name>)' } },
+  commands: [{ reader: 'oh-my-pi', path: (command) => `.omp/commands/${command}.md`, format: 'markdown', args: () => '$ARGUMENTS', fields: { argumentHint: 'argument-hint' }, syntax: OMP_SYNTAX }],
   proof: {
     cli: { package: '@oh-my-pi/pi-coding-agent', version: '18.2.3', bin: 'omp' },
     test: 'test/harness/opencode-pi-omp.test.ts',

@@ -1,4 +1,17 @@
-import type { HarnessDescription } from './types.js'
+import { OPENCODE_SYNTAX } from './text-syntax.js'
+import type { CommandFile, HarnessDescription, SkillSupport } from './types.js'
+
+/** opencode's and Kilo's skills: both folders, `.agents/skills` winning a name in both (`debug skill` lists it once). */
+export const OPENCODE_SKILLS: SkillSupport = {
+  folders: ['.agents/skills', '.claude/skills'],
+  userOnly: { unsupported: 'opencode 1.18 and Kilo 7.7 read no field that keeps a skill from the model' },
+  activation: { tool: 'skill' },
+}
+
+/** A command file of opencode's format in `folder`: `$ARGUMENTS`, and `agent` to run it as that agent. */
+export function opencodeCommand(reader: string, folder: string): CommandFile {
+  return { reader, path: (command) => `${folder}/${command}.md`, format: 'markdown', args: () => '$ARGUMENTS', fields: { agent: (agent) => ({ agent }) }, syntax: OPENCODE_SYNTAX }
+}
 
 /** opencode: a native `.opencode/tool/<tool>.ts` shim per tool (zod 4.1 arguments), one agent file per agent. */
 export const opencode = {
@@ -35,6 +48,8 @@ export const opencode = {
     registration: { kind: 'plugin', file: (server) => `.opencode/plugins/${server}-hooks.ts` },
   },
   checkFields: () => [],
+  skills: OPENCODE_SKILLS,
+  commands: [opencodeCommand('opencode', '.opencode/command')],
   proof: {
     cli: { package: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
     test: 'test/harness/opencode-pi-omp.test.ts',

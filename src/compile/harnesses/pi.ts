@@ -1,3 +1,4 @@
+import { PI_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
 const GOOGLE_REJECTS = 'and Google (Gemini) models reject it'
@@ -30,6 +31,10 @@ export const pi = {
     registration: { kind: 'plugin', file: (server) => `.pi/extensions/${server}-hooks.ts` },
   },
   checkFields: () => [],
+  // `.pi/skills` and `.agents/skills` from the working folder up to the git root; the model reads SKILL.md
+  // with its read tool, told to resolve relative paths from the skill's folder.
+  skills: { folders: ['.agents/skills'], userOnly: { field: 'disable-model-invocation' }, activation: { via: 'its read tool' } },
+  commands: [{ reader: 'pi', path: (command) => `.pi/prompts/${command}.md`, format: 'markdown', args: () => '$ARGUMENTS', fields: { argumentHint: 'argument-hint' }, syntax: PI_SYNTAX }],
   proof: {
     cli: { package: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi' },
     test: 'test/harness/opencode-pi-omp.test.ts',

@@ -1,4 +1,5 @@
 import { frontmatterFieldCheck } from './agent-fields.js'
+import { GEMINI_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
 /**
@@ -31,6 +32,9 @@ export const qwen = {
   },
   checkFields: frontmatterFieldCheck('qwen', 'Qwen Code'),
   fillsPromptPlaceholders: true,
+  // `.agents/skills` (and `.qwen/skills`), not `.claude/skills`. Markdown commands, filled as Gemini CLI fills its TOML ones.
+  skills: { folders: ['.agents/skills'], userOnly: { field: 'disable-model-invocation' }, activation: { tool: 'skill' } },
+  commands: [{ reader: 'Qwen Code', path: (command) => `.qwen/commands/${command}.md`, format: 'markdown', args: () => '{{args}}', fields: { argumentHint: 'argument-hint' }, syntax: GEMINI_SYNTAX }],
   proof: {
     cli: { package: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
     test: 'test/harness/gemini-qwen.test.ts',

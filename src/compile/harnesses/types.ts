@@ -171,6 +171,10 @@ export interface HarnessDescription {
    * warning (src/target.ts), `<id>-no-project-root`, whose fix names `setting`.
    */
   projectRoot?: ProjectRootRule
+  /** How it loads project skills (src/emit/skills.ts writes them from this). */
+  skills: SkillSupport
+  /** The project command files it reads (src/emit/commands.ts writes them from this). */
+  commands: readonly CommandFile[]
   proof: HarnessProof
 }
 
@@ -180,4 +184,54 @@ export interface ProjectRootRule {
   markers: readonly string[]
   /** The setting that changes them, and where it goes. */
   setting: string
+}
+
+/** A project folder of skills (`<folder>/<skill>/SKILL.md`) unplugin-oac may write. */
+export type SkillFolder = '.agents/skills' | '.claude/skills'
+
+export interface SkillSupport {
+  /**
+   * The folders it loads project skills from, among those unplugin-oac writes, the winner first: a
+   * skill named in two of them is shown once, from the first (each checked with the pinned CLI).
+   */
+  folders: readonly SkillFolder[]
+  /** How it keeps a skill from its model, the user alone starting it (`modelInvocation: false`), or why it cannot. */
+  userOnly: { field: 'disable-model-invocation' } | { file: string; content: string } | { unsupported: string }
+  /**
+   * Its `allowed-tools` value letting the skill's commands run unasked, where it reads the field: the
+   * scripts (`scripts/<tool>.mjs`) run from the project, and their copies in the skill's `folder`.
+   */
+  allowedTools?: (scripts: readonly string[], folder: string) => string
+  /** What it makes of SKILL.md's text when it loads a skill, where that is more than the text. */
+  syntax?: TextSyntax
+  /** How its model takes a skill up: a tool of its own, or by reading SKILL.md itself (`via`: the tool it reads with). */
+  activation: { tool: string } | { via: string }
+}
+
+/**
+ * Text a harness reads as its own syntax (an argument placeholder, a shell command it runs, a file it
+ * inlines), with an escape where its format has one: text is written through `escape`, and what
+ * `special` still finds in the written text is reported at compile time.
+ */
+export interface TextSyntax {
+  special: ReadonlyArray<{ pattern: RegExp; meaning: string }>
+  escape?: (literal: string) => string
+}
+
+/** One command file a harness reads (a harness may read two: the Copilot CLI and VS Code). */
+export interface CommandFile {
+  /** Who reads it, for messages and docs. */
+  reader: string
+  /** Its path for a command, relative to the target. */
+  path: (command: string) => string
+  /**
+   * `markdown`: YAML frontmatter and the prompt as the body; `toml`: `description` and `prompt` keys;
+   * `skill`: a skill folder the user starts by name (the path is its SKILL.md).
+   */
+  format: 'markdown' | 'toml' | 'skill'
+  /** What stands in the text for everything the user typed after the command. */
+  args: (command: string) => string
+  /** Frontmatter keys beyond `description`: the argument hint's, and the fields that run the command as an agent. */
+  fields: { argumentHint?: string; agent?: (agent: string) => Record<string, JsonValue> }
+  syntax: TextSyntax
 }

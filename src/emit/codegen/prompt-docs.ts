@@ -1,6 +1,6 @@
 import { harness as describe } from '../../compile/harnesses/index.js'
 import type { Plan, PlannedAgent, PlannedTool } from '../../compile/plan.js'
-import type { Harness } from '../../define/types.js'
+import type { Harness, ToolFormat } from '../../define/types.js'
 import { type FlagSpec, inputFlags, jsonFlagExample } from '../../runtime/flags.js'
 import { markdownCode, markdownFence } from './escape.js'
 import { memoByObject } from './memo.js'
@@ -50,7 +50,7 @@ const bashDocs = memoByObject((tool: PlannedTool): string => {
   const command = `node ${tool.script}`
   const { flags: specs, jsonOnly } = inputFlags(tool.schema)
   const flags = specs.map(flagDoc)
-  const lines = [`Run it from the project folder:`, '', markdownFence([command, ...flags.map((f) => f.usage)].join(' '), 'bash')]
+  const lines = [markdownFence([command, ...flags.map((f) => f.usage)].join(' '), 'bash')]
   if (flags.length > 0) lines.push('', ...flags.map((f) => f.line))
   if (jsonOnly.length > 0) {
     lines.push('', `Pass ${jsonOnly.map((field) => markdownCode(field.name)).join(', ')} through JSON: flags cannot express them.`)
@@ -79,18 +79,20 @@ function jsonIntro(plan: Plan, tool: PlannedTool, harness: Harness | undefined):
 /** Each tool's sections as rendered so far, by what sets them apart: most agents and harnesses that have a tool document it alike. */
 const sectionsOf = memoByObject((_tool: PlannedTool) => new Map<string, string>())
 
-/** Renders one tool's section in the format the agent asked for. */
-function toolSection(plan: Plan, agent: PlannedAgent, tool: PlannedTool, harness: Harness | undefined): string {
-  const format = agent.toolFormats[tool.name] ?? 'both'
+/** Where agent prompts say their tools' commands run. */
+const RUN_FROM_PROJECT = 'Run it from the project folder:'
+
+/** Renders one tool's section in `format` (`runFrom` introduces its command). */
+function toolSection(plan: Plan, format: ToolFormat, tool: PlannedTool, harness: Harness | undefined, runFrom = RUN_FROM_PROJECT): string {
   // Without a native form the bash route is the only way to call the tool, whatever the format says.
   const bash = format !== 'json' || !hasNativeForm(plan, tool, harness)
   const intro = format === 'bash' ? undefined : jsonIntro(plan, tool, harness)
   const sections = sectionsOf(tool)
-  const key = `${bash}\0${intro ?? ''}`
+  const key = `${bash}\0${intro ?? ''}\0${runFrom}`
   let section = sections.get(key)
   if (section === undefined) {
     const parts = [`### ${tool.name.replace(/[\r\n]/g, ' ')}`, '', tool.description.trim()]
-    if (bash) parts.push('', bashDocs(tool))
+    if (bash) parts.push('', runFrom, '', bashDocs(tool))
     if (intro !== undefined) parts.push('', `${intro}\n\n${schemaFence(tool.schema)}`)
     // The contract of its answer, whichever way the tool is called (the script prints the same JSON).
     if (tool.output) parts.push('', `Its result is JSON matching this JSON Schema:\n\n${schemaFence(tool.output)}`)
@@ -108,6 +110,17 @@ export function renderAgentPrompt(plan: Plan, agent: PlannedAgent, harness?: Har
   const tools = agent.tools.map((name) => byName.get(name)).filter((t): t is PlannedTool => t !== undefined)
   const prompt = agent.prompt.trimEnd()
   if (tools.length === 0) return `${prompt}\n`
-  const sections = tools.map((tool) => toolSection(plan, agent, tool, harness))
+  const sections = tools.map((tool) => toolSection(plan, agent.toolFormats[tool.name] ?? 'both', tool, harness))
   return `${prompt}\n\n## Tools\n\n${sections.join('\n\n')}\n`
+}
+
+/**
+ * `text` followed by the docs of `tools` as commands (the bash route, which every harness has),
+ * each introduced by `runFrom`: for a file every harness reads alike, such as a skill's SKILL.md.
+ */
+export function renderCommandDocs(plan: Plan, text: string, tools: readonly string[], runFrom: string): string {
+  const byName = toolsByName(plan.tools)
+  const sections = tools.map((name) => byName.get(name)).filter((t): t is PlannedTool => t !== undefined).map((tool) => toolSection(plan, 'bash', tool, undefined, runFrom))
+  const body = text.trimEnd()
+  return sections.length === 0 ? `${body}\n` : `${body}\n\n## Tools\n\n${sections.join('\n\n')}\n`
 }
