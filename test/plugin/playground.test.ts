@@ -54,13 +54,33 @@ describe('playground', () => {
     expect([...vite.keys()].filter((path) => !path.startsWith('scripts/vendor/'))).toEqual(
       expect.arrayContaining(['.mcp.json', 'scripts/forecast.mjs', 'scripts/convert_units.mjs', '.claude/agents/planner.md', 'prompts/triager.md', 'scripts/forecast_chart.mjs', 'scripts/delete_report.mjs', '.agents/skills/weather-reports/SKILL.md', '.claude/skills/weather-reports/scripts/forecast.mjs', '.gemini/commands/forecast.toml']),
     )
-    // The prod config's approval rules: read-only tools run without asking, the destructive one always asks.
+    // The prod config's approval rules: read-only tools run without asking, the destructive one always asks;
+    // and the guard hook, before delete_report and the shell.
     expect(JSON.parse(vite.get('.claude/settings.json')!)).toEqual({
       permissions: {
         allow: ['mcp__oac-tools__sample_value', 'mcp__oac-tools__forecast', 'mcp__oac-tools__forecast_chart', 'mcp__oac-tools__convert_units', 'mcp__oac-tools__search_issues'],
         ask: ['mcp__oac-tools__delete_report'],
       },
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: '^(?:mcp__oac-tools__delete_report|Bash)$',
+            hooks: [{ type: 'command', command: 'node "$CLAUDE_PROJECT_DIR/scripts/hooks/guard.mjs" --harness claude', timeout: 15 }],
+          },
+        ],
+      },
     })
+    expect([...vite.keys()].filter((path) => /hooks|plugins/.test(path) && !path.startsWith('scripts/vendor/')).sort()).toEqual([
+      '.codex/hooks.json',
+      '.github/hooks/oac-tools.json',
+      '.kilo/plugins/oac-tools-hooks.ts',
+      '.omp/extensions/oac-tools-hooks.ts',
+      '.opencode/plugins/oac-tools-hooks.ts',
+      '.pi/extensions/oac-tools-hooks.ts',
+      'scripts/hooks/guard.code.mjs',
+      'scripts/hooks/guard.code.mjs.map',
+      'scripts/hooks/guard.mjs',
+    ])
     expect(JSON.parse(vite.get('.opencode/opencode.json')!)).toEqual({
       permission: { sample_value: 'allow', forecast: 'allow', forecast_chart: 'allow', convert_units: 'allow', search_issues: 'allow', delete_report: 'ask' },
     })
