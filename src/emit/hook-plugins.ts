@@ -15,7 +15,11 @@ import type { OwnedFile } from './types.js'
 
 /** What every generated file declares of a hook script, imported (see runtime/start.ts `startHookScript`). */
 const HOOK_TYPES = `/** A hook script, imported: it loads the hook and runs it on an event (see unplugin-oac's runtime). */
-type Answer = { kind: string; reason?: string; input?: Record<string, unknown>; text?: string }
+type Answer =
+  | { kind: "block" | "ask" | "keepGoing"; reason: string }
+  | { kind: "allow"; reason?: string }
+  | { kind: "rewrite"; input: Record<string, unknown> }
+  | { kind: "addContext"; text: string }
 type Hook = Promise<{ handle(event: Record<string, unknown>): Promise<{ answer?: Answer; error?: string }> }>`
 
 /** The function that runs a list of hooks on one event, in order, each seeing what the one before decided (`apply`); errors go to the log. */
@@ -103,7 +107,9 @@ function opencodePlugin(id: Harness, lists: ReadonlyMap<HookEvent, string>): { t
       const prompt = output.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\\n")
       const first = output.parts[0]
       await run(${list('userPrompt')}, { kind: "userPrompt", ${base}, sessionId: input.sessionID, prompt }, (answer) => {
-        if (answer.kind === "addContext" && first) output.parts.push({ ...first, id: \`\${first.id}-context-\${output.parts.length}\`, type: "text", text: answer.text, synthetic: true })
+        if (answer.kind === "addContext" && first) {
+          output.parts.push({ id: \`\${first.id}-context-\${output.parts.length}\`, sessionID: first.sessionID, messageID: first.messageID, type: "text", text: answer.text, synthetic: true })
+        }
       })
     },`)
   }
@@ -143,14 +149,17 @@ function piExtension(id: Harness, omp: boolean, lists: ReadonlyMap<HookEvent, st
   const handlers: string[] = []
   const list = (event: HookEvent) => lists.get(event)
   if (list('beforeTool')) {
-    const rewrite = omp ? 'decided = { input: answer.input }' : 'for (const key of Object.keys(event.input)) delete event.input[key]\n          Object.assign(event.input, answer.input)'
+    // omp takes a new input returned; pi runs the tool with the event's own input object, changed in place.
+    const rewrite = omp ? 'decided = { input: answer.input }' : 'for (const key of Object.keys(input)) delete input[key]\n        Object.assign(input, answer.input)'
+    const decided = omp ? '{ block: true; reason: string } | { input: Record<string, unknown> } | undefined' : '{ block: true; reason: string } | undefined'
     handlers.push(`  pi.on("tool_call", async (event, ctx) => {
-    let decided: { block: true; reason: string } | { input: Record<string, unknown> } | undefined
-    await run(${list('beforeTool')}, { kind: "beforeTool", ${base}, nativeTool: event.toolName, input: { ...event.input } }, async (answer) => {
+    const input = event.input as Record<string, unknown>
+    let decided: ${decided}
+    await run(${list('beforeTool')}, { kind: "beforeTool", ${base}, nativeTool: event.toolName, input: { ...input } }, async (answer) => {
       if (decided && "block" in decided) return
-      if (answer.kind === "block") decided = { block: true, reason: answer.reason ?? "" }
-      if (answer.kind === "ask" && !(ctx.hasUI && (await ctx.ui.confirm(\`Run \${event.toolName}?\`, answer.reason ?? "")))) decided = { block: true, reason: answer.reason ?? "" }
-      if (answer.kind === "rewrite" && answer.input) {
+      if (answer.kind === "block") decided = { block: true, reason: answer.reason }
+      if (answer.kind === "ask" && !(ctx.hasUI && (await ctx.ui.confirm(\`Run \${event.toolName}?\`, answer.reason)))) decided = { block: true, reason: answer.reason }
+      if (answer.kind === "rewrite") {
         ${rewrite}
       }
     })

@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises'
+import { mkdir, readFile, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import fc from 'fast-check'
@@ -7,6 +7,7 @@ import { compile } from '../../src/api.js'
 import type { StartedHook } from '../../src/runtime/start.js'
 import { hostileString } from '../escape/hostile.js'
 import { runNode } from '../bundle/fixture.js'
+import { run } from '../util/process.js'
 import { repoRoot } from '../util/project.js'
 import { tempDir } from '../util/temp.js'
 
@@ -127,6 +128,21 @@ describe('the command line', () => {
     const run = await runNode(target, ['scripts/hooks/guard.mjs'], { stdin: '{}' })
     expect(run.code).toBe(2)
     expect(run.stderr).toContain('with one of: claude, codex, gemini, copilot, qwen.')
+  })
+
+  it("Codex's command finds the script from a subfolder, where Codex runs it (the session's folder), and blocks where there is none", async () => {
+    const settings = JSON.parse(await readFile(join(target, '.codex/hooks.json'), 'utf8')) as { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>> }
+    const command = settings.hooks.PreToolUse!.find((group) => group.hooks[0]!.command.includes('scripts/hooks/guard.mjs'))!.hooks[0]!.command
+    const sub = join(target, 'src/deep')
+    await mkdir(sub, { recursive: true })
+    const blocked = await run('sh', ['-c', command], { cwd: sub, stdin: JSON.stringify(shell('rm -rf /')) })
+    expect(JSON.parse(blocked.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no rm -rf' } })
+    // Outside any built tree: exit code 2, which Codex takes for a block, with why.
+    const elsewhere = await tempDir('oac-no-tree-')
+    const missing = await run('sh', ['-c', command], { cwd: elsewhere, stdin: '{}' })
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('scripts/hooks/guard.mjs not found in')
+    await rm(elsewhere, { recursive: true })
   })
 
   it('carries any text of a reason to the harness exactly', async () => {
