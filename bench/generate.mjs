@@ -124,6 +124,25 @@ export const ${camel(tool.name)} = defineTool({
 `
 }
 
+/** A guard hook, as teams write one: it watches the shell and one of the tools, and blocks `rm -rf`. */
+function hookModule(tool) {
+  return `import { defineHook } from 'unplugin-oac'
+import { ${camel(tool.name)} } from './tools/${tool.name}.ts'
+
+export const guard = defineHook({
+  name: 'guard',
+  description: 'Refuses rm -rf, and ${tool.name} with no fields.',
+  on: 'beforeTool',
+  tools: [${camel(tool.name)}, 'shell'],
+  run(event, ctx) {
+    if (event.tool === 'shell' && /rm\\s+-rf/.test(String(event.input.command))) return ctx.block('no rm -rf')
+    if (event.tool === ${JSON.stringify(tool.name)} && Object.keys(event.input).length === 0) return ctx.block('give it fields')
+    return undefined
+  },
+})
+`
+}
+
 function registryModule(tools, agents) {
   const imports = tools.map((t) => `import { ${camel(t.name)} } from './tools/${t.name}.ts'`).join('\n')
   const agentDefs = agents
@@ -139,6 +158,7 @@ function registryModule(tools, agents) {
     )
     .join('\n\n')
   return `import { defineAgent, defineRegistry } from 'unplugin-oac'
+import { guard } from './hooks.ts'
 ${imports}
 
 ${agentDefs}
@@ -146,6 +166,7 @@ ${agentDefs}
 export const registry = defineRegistry({
   agents: [${agents.map((a) => camel(a.name)).join(', ')}],
   tools: [${tools.map((t) => camel(t.name)).join(', ')}],
+  hooks: [guard],
   configs: {
     bench: { harnesses: ['opencode', 'claude', 'codex', 'pi', 'omp', 'gemini', 'copilot', 'qwen', 'kilo'], nativeTools: true },
   },
@@ -218,6 +239,7 @@ export function generateProject({ tools: toolCount, agents: agentCount, seed = 7
   for (const stale of readdirSync(toolsDir)) if (!wanted.has(stale)) rmSync(join(toolsDir, stale))
   for (const tool of tools) writeIfChanged(join(toolsDir, `${tool.name}.ts`), toolModule(tool))
   writeIfChanged(join(dir, 'agents', 'registry.ts'), registryModule(tools, agents))
+  writeIfChanged(join(dir, 'agents', 'hooks.ts'), hookModule(tools[0]))
   writeIfChanged(join(dir, 'package.json'), `${JSON.stringify({ name: `oac-bench-tools-${toolCount}`, private: true, type: 'module' }, null, 2)}\n`)
   // The generated tools import zod and TypeBox by name: resolve them from the repository's node_modules.
   const link = join(dir, 'node_modules')

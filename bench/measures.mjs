@@ -506,3 +506,62 @@ export async function peakRss({ large }) {
     await removeDir(target)
   }
 }
+
+/** What Claude Code hands a PreToolUse hook for a shell call the guard blocks. */
+const SHELL_EVENT = JSON.stringify({ session_id: 'bench', cwd: '.', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf build' } })
+
+/**
+ * hook_start_vs_node: the generated project's guard hook answering one event as Claude Code runs it
+ * (`node scripts/hooks/guard.mjs --harness claude`, the event on stdin, its block on stdout) / bare node
+ * reading stdin. The guard watches one of the tools too: its script leaves that tool (and zod) out.
+ */
+export async function hookStart({ target, rounds, node, log }) {
+  const script = join(target, 'scripts', 'hooks', 'guard.mjs')
+  const samples = await rotate(
+    {
+      hook: async () => {
+        const run = await runProcess(node, [script, '--harness', 'claude'], { cwd: target, input: SHELL_EVENT })
+        if (!run.stdout.includes('"deny"')) throw new Error(`the guard did not block: ${run.stdout}${run.stderr}`)
+        return run
+      },
+      'bare node': () => runProcess(node, ['-e', FLOOR_SCRIPT], { cwd: target, input: SHELL_EVENT }),
+      // The same as an ES module: what node's ES module loader costs a script before any code of ours.
+      'bare ES module': () => runProcess(node, ['--input-type=module', '-e', FLOOR_SCRIPT], { cwd: target, input: SHELL_EVENT }),
+    },
+    { rounds, warmup: 2, log },
+  )
+  const hookMs = median(samples.hook)
+  const floorMs = median(samples['bare node'])
+  const moduleMs = median(samples['bare ES module'])
+  return {
+    ratio: hookMs / floorMs,
+    detail:
+      `hook start under node ${await nodeVersion(node)}: node scripts/hooks/guard.mjs --harness claude ${ms(hookMs)}, bare node reading stdin ${ms(floorMs)}, ` +
+      `the same as an ES module ${ms(moduleMs)}, ${(moduleMs / floorMs).toFixed(2)} x bare node (median of ${rounds})`,
+  }
+}
+
+/**
+ * hook_in_process_vs_tool_call: one event of the guard hook run in the harness's process, as the generated
+ * plugins of opencode, Kilo, pi and oh-my-pi run it (the hook script imported once, then `handle`), / the
+ * call of the tool it guards as those harnesses make it (the process bridge: `node scripts/<tool>.mjs --json`).
+ */
+export async function hookInProcess({ small, target, rounds, node, log }) {
+  const tool = small.tools[0]
+  const { started } = await import(pathToFileURL(join(target, 'scripts', 'hooks', 'guard.mjs')).href)
+  const hook = await started
+  const event = { kind: 'beforeTool', harness: 'opencode', cwd: target, nativeTool: 'bash', input: { command: 'rm -rf build' } }
+  const inProcess = async () => {
+    const outcome = await hook.handle(event)
+    if (outcome.answer?.kind !== 'block') throw new Error(`the guard did not block: ${JSON.stringify(outcome)}`)
+  }
+  const script = join(target, 'scripts', `${tool.name}.mjs`)
+  const call = () => runProcess(node, [script, '--json'], { cwd: target, input: JSON.stringify(tool.sample) })
+  const samples = await rotate({ hook: inProcess, 'tool call': call }, { rounds, warmup: 1, log })
+  const hookMs = median(samples.hook)
+  const callMs = median(samples['tool call'])
+  return {
+    values: { hook_in_process_vs_tool_call: hookMs / callMs },
+    details: [`one guard event in-process (opencode, Kilo, pi, oh-my-pi): ${ms(hookMs)}; the call of ${tool.name} it guards, through a process: ${ms(callMs)} (median of ${rounds})`],
+  }
+}

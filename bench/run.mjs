@@ -7,7 +7,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { generateProject } from './generate.mjs'
 import { removeDir, snapshotPackage } from './lib.mjs'
-import { bridges, compileInto, mcp, nodeVersion, peakRss, pluginOverhead, scale, scriptStart } from './measures.mjs'
+import { bridges, compileInto, hookInProcess, hookStart, mcp, nodeVersion, peakRss, pluginOverhead, scale, scriptStart } from './measures.mjs'
 
 const HELP = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [options])
 
@@ -42,6 +42,9 @@ const GOALS = {
   mcp_call_p50_ms: { goal: 'report' },
   mcp_call_p99_ms: { goal: 'report' },
   inline_vs_process_call: { goal: '<= 0.05', pass: (v) => v <= 0.05 },
+  hook_start_vs_node: { goal: '<= 1.15 (node >= 22)', pass: (v) => v <= 1.15 },
+  hook_start_vs_node_bench_node: { goal: 'report' },
+  hook_in_process_vs_tool_call: { goal: 'report' },
   peak_rss_mb_1000_tools: { goal: 'report' },
   tree_bytes_1000_tools: { goal: 'report' },
 }
@@ -120,6 +123,19 @@ const benchmarks = [
     },
   },
   { keys: ['inline_vs_process_call'], runtime: true, run: (target) => bridges({ small, target, rounds: runs * 3 + 1, node: runtimeNode, log }) },
+  {
+    keys: ['hook_start_vs_node', 'hook_start_vs_node_bench_node'],
+    runtime: true,
+    run: async (target) => {
+      const measured = await hookStart({ target, rounds: runs * 5 + 1, node: runtimeNode, log })
+      const other = otherNode && (await hookStart({ target, rounds: runs * 5 + 1, node: otherNode, log }))
+      return {
+        values: { hook_start_vs_node: measured.ratio, ...(other && { hook_start_vs_node_bench_node: other.ratio }) },
+        details: [measured.detail, ...(other ? [other.detail] : [])],
+      }
+    },
+  },
+  { keys: ['hook_in_process_vs_tool_call'], runtime: true, run: (target) => hookInProcess({ small, target, rounds: runs * 3 + 1, node: runtimeNode, log }) },
 ]
 
 const values = Object.fromEntries(Object.keys(GOALS).filter((key) => otherNode || !key.endsWith('_bench_node')).map((key) => [key, null]))
