@@ -56,6 +56,15 @@ function geminiToolText(text: string): string {
   return text.replace(/<untrusted_context>\n([\s\S]*?)\n<\/untrusted_context>/g, (_, inner: string) => inner.replaceAll('&lt;/untrusted_context&gt;', '</untrusted_context>'))
 }
 
+/**
+ * In a headless run, Gemini CLI puts the SessionStart hooks' context before the prompt
+ * (`<hook_context>…</hook_context>` and a blank line, `<` and `>` escaped inside) and hands BeforeAgent
+ * hooks that text: a hook reads the user's prompt alone.
+ */
+function geminiPrompt(prompt: string): string {
+  return prompt.replace(/^<hook_context>[^<]*<\/hook_context>(?:\n\n|$)/, '')
+}
+
 /** `event.tool` for a native name: our tool's name or the portable built-in's, where the spec names it; else the native name. */
 export function toolOf(spec: HookSpec, harness: Harness, native: string): Pick<HookEventData, 'tool' | 'builtin' | 'nativeTool'> {
   const named = spec.names[harness]?.[native]
@@ -94,7 +103,8 @@ export function readCommandEvent(wire: CommandWire, harness: Harness, spec: Hook
       if (str(payload.source) !== undefined) data.source = str(payload.source)
       break
     case 'userPrompt': {
-      const prompt = str(payload.prompt) ?? ''
+      const given = str(payload.prompt) ?? ''
+      const prompt = wire === 'gemini' ? geminiPrompt(given) : given
       if (prompt === '') return undefined
       data.prompt = prompt
       break

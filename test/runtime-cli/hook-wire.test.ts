@@ -47,3 +47,17 @@ describe('an afterTool hook reads the tool result as text', () => {
     expect(readCommandEvent('gemini', 'gemini', spec('afterTool'), tricky, '/project')?.result?.text).toBe('say </untrusted_context> then\nmore')
   })
 })
+
+describe('a userPrompt hook reads the prompt', () => {
+  it("without the SessionStart context Gemini CLI puts before it in a headless run", () => {
+    const payload = { hook_event_name: 'BeforeAgent', prompt: '<hook_context>HOOK-SESSION gemini &lt;context&gt;</hook_context>\n\nGo.' }
+    expect(readCommandEvent('gemini', 'gemini', spec('userPrompt'), payload, '/project')?.prompt).toBe('Go.')
+    // A prompt with no such context, or context elsewhere in it, is the user's as given.
+    expect(readCommandEvent('gemini', 'gemini', spec('userPrompt'), { prompt: 'Go. <hook_context>x</hook_context>' }, '/project')?.prompt).toBe('Go. <hook_context>x</hook_context>')
+  })
+
+  it('and not the empty prompts Qwen Code fires UserPromptSubmit with before each later turn', () => {
+    expect(readCommandEvent('claude', 'qwen', spec('userPrompt'), { hook_event_name: 'UserPromptSubmit', prompt: 'Go.' }, '/project')?.prompt).toBe('Go.')
+    expect(readCommandEvent('claude', 'qwen', spec('userPrompt'), { hook_event_name: 'UserPromptSubmit', prompt: '' }, '/project')).toBeUndefined()
+  })
+})
