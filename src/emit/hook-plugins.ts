@@ -135,8 +135,8 @@ function opencodePlugin(id: Harness, lists: ReadonlyMap<HookEvent, string>): { t
  * pi and oh-my-pi: an extension. A tool call is blocked by returning `{ block, reason }`; a new input
  * replaces the call's input (pi: in place; omp: returned). Session context is a message sent for the
  * next turn; prompt context a message before the agent starts; after a tool, a content block appended.
- * Keeping going: omp's `session_stop` asks for it; pi sends the next instruction at the end of a turn
- * with no tool call. `ask` confirms in the UI and blocks without one.
+ * Keeping going: omp's `session_stop` asks for it; pi's `agent_end` only watches. `ask` confirms in the
+ * UI and blocks without one.
  */
 function piExtension(id: Harness, omp: boolean, lists: ReadonlyMap<HookEvent, string>): { typeImports: string[]; code: string[] } {
   const base = `harness: ${jsString(id)}, cwd: ctx.cwd`
@@ -189,17 +189,9 @@ function piExtension(id: Harness, omp: boolean, lists: ReadonlyMap<HookEvent, st
     })
     return reason === undefined ? undefined : { decision: "block", reason }
   })`
-        : `  // The end of a turn whose answer calls no tool: the agent is about to stop.
-  let continued = false
-  pi.on("turn_end", async (event, ctx) => {
-    const content = (event.message as { content?: Array<{ type: string }> }).content ?? []
-    if (content.some((block) => block.type === "toolCall")) return
-    let reason: string | undefined
-    await run(${list('stop')}, { kind: "stop", ${base}, continued }, (answer) => {
-      if (answer.kind === "keepGoing") reason ??= answer.reason
-    })
-    continued = reason !== undefined
-    if (reason !== undefined) pi.sendUserMessage(reason, { deliverAs: "followUp" })
+        : `  // Watched only: pi's agent loop has ended when its extensions hear of it (see pi's description).
+  pi.on("agent_end", async (_event, ctx) => {
+    await run(${list('stop')}, { kind: "stop", ${base}, continued: false })
   })`,
     )
   }
