@@ -369,15 +369,18 @@ for (const id of HARNESSES) {
 describe(`${DRIVERS.codex.title}, hooks not trusted`, () => {
   beforeAll(() => DRIVERS.codex.install())
 
-  it("runs none of the project's hooks, and says nothing of them", async () => {
-    const project = await compiledProject(fixture, 'oac-hooks-codex-untrusted-', { config: 'test' })
-    cleanup.push(project.dir)
+  it("runs none of the project's hooks, and says nothing of them: the prod report is deleted", async () => {
+    const { dir, plan } = await compiledProject(fixture, 'oac-hooks-codex-untrusted-', { config: 'test' })
+    cleanup.push(dir)
+    await mkdir(join(dir, 'reports'))
+    await writeFile(join(dir, 'reports/prod-q3.md'), '# prod-q3\n')
     const { home, env } = await isolatedHome()
     cleanup.push(home)
-    const model = await converse(DRIVERS.codex, { project: project.dir, plan: project.plan, home, env }, { main: [{ text: 'done' }] })
-    const [first] = model.conversation('main')
-    expect(existsSync(join(project.dir, '.codex/hooks.json'))).toBe(true)
-    expect(occurrences(first!, 'HOOK-')).toBe(0)
-    expect(existsSync(join(project.dir, 'hook-runs.log'))).toBe(false)
+    const model = await converse(DRIVERS.codex, { project: dir, plan, home, env }, { main: [call('codex', plan, 'delete_report', { name: 'prod-q3' }), { text: 'done' }] })
+    const requests = model.conversation('main')
+    expect(DRIVERS.codex.resultText(requests[1]!.toolResults[0]!.text)).toBe('Deleted reports/prod-q3.md.')
+    expect(existsSync(join(dir, 'reports/prod-q3.md'))).toBe(false)
+    for (const request of requests) expect(occurrences(request, 'HOOK-')).toBe(0)
+    expect(existsSync(join(dir, 'hook-runs.log'))).toBe(false)
   })
 })
