@@ -61,7 +61,7 @@ interface HookEventBase<E extends HookEvent> {
   sessionId?: string
 }
 
-/** What a tool returned, for an afterTool hook: its text as the model reads it, and whether it failed. */
+/** What a tool returned, for an afterTool hook: its text (without what a harness wraps around it for its model), and whether it failed. */
 export interface HookToolResult {
   text: string
   isError: boolean

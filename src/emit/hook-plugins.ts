@@ -13,14 +13,27 @@ import type { OwnedFile } from './types.js'
  * the harness raises, no process per call. Decisions go back through the harness's own API.
  */
 
-/** What every generated file declares of a hook script, imported (see runtime/start.ts `startHookScript`). */
+/**
+ * What every generated file declares of a hook script, imported (see runtime/start.ts `startHookScript`,
+ * runtime/hook-types.ts `HookAnswer`), and how it imports one: by a URL, as the inline bridge imports a
+ * tool script, so that the file type-checks in the user's project (a static import of the `.mjs` has
+ * no declarations: TS7016 under strict).
+ */
 const HOOK_TYPES = `/** A hook script, imported: it loads the hook and runs it on an event (see unplugin-oac's runtime). */
 type Answer =
-  | { kind: "block" | "ask" | "keepGoing"; reason: string }
+  | { kind: "block" | "ask"; reason: string }
   | { kind: "allow"; reason?: string }
   | { kind: "rewrite"; input: Record<string, unknown> }
   | { kind: "addContext"; text: string }
-type Hook = Promise<{ handle(event: Record<string, unknown>): Promise<{ answer?: Answer; error?: string }> }>`
+  | { kind: "keepGoing"; reason: string }
+type Hook = Promise<{ handle(event: Record<string, unknown>): Promise<{ answer?: Answer; error?: string }> }>
+
+/** Imports a hook script by its path from this file; a hook that fails to load fails each run of it, with the error. */
+function load(script: string): Hook {
+  const hook: Hook = import(new URL(script, import.meta.url).href).then((module: { started: Hook }) => module.started)
+  hook.catch(() => undefined)
+  return hook
+}`
 
 /** The function that runs a list of hooks on one event, in order, each seeing what the one before decided (`apply`); errors go to the log. */
 function runnerCode(server: string): string {
@@ -40,9 +53,9 @@ function importPath(from: string, script: string): string {
   return relative.startsWith('.') ? relative : `./${relative}`
 }
 
-/** The generated file: imports of the hook scripts, and per event the list of its hooks, by name. */
+/** The generated file: the hook scripts it loads, and per event the list of its hooks, by name. */
 function imports(path: string, hooks: readonly PlannedHook[]): { code: string[]; lists: Map<HookEvent, string> } {
-  const code = hooks.map((hook, i) => `import { started as hook${i} } from ${jsString(importPath(path, hook.script))} // ${hook.name}`)
+  const code = hooks.map((hook, i) => `const hook${i} = load(${jsString(importPath(path, hook.script))}) // ${hook.name}`)
   const lists = new Map<HookEvent, string>()
   for (const [i, hook] of hooks.entries()) lists.set(hook.on, lists.has(hook.on) ? `${lists.get(hook.on)!.slice(0, -1)}, hook${i}]` : `[hook${i}]`)
   return { code, lists }
@@ -107,9 +120,7 @@ function opencodePlugin(id: Harness, lists: ReadonlyMap<HookEvent, string>): { t
       const prompt = output.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\\n")
       const first = output.parts[0]
       await run(${list('userPrompt')}, { kind: "userPrompt", ${base}, sessionId: input.sessionID, prompt }, (answer) => {
-        if (answer.kind === "addContext" && first) {
-          output.parts.push({ id: \`\${first.id}-context-\${output.parts.length}\`, sessionID: first.sessionID, messageID: first.messageID, type: "text", text: answer.text, synthetic: true })
-        }
+        if (answer.kind === "addContext" && first) output.parts.push({ id: \`\${first.id}-context-\${output.parts.length}\`, sessionID: first.sessionID, messageID: first.messageID, type: "text", text: answer.text, synthetic: true })
       })
     },`)
   }
@@ -141,21 +152,20 @@ function opencodePlugin(id: Harness, lists: ReadonlyMap<HookEvent, string>): { t
  * pi and oh-my-pi: an extension. A tool call is blocked by returning `{ block, reason }`; a new input
  * replaces the call's input (pi: in place; omp: returned). Session context is a message sent for the
  * next turn; prompt context a message before the agent starts; after a tool, a content block appended.
- * Keeping going: omp's `session_stop` asks for it; pi sends the next instruction at the end of a turn
- * with no tool call. `ask` confirms in the UI and blocks without one.
+ * Keeping going: omp's `session_stop` asks for it; pi's `agent_end` only watches. `ask` confirms in the
+ * UI and blocks without one.
  */
 function piExtension(id: Harness, omp: boolean, lists: ReadonlyMap<HookEvent, string>): { typeImports: string[]; code: string[] } {
   const base = `harness: ${jsString(id)}, cwd: ctx.cwd`
   const handlers: string[] = []
   const list = (event: HookEvent) => lists.get(event)
   if (list('beforeTool')) {
-    // omp takes a new input returned; pi runs the tool with the event's own input object, changed in place.
-    const rewrite = omp ? 'decided = { input: answer.input }' : 'for (const key of Object.keys(input)) delete input[key]\n        Object.assign(input, answer.input)'
-    const decided = omp ? '{ block: true; reason: string } | { input: Record<string, unknown> } | undefined' : '{ block: true; reason: string } | undefined'
+    const rewrite = omp
+      ? 'decided = { input: answer.input }'
+      : 'const input = event.input as Record<string, unknown>\n          for (const key of Object.keys(input)) delete input[key]\n          Object.assign(input, answer.input)'
     handlers.push(`  pi.on("tool_call", async (event, ctx) => {
-    const input = event.input as Record<string, unknown>
-    let decided: ${decided}
-    await run(${list('beforeTool')}, { kind: "beforeTool", ${base}, nativeTool: event.toolName, input: { ...input } }, async (answer) => {
+    let decided: { block: true; reason: string }${omp ? ' | { input: Record<string, unknown> }' : ''} | undefined
+    await run(${list('beforeTool')}, { kind: "beforeTool", ${base}, nativeTool: event.toolName, input: { ...event.input } }, async (answer) => {
       if (decided && "block" in decided) return
       if (answer.kind === "block") decided = { block: true, reason: answer.reason }
       if (answer.kind === "ask" && !(ctx.hasUI && (await ctx.ui.confirm(\`Run \${event.toolName}?\`, answer.reason)))) decided = { block: true, reason: answer.reason }
@@ -198,17 +208,9 @@ function piExtension(id: Harness, omp: boolean, lists: ReadonlyMap<HookEvent, st
     })
     return reason === undefined ? undefined : { decision: "block", reason }
   })`
-        : `  // The end of a turn whose answer calls no tool: the agent is about to stop.
-  let continued = false
-  pi.on("turn_end", async (event, ctx) => {
-    const content = (event.message as { content?: Array<{ type: string }> }).content ?? []
-    if (content.some((block) => block.type === "toolCall")) return
-    let reason: string | undefined
-    await run(${list('stop')}, { kind: "stop", ${base}, continued }, (answer) => {
-      if (answer.kind === "keepGoing") reason ??= answer.reason
-    })
-    continued = reason !== undefined
-    if (reason !== undefined) pi.sendUserMessage(reason, { deliverAs: "followUp" })
+        : `  // Watched only: pi's agent loop has ended when its extensions hear of it (see pi's description).
+  pi.on("agent_end", async (_event, ctx) => {
+    await run(${list('stop')}, { kind: "stop", ${base}, continued: false })
   })`,
     )
   }

@@ -28,15 +28,15 @@ function objectOf(value: unknown): Record<string, unknown> {
 
 /**
  * A tool's result as text, from each harness's shape of it: MCP content blocks (Claude Code), a string
- * or `{content}` (Codex), `{llmContent}` (Gemini CLI, Qwen Code), `{stdout, stderr}` (Claude's Bash),
- * `{textResultForLlm}` (Copilot).
+ * or `{content}` (Codex), `{llmContent}` holding a string or Gemini API parts (`{text}`, no `type`:
+ * Gemini CLI, Qwen Code), `{stdout, stderr}` (Claude's Bash), `{textResultForLlm}` (Copilot).
  */
 export function resultText(value: unknown): string {
   if (typeof value === 'string') return value
   if (Array.isArray(value)) return value.map(resultText).filter((text) => text !== '').join('\n')
   if (typeof value !== 'object' || value === null) return value === undefined ? '' : JSON.stringify(value)
   const record = value as Record<string, unknown>
-  if (record.type === 'text' && typeof record.text === 'string') return record.text
+  if ((record.type === 'text' || record.type === undefined) && typeof record.text === 'string') return record.text
   for (const key of ['textResultForLlm', 'llmContent', 'content', 'output']) if (record[key] !== undefined) return resultText(record[key])
   if (typeof record.stdout === 'string' || typeof record.stderr === 'string') return [record.stdout, record.stderr].filter((part) => typeof part === 'string' && part !== '').join('\n')
   return JSON.stringify(value)
@@ -45,6 +45,24 @@ export function resultText(value: unknown): string {
 function resultFailed(value: unknown, payload: Payload): boolean {
   const record = objectOf(value)
   return record.isError === true || record.is_error === true || (record.error !== undefined && record.error !== null) || record.resultType === 'failure' || payload.tool_error !== undefined
+}
+
+/**
+ * Gemini CLI wraps each text of an MCP tool's (or a web tool's) result in `<untrusted_context>` lines
+ * for its model, escaping the closing tag inside (wrapUntrusted, in its bundle); a hook reads the
+ * tool's own text, as in the other harnesses.
+ */
+function geminiToolText(text: string): string {
+  return text.replace(/<untrusted_context>\n([\s\S]*?)\n<\/untrusted_context>/g, (_, inner: string) => inner.replaceAll('&lt;/untrusted_context&gt;', '</untrusted_context>'))
+}
+
+/**
+ * In a headless run, Gemini CLI puts the SessionStart hooks' context before the prompt
+ * (`<hook_context>…</hook_context>` and a blank line, `<` and `>` escaped inside) and hands BeforeAgent
+ * hooks that text: a hook reads the user's prompt alone.
+ */
+function geminiPrompt(prompt: string): string {
+  return prompt.replace(/^<hook_context>[^<]*<\/hook_context>(?:\n\n|$)/, '')
 }
 
 /** `event.tool` for a native name: our tool's name or the portable built-in's, where the spec names it; else the native name. */
@@ -75,14 +93,18 @@ export function readCommandEvent(wire: CommandWire, harness: Harness, spec: Hook
     case 'afterTool': {
       const native = str(payload[fields.tool]) ?? ''
       Object.assign(data, toolOf(spec, harness, native), { input: objectOf(payload[fields.input]) })
-      if (spec.on === 'afterTool') data.result = { text: resultText(payload[fields.result]), isError: resultFailed(payload[fields.result], payload) }
+      if (spec.on === 'afterTool') {
+        const text = resultText(payload[fields.result])
+        data.result = { text: wire === 'gemini' ? geminiToolText(text) : text, isError: resultFailed(payload[fields.result], payload) }
+      }
       break
     }
     case 'sessionStart':
       if (str(payload.source) !== undefined) data.source = str(payload.source)
       break
     case 'userPrompt': {
-      const prompt = str(payload.prompt) ?? ''
+      const given = str(payload.prompt) ?? ''
+      const prompt = wire === 'gemini' ? geminiPrompt(given) : given
       if (prompt === '') return undefined
       data.prompt = prompt
       break

@@ -1,7 +1,9 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { Plan } from '../../src/compile/plan.js'
+import type { Plan, PlannedHook } from '../../src/compile/plan.js'
+import { HOOK_EVENTS } from '../../src/define/hooks.js'
+import { emitHooks } from '../../src/emit/hooks.js'
 import { emitKilo } from '../../src/emit/kilo.js'
 import type { OutputFile } from '../../src/emit/types.js'
 import { emitNative, fixturePlan, linkedTempDir, richFixtureRoot, run, writeFiles } from './fixture.js'
@@ -158,6 +160,24 @@ describe('generated TypeScript type-checks against the real type packages', () =
     const files = [...tsFiles(plan), ...emitKilo(plan).filter((file) => file.path.endsWith('.ts'))]
     const pi = files.find((file) => file.path === '.pi/extensions/oac-tools.ts')
     expect(pi?.kind === 'owned' && pi.content).toContain('await confirmCall(ctx, "erase", params)')
+    const { code, output } = await typecheck(files)
+    expect(output).toBe('')
+    expect(code).toBe(0)
+  })
+
+  it('the hook plugins (opencode, Kilo) and extensions (pi, omp), a hook on each event', async () => {
+    const plan = await fixturePlan({ harnesses: ['opencode', 'kilo', 'pi', 'omp'] })
+    const hooks = HOOK_EVENTS.map((on): PlannedHook => ({
+      name: `on-${on}`,
+      description: `Runs on ${on}.`,
+      on,
+      onError: 'block',
+      timeoutMs: 10_000,
+      source: { file: 'agents/hooks.ts', line: 3, column: 14 },
+      script: `scripts/hooks/on-${on}.mjs`,
+    }))
+    const files = emitHooks({ ...plan, hooks })
+    expect(files.map((file) => file.path)).toEqual(['.opencode/plugins/oac-tools-hooks.ts', '.pi/extensions/oac-tools-hooks.ts', '.omp/extensions/oac-tools-hooks.ts', '.kilo/plugins/oac-tools-hooks.ts'])
     const { code, output } = await typecheck(files)
     expect(output).toBe('')
     expect(code).toBe(0)

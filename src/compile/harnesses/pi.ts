@@ -21,13 +21,15 @@ export const pi = {
   agentFile: null,
   approvals: { written: 'in the extension: a tool that asks confirms with the user before it runs (pi asks for no tool by itself)' },
   // Hooks in-process: a generated extension, `.pi/extensions/<server>-hooks.ts`. `ask` confirms in the UI and
-  // blocks without one; the end of a turn with no tool call can send the next instruction.
+  // blocks without one. The agent's end is only watched: pi hands extensions its events through a queue the
+  // agent loop does not wait for (AgentSession._handleAgentEvent), so a follow-up sent at the end of the last
+  // turn comes after the loop has looked for one, and `pi -p` ends without it.
   hooks: {
     wire: 'pi',
-    events: { beforeTool: 'tool_call', afterTool: 'tool_result', sessionStart: 'session_start', userPrompt: 'before_agent_start', stop: 'turn_end', preCompact: 'session_before_compact' },
+    events: { beforeTool: 'tool_call', afterTool: 'tool_result', sessionStart: 'session_start', userPrompt: 'before_agent_start', stop: 'agent_end', preCompact: 'session_before_compact' },
     builtins: { shell: ['bash'], read: ['read'], write: ['write'], edit: ['edit'], search: ['grep', 'find'] },
     toolName: (_server, tool) => tool,
-    limits: {},
+    limits: { keepGoing: { instead: 'ignore', says: 'tells an extension that the agent stopped only after it has (its loop does not wait for the extension)' } },
     registration: { kind: 'plugin', file: (server) => `.pi/extensions/${server}-hooks.ts` },
   },
   checkFields: () => [],
