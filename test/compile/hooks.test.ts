@@ -70,7 +70,7 @@ describe('hooks in the plan', () => {
         expect.stringMatching(/^opencode has no way for a plugin to ask/),
       ]),
     )
-    expect(about('keeper')).toHaveLength(2)
+    expect(about('keeper')).toHaveLength(3)
     expect(about('keeper').every((message) => message.endsWith('it is passed over.'))).toBe(true)
     // Its code passes its ctx on: any decision of its event may come.
     expect(about('passer').filter((message) => message.includes('(its code may: it passes its ctx on)')).length).toBeGreaterThan(3)

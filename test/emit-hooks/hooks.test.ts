@@ -1,5 +1,5 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { compilePlan } from '../../src/compile/index.js'
 import type { Plan } from '../../src/compile/plan.js'
@@ -9,22 +9,10 @@ import { emitHooks } from '../../src/emit/hooks.js'
 import type { MergeFile, OutputFile, OwnedFile } from '../../src/emit/types.js'
 import { loadRegistry } from '../../src/load/index.js'
 import { writeOutputs } from '../../src/write/index.js'
-import { linkedTempDir, writeFiles } from '../emit-native/fixture.js'
-import { run } from '../util/process.js'
 import { repoRoot } from '../util/project.js'
 import { tempDir } from '../util/temp.js'
 
 const root = resolve(repoRoot, 'test/fixtures/hooks')
-
-/** The export of a hook script, as its importer sees it (runtime/start.ts `StartedHook`, runtime/hook-types.ts `HookOutcome`). */
-const STARTED_HOOK = `type HookAnswer =
-  | { kind: 'block' | 'ask'; reason: string }
-  | { kind: 'allow'; reason?: string }
-  | { kind: 'rewrite'; input: Record<string, unknown> }
-  | { kind: 'addContext'; text: string }
-  | { kind: 'keepGoing'; reason: string }
-export declare const started: Promise<{ handle(event: Record<string, unknown>): Promise<{ answer?: HookAnswer; error?: string }> }>
-`
 let plan: Plan
 
 beforeAll(async () => {
@@ -118,28 +106,6 @@ describe('in-process plugins', () => {
       '.omp/extensions/oac-tools-hooks.ts',
       '.kilo/plugins/oac-tools-hooks.ts',
     ])
-    expect(owned(files, '.opencode/plugins/oac-tools-hooks.ts')).toContain('import { started as hook0 } from "../../scripts/hooks/guard.mjs" // guard')
-  })
-
-  it('type-check against the real plugin and extension types (@opencode-ai/plugin, @kilocode/plugin, pi)', async () => {
-    const project = await linkedTempDir()
-    try {
-      const files = emitHooks(plan).filter((out) => out.kind === 'owned' && out.path.endsWith('.ts'))
-      await writeFiles(files, project)
-      // What a hook script gives its importer (runtime/start.ts `StartedHook`), declared for each.
-      for (const hook of plan.hooks) {
-        const declaration = join(project, hook.script.replace(/\.mjs$/, '.d.mts'))
-        await mkdir(dirname(declaration), { recursive: true })
-        await writeFile(declaration, STARTED_HOOK)
-      }
-      await writeFile(join(project, 'package.json'), JSON.stringify({ type: 'module' }))
-      const options = { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: ['node'], strict: true, noUnusedLocals: true, noUncheckedIndexedAccess: true, skipLibCheck: true, noEmit: true }
-      await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: files.map((out) => out.path) }))
-      const checked = await run(join(repoRoot, 'node_modules/.bin/tsc'), ['-p', join(project, 'tsconfig.json')], { cwd: project })
-      expect(checked.stdout + checked.stderr).toBe('')
-      expect(checked.code).toBe(0)
-    } finally {
-      await rm(project, { recursive: true, force: true })
-    }
+    expect(owned(files, '.opencode/plugins/oac-tools-hooks.ts')).toContain('const hook0 = load("../../scripts/hooks/guard.mjs") // guard')
   })
 })
