@@ -29,3 +29,9 @@ export function isRegistry(value: unknown): value is RegistryDefinition {
 export function isHook(value: unknown): value is AnyHookDefinition {
   return hasKind(value, 'oac:hook')
 }
+
+/** Every hook a registry reaches, each once: its own, then those its agents list. */
+export function everyHook(registry: RegistryDefinition): AnyHookDefinition[] {
+  const lists: unknown[] = [registry.hooks, ...(Array.isArray(registry.agents) ? registry.agents : []).map((agent: unknown) => (isAgent(agent) ? agent.hooks : undefined))]
+  return [...new Set(lists.flatMap((list) => (Array.isArray(list) ? list.filter(isHook) : [])))]
+}

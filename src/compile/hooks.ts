@@ -2,7 +2,7 @@ import { type AnyHookDefinition, BUILTIN_TOOLS, type BuiltinTool, EVENT_DECISION
 import type { AnyToolDefinition, RegistryDefinition } from '../define/types.js'
 import type { ResolvedConfig } from './config.js'
 import type { Findings } from './findings.js'
-import { isHook, isTool } from './guards.js'
+import { isAgent, isHook, isTool } from './guards.js'
 import { harness } from './harnesses/index.js'
 import { hookNameProblem } from './names.js'
 import { type PlannedHook, type PlannedTool, scriptsFolder } from './plan.js'
@@ -34,6 +34,33 @@ function registryHooks(registry: RegistryDefinition, findings: Findings): AnyHoo
     hooks.push(hook)
   })
   return hooks
+}
+
+/**
+ * The hooks the agents list that the registry does not, each with the agents that list it: they run for
+ * those agents alone, where a harness scopes hooks to an agent. A name the registry's hooks or another
+ * agent's have for another definition is reported.
+ */
+function agentHooks(registry: RegistryDefinition, registryList: readonly AnyHookDefinition[], findings: Findings): Map<AnyHookDefinition, string[]> {
+  const scoped = new Map<AnyHookDefinition, string[]>()
+  for (const agent of Array.isArray(registry.agents) ? registry.agents.filter(isAgent) : []) {
+    const listed: unknown = agent.hooks
+    if (!Array.isArray(listed)) continue
+    listed.forEach((hook: unknown, i) => {
+      if (!isHook(hook)) {
+        findings.error('definition-invalid', `Agent "${agent.name}"'s hooks[${i}] is not a hook made by defineHook.`, "Create hooks with defineHook({ name, description, on, run }) from 'unplugin-oac'.", agent.source)
+        return
+      }
+      if (registryList.includes(hook)) return
+      const twin = [...registryList, ...scoped.keys()].find((other) => other.name === hook.name && other !== hook)
+      if (twin) {
+        findings.error('hook-duplicate', `Two hooks are named "${hook.name}": this one and the one at ${findings.where(twin.source)}.`, 'Rename one of them: each hook becomes one script.', hook.source)
+        return
+      }
+      scoped.set(hook, [...new Set([...(scoped.get(hook) ?? []), agent.name])])
+    })
+  }
+  return scoped
 }
 
 /** The hooks the config picks by name (all of them when it names none); unknown names are reported. */
@@ -134,6 +161,14 @@ function warnUnsupported(hook: PlannedHook, tools: readonly PlannedTool[], confi
       findings.warning('hook-unsupported', `${title} has no ${hook.on} event: hook "${hook.name}" does not run there.`, `Accept it, or leave ${id} out of the config's harnesses.`, at)
       continue
     }
+    if (hook.agents && !hooks.scopesToAgents) {
+      findings.warning(
+        'hook-unsupported',
+        `${title} cannot run a hook for one agent alone: hook "${hook.name}", which ${hook.agents.map((agent) => `"${agent}"`).join(', ')} ${hook.agents.length === 1 ? 'lists' : 'list'}, runs for every agent there.`,
+        'Accept it, check event.harness in the hook, or list the hook in the registry for every agent.',
+        at,
+      )
+    }
     const missing = (hook.tools?.builtins ?? []).filter((name) => hooks.builtins[name] === undefined)
     if (missing.length > 0) {
       findings.warning(
@@ -167,8 +202,8 @@ function warnUnsupported(hook: PlannedHook, tools: readonly PlannedTool[], confi
 }
 
 /**
- * The config's hooks, planned: each checked, named, and warned about where a selected harness cannot
- * run it as written. `decisions`: what each hook's `run` decides, where its code tells (load reads it).
+ * The config's hooks, planned: the registry's and those agents list (for those agents alone), each
+ * checked, named, and warned about where a selected harness cannot run it as written. `decisions`: what each hook's `run` decides, where its code tells (load reads it).
  */
 export function planHooks(
   registry: RegistryDefinition,
@@ -178,10 +213,14 @@ export function planHooks(
   findings: Findings,
   decisions: ReadonlyMap<AnyHookDefinition, HookDecisionKind[]>,
 ): PlannedHook[] {
+  const registryList = registryHooks(registry, findings)
+  const scoped = agentHooks(registry, registryList, findings)
   const planned: PlannedHook[] = []
-  for (const hook of selectedHooks(registryHooks(registry, findings), config, registry, findings)) {
+  for (const hook of selectedHooks([...registryList, ...scoped.keys()], config, registry, findings)) {
     const plannedHook = planHook(hook, tools, config, root, findings, decisions.get(hook))
     if (!plannedHook) continue
+    const agents = scoped.get(hook)
+    if (agents) plannedHook.agents = agents
     warnUnsupported(plannedHook, tools, config, findings, hook.source)
     planned.push(plannedHook)
   }

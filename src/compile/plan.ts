@@ -103,6 +103,8 @@ export interface PlannedHook {
   tools?: { ours: string[]; builtins: BuiltinTool[] }
   onError: 'block' | 'allow'
   timeoutMs: number
+  /** The agents it runs for alone, for a hook only agents list (not the registry); absent: every agent. */
+  agents?: string[]
   /** The decisions its `run` can make, read from its code; absent where the code does not tell (ctx passed on), so any of its event's. */
   decisions?: HookDecisionKind[]
   /** Where `defineHook` was called; the bundler builds this module into the hook's code file. */

@@ -49,6 +49,7 @@ export function defineAgent(options: AgentOptions): AgentDefinition {
     toolFormatOverrides: options.toolFormatOverrides ?? {},
     builtinTools: options.builtinTools ?? {},
     harness: options.harness ?? {},
+    hooks: options.hooks ?? [],
     source: callerLocation(),
   }
 }

@@ -200,6 +200,8 @@ export interface AgentOptions {
   /** Harness built-in tools the agent may use besides its own (e.g. Claude's `Read`, `Grep`). */
   builtinTools?: Partial<Record<Harness, readonly string[]>>
   harness?: HarnessFields
+  /** Hooks that run for this agent alone, where a harness scopes hooks to an agent (Claude Code); in the others, for every agent. */
+  hooks?: readonly AnyHookDefinition[]
 }
 
 export interface AgentDefinition {
@@ -214,6 +216,7 @@ export interface AgentDefinition {
   readonly toolFormatOverrides: Readonly<Record<string, ToolFormat>>
   readonly builtinTools: Partial<Record<Harness, readonly string[]>>
   readonly harness: HarnessFields
+  readonly hooks: readonly AnyHookDefinition[]
   readonly source: SourceLocation
 }
 

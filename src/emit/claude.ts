@@ -3,6 +3,7 @@ import type { Plan, PlannedAgent } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
 import { markdownWithFrontmatter } from './codegen/escape.js'
 import { hasNativeForm, nativeToolName, renderAgentPrompt } from './codegen/prompt-docs.js'
+import { agentHookGroups } from './hooks.js'
 import { agentMcpTools, agentTools, mcpJsonFile, permissionItems, servesMcp } from './mcp-tools.js'
 import type { OutputFile } from './types.js'
 
@@ -30,12 +31,14 @@ function claudeFrontmatter(plan: Plan, agent: PlannedAgent): { [key: string]: Js
   // Compile has rejected fields that would replace the generated ones (`harness-field-reserved`).
   const extra = agent.harness.claude ?? {}
   const tools = claudeTools(plan, agent)
+  const hooks = agentHookGroups(plan, 'claude', agent.name)
   return {
     name: agent.name,
     description: agent.description,
     // No `tools` key means "every tool" to Claude Code, which is what an agent that names none gets.
     ...(tools.length > 0 ? { tools: tools.join(', ') } : {}),
     model: agent.model.claude ?? 'inherit',
+    ...(Object.keys(hooks).length > 0 ? { hooks } : {}),
     ...extra,
   }
 }

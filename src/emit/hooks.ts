@@ -20,7 +20,8 @@ export const HARNESS_TIMEOUT_MARGIN_MS = 5_000
 export function emitHooks(plan: Plan): OutputFile[] {
   return plan.harnesses.flatMap((id): OutputFile[] => {
     const support = harness(id).hooks
-    const hooks = plan.hooks.filter((hook) => support.events[hook.on] !== undefined)
+    // A harness that scopes hooks to agents gets an agent's own hooks in its agent file (see agentHookGroups).
+    const hooks = plan.hooks.filter((hook) => support.events[hook.on] !== undefined && !(hook.agents && support.scopesToAgents))
     if (hooks.length === 0) return []
     const registration = support.registration
     if (registration.kind === 'plugin') return [hookPluginFile(plan, id, hooks, registration.file(plan.serverName))]
@@ -75,15 +76,37 @@ function commandRegistrations(plan: Plan, id: Harness, hooks: readonly PlannedHo
   }
   // A matcher group per hook, an item of the event's list: the user's groups and every other byte stay.
   const entries = hooks.map((hook): MergeEntry => {
-    const matcher = toolMatcher(plan, id, hook)
-    const handler = {
-      type: 'command',
-      command: hookCommand(id, hook, registration),
-      [registration.timeout.key]: timeoutValue(hook, registration),
-      ...(registration.named && { name: hook.name, description: hook.description }),
-    }
-    const group = { ...(matcher && { matcher }), hooks: [handler] }
+    const group = matcherGroup(plan, id, hook, registration)
     return { keyPath: listItemPath(['hooks', events[hook.on]!], group), value: group }
   })
   return { kind: 'merge', path, format: 'json', entries }
+}
+
+/** A hook as a matcher group of the settings' shape: its matcher, and the command with its timeout. */
+function matcherGroup(plan: Plan, id: Harness, hook: PlannedHook, registration: CommandHookRegistration): { [key: string]: JsonValue } {
+  const matcher = toolMatcher(plan, id, hook)
+  const handler = {
+    type: 'command',
+    command: hookCommand(id, hook, registration),
+    [registration.timeout.key]: timeoutValue(hook, registration),
+    ...(registration.named && { name: hook.name, description: hook.description }),
+  }
+  return { ...(matcher && { matcher }), hooks: [handler] }
+}
+
+/**
+ * The hooks that run for `agent` alone, by event, as matcher groups, for the agent file of a harness
+ * that scopes hooks to agents (Claude Code's frontmatter `hooks`, of its settings' shape); empty elsewhere.
+ */
+export function agentHookGroups(plan: Plan, id: Harness, agent: string): { [event: string]: JsonValue[] } {
+  const support = harness(id).hooks
+  const registration = support.registration
+  const groups: { [event: string]: JsonValue[] } = {}
+  if (!support.scopesToAgents || registration.kind !== 'command') return groups
+  for (const hook of plan.hooks) {
+    const event = support.events[hook.on]
+    if (event === undefined || !hook.agents?.includes(agent)) continue
+    ;(groups[event] ??= []).push(matcherGroup(plan, id, hook, registration))
+  }
+  return groups
 }

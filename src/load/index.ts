@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { isHook, isRegistry } from '../compile/guards.js'
+import { everyHook, isRegistry } from '../compile/guards.js'
 import { projectPath } from '../compile/source.js'
 import type { AnyHookDefinition, HookDecisionKind } from '../define/hooks.js'
 import type { RegistryDefinition } from '../define/types.js'
@@ -148,7 +148,7 @@ async function loadWith(spec: string, projectRoot: string, bundler: RegistryBund
   relocateDefinitions(value, locate)
   const prompts = await readPrompts(value, root)
   const zod = needsProjectZod(value) ? await projectZod(cache) : undefined
-  const hookDecisions = await readHookDecisions(Array.isArray(value.hooks) ? value.hooks.filter(isHook) : [])
+  const hookDecisions = await readHookDecisions(everyHook(value))
   return {
     registry: value,
     prompts: prompts.texts,

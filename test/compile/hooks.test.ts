@@ -41,7 +41,10 @@ describe('hooks in the plan', () => {
     expect(byName.get('slow')?.decisions).toEqual([])
     expect(byName.get('welcome')).toMatchObject({ decisions: ['addContext'] })
     expect(byName.get('welcome')).not.toHaveProperty('tools')
-    expect(plan!.hooks.map((hook) => hook.name)).toEqual(['guard', 'shaper', 'asker', 'welcome', 'after', 'keeper', 'passer', 'thrower', 'slow', 'lenient', 'liar', 'echo'])
+    expect(plan!.hooks.map((hook) => hook.name)).toEqual(['guard', 'shaper', 'asker', 'welcome', 'after', 'keeper', 'passer', 'thrower', 'slow', 'lenient', 'liar', 'echo', 'helper-only'])
+    // A hook only an agent lists runs for it alone; one the registry lists too, for every agent.
+    expect(byName.get('helper-only')?.agents).toEqual(['helper'])
+    expect(byName.get('guard')).not.toHaveProperty('agents')
   })
 
   it("a config's hooks picks them by name; a name the registry lacks is an error listing the known ones", async () => {
@@ -75,6 +78,8 @@ describe('hooks in the plan', () => {
     // Its code passes its ctx on: any decision of its event may come.
     expect(about('passer').filter((message) => message.includes('(its code may: it passes its ctx on)')).length).toBeGreaterThan(3)
     expect(about('passer').filter((message) => message.includes('"notes" runs on the bash route only'))).toHaveLength(9)
+    expect(about('helper-only')).toHaveLength(8)
+    expect(about('helper-only')[0]).toMatch(/^opencode cannot run a hook for one agent alone: hook "helper-only", which "helper" lists, runs for every agent there\.$/)
     for (const d of diagnostics.filter((d) => d.code === 'hook-unsupported')) expect(d).toMatchObject({ severity: 'warning', file: 'hooks.ts', fix: expect.any(String) })
   })
 
@@ -96,6 +101,6 @@ describe('hooks in the plan', () => {
   it('a hook watching a tool the registry does not serve names it', async () => {
     const { plan, diagnostics } = await compile('toolNotInRegistry')
     expect(plan).toBeUndefined()
-    expect(diagnostics).toMatchObject([{ code: 'hook-tool-unknown', line: await markedLine('registries.ts', 'hook-tool-stray'), message: expect.stringContaining('"stray_tool"') }])
+    expect(diagnostics.filter((d) => d.severity === 'error')).toMatchObject([{ code: 'hook-tool-unknown', line: await markedLine('registries.ts', 'hook-tool-stray'), message: expect.stringContaining('"stray_tool"') }])
   })
 })

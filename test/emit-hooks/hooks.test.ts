@@ -70,6 +70,16 @@ describe('registrations of command harnesses', () => {
   })
 })
 
+describe('hooks of one agent', () => {
+  it("go into its Claude Code agent file, not the settings; elsewhere they are registered for every agent", () => {
+    const files = emitAll({ ...plan, harnesses: ['claude', 'codex'] })
+    const agent = owned(files, '.claude/agents/helper.md')
+    expect(agent).toContain('hooks:\n  PostToolUse:\n    - hooks:\n        - type: command\n          command: node "$CLAUDE_PROJECT_DIR/scripts/hooks/helper-only.mjs" --harness claude')
+    expect(JSON.stringify(file(files, '.claude/settings.json'))).not.toContain('helper-only')
+    expect(JSON.stringify(file(files, '.codex/hooks.json'))).toContain('scripts/hooks/helper-only.mjs')
+  })
+})
+
 describe("a user's own hooks in a settings file", () => {
   let target: string
   beforeEach(async () => {

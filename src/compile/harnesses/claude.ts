@@ -7,6 +7,7 @@ const OWN_FRONTMATTER_KEYS: Record<string, string> = {
   description: 'the agent `description`',
   tools: 'the agent `tools` and `builtinTools.claude`',
   model: 'the agent `model` (or the config `models`)',
+  hooks: 'the agent `hooks`',
 }
 
 /** Claude Code: our tools over MCP (`.mcp.json`), one subagent file per agent. Claude reads full JSON Schema. */
@@ -30,6 +31,8 @@ export const claude = {
     builtins: { shell: ['Bash'], read: ['Read'], write: ['Write'], edit: ['Edit', 'MultiEdit', 'NotebookEdit'], search: ['Grep', 'Glob'], fetch: ['WebFetch'] },
     toolName: (server, tool) => `mcp__${server}__${tool}`,
     limits: {},
+    // An agent's frontmatter takes `hooks` of the settings' shape, run while that agent works.
+    scopesToAgents: true,
     registration: { kind: 'command', file: () => '.claude/settings.json', shape: 'settings', timeout: { key: 'timeout', unit: 's' }, projectDir: '$CLAUDE_PROJECT_DIR' },
   },
   checkFields: (fields, agentName) =>

@@ -118,6 +118,8 @@ export interface HookSupport {
   toolName(serverName: string, tool: string): string
   /** The decisions it cannot carry. */
   limits: Partial<Record<HookDecisionKind, HookLimit>>
+  /** Whether an agent's file can carry hooks that run for that agent alone (Claude Code's agent frontmatter). */
+  scopesToAgents?: boolean
   registration: CommandHookRegistration | PluginHookRegistration
 }
 
