@@ -3,15 +3,19 @@ import type { Harness } from '../define/types.js'
 import { failedOutcome, runHook } from './hook.js'
 import type { HookOutcome, HookSpec } from './hook-types.js'
 import { type CommandWire, commandAnswer, readCommandEvent } from './hook-wire.js'
-import { divertStdout } from './mcp-stdio.js'
 
 const COMMAND_WIRES: readonly string[] = ['claude', 'gemini', 'copilot'] satisfies CommandWire[]
 
-async function readStdin(): Promise<string> {
-  let text = ''
-  process.stdin.setEncoding('utf8')
-  for await (const chunk of process.stdin) text += chunk as string
-  return text
+/** All of stdin. By its events: its async iterator makes node load modules of its own, at every hook's start. */
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = ''
+    process.stdin
+      .setEncoding('utf8')
+      .on('data', (chunk: string) => (text += chunk))
+      .on('end', () => resolve(text))
+      .on('error', reject)
+  })
 }
 
 function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
@@ -26,8 +30,12 @@ function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
  * may leave timers or sockets open that would keep node alive.
  */
 export async function runHookCli(hook: AnyHookDefinition, spec: HookSpec): Promise<never> {
-  // stdout carries the answer alone: a `console.log` in hook code goes to stderr.
-  const answerStream = divertStdout()
+  // stdout carries the answer alone: a `console.log` in hook code goes to stderr. (One write at the end: no
+  // stream of its own, as the MCP server's, whose making a hook would pay for at every start.)
+  const stdout = process.stdout
+  const answerWrite = stdout.write.bind(stdout) as (text: string, written: () => void) => boolean
+  // stderr is opened only when written to: a hook that prints nothing never pays for making its stream.
+  stdout.write = ((...args: Parameters<typeof stdout.write>) => process.stderr.write(...(args as [string]))) as typeof stdout.write
   const at = process.argv.indexOf('--harness')
   const harness = (at === -1 ? undefined : process.argv[at + 1]) as Harness | undefined
   const wire = harness === undefined ? undefined : spec.wires[harness]
@@ -52,6 +60,6 @@ export async function runHookCli(hook: AnyHookDefinition, spec: HookSpec): Promi
   }
   const answer = commandAnswer(wire as CommandWire, payload, outcome, spec.events[harness])
   if (outcome.error !== undefined) await write(process.stderr, `${outcome.error}\n`)
-  await new Promise<void>((resolve) => answerStream.end(answer === undefined ? '' : `${JSON.stringify(answer)}\n`, () => resolve()))
+  if (answer !== undefined) await new Promise<void>((resolve) => answerWrite(`${JSON.stringify(answer)}\n`, resolve))
   process.exit(0)
 }

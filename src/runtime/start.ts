@@ -20,7 +20,11 @@ import type { InvokeOptions, InvokeResult } from './types.js'
 type ScriptRuntime = typeof ScriptRuntimeModule
 
 const { realpathSync } = process.getBuiltinModule('node:fs')
-const { fileURLToPath } = process.getBuiltinModule('node:url')
+
+/** A file URL's path. node:url only where a URL's path is not one (Windows): node compiles that module the first time it is taken. */
+function pathOf(url: string): string {
+  return process.platform === 'win32' ? process.getBuiltinModule('node:url').fileURLToPath(url) : decodeURIComponent(new URL(url).pathname)
+}
 
 /** What `scripts/<tool>.mjs` hands `startToolScript`: the tool's identity, and how to load its code. */
 export interface ToolScript {
@@ -48,7 +52,7 @@ export function isMainModule(moduleUrl: string): boolean {
   const launched = process.argv[1]
   if (!launched) return false
   try {
-    return realpathSync(launched) === realpathSync(fileURLToPath(moduleUrl))
+    return realpathSync(launched) === realpathSync(pathOf(moduleUrl))
   } catch {
     return false
   }
