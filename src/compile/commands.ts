@@ -5,6 +5,7 @@ import { isAgent, isCommand } from './guards.js'
 import { harness } from './harnesses/index.js'
 import type { CommandFile } from './harnesses/types.js'
 import type { PlannedCommand, PlannedSkill } from './plan.js'
+import { registryList } from './registry-lists.js'
 import { skillNameProblem } from './skills.js'
 import { plannedSource } from './source.js'
 
@@ -43,27 +44,7 @@ export function commandProblem(prompt: string, file: CommandFile, command: strin
 
 /** The registry's commands made by defineCommand, each name once; anything else is reported. */
 export function registryCommands(registry: RegistryDefinition, findings: Findings): CommandDefinition[] {
-  const list: unknown = registry.commands
-  if (list === undefined) return []
-  if (!Array.isArray(list)) {
-    findings.error('definition-invalid', "The registry's commands is not a list.", 'Pass commands: [defineCommand({ ... }), ...] to defineRegistry.', registry.source)
-    return []
-  }
-  const commands: CommandDefinition[] = []
-  list.forEach((command: unknown, i) => {
-    if (!isCommand(command)) {
-      findings.error('definition-invalid', `registry.commands[${i}] is not a command made by defineCommand.`, "Create commands with defineCommand({ name, description, prompt }) from 'unplugin-oac'.", registry.source)
-      return
-    }
-    const twin = commands.find((other) => other.name === command.name)
-    if (twin === command) return
-    if (twin) {
-      findings.error('command-duplicate', `Two commands are named "${command.name}": this one and the one at ${findings.where(twin.source)}.`, 'Rename one of them: each command is one file per harness.', command.source)
-      return
-    }
-    commands.push(command)
-  })
-  return commands
+  return registryList(registry, registry.commands, { key: 'commands', noun: 'command', is: isCommand, made: 'defineCommand({ name, description, prompt })', unique: 'each command is one file per harness' }, findings)
 }
 
 export interface CommandInputs {

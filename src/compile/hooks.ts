@@ -5,6 +5,7 @@ import type { Findings } from './findings.js'
 import { isAgent, isHook, isTool } from './guards.js'
 import { harness } from './harnesses/index.js'
 import { hookNameProblem } from './names.js'
+import { registryList } from './registry-lists.js'
 import { type PlannedHook, type PlannedTool, scriptsFolder } from './plan.js'
 import { plannedSource } from './source.js'
 
@@ -13,27 +14,7 @@ const MAX_TIMEOUT_MS = 600_000
 
 /** The registry's hooks made by defineHook, each name once; anything else is reported. */
 function registryHooks(registry: RegistryDefinition, findings: Findings): AnyHookDefinition[] {
-  const listed: unknown = registry.hooks
-  if (listed === undefined) return []
-  if (!Array.isArray(listed)) {
-    findings.error('definition-invalid', "The registry's hooks is not a list.", 'Pass hooks: [defineHook({ ... }), ...] to defineRegistry.', registry.source)
-    return []
-  }
-  const hooks: AnyHookDefinition[] = []
-  listed.forEach((hook: unknown, i) => {
-    if (!isHook(hook)) {
-      findings.error('definition-invalid', `registry.hooks[${i}] is not a hook made by defineHook.`, "Create hooks with defineHook({ name, description, on, run }) from 'unplugin-oac'.", registry.source)
-      return
-    }
-    const twin = hooks.find((other) => other.name === hook.name)
-    if (twin === hook) return
-    if (twin) {
-      findings.error('hook-duplicate', `Two hooks are named "${hook.name}": this one and the one at ${findings.where(twin.source)}.`, 'Rename one of them: each hook becomes one script.', hook.source)
-      return
-    }
-    hooks.push(hook)
-  })
-  return hooks
+  return registryList(registry, registry.hooks, { key: 'hooks', noun: 'hook', is: isHook, made: 'defineHook({ name, description, on, run })', unique: 'each hook becomes one script' }, findings)
 }
 
 /**

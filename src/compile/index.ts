@@ -6,6 +6,7 @@ import { approvalRules, checkApprovalNames } from './approval.js'
 import { planCommand, registryCommands } from './commands.js'
 import { type PlanOptions, type ResolvedConfig, resolveConfig } from './config.js'
 import { Findings } from './findings.js'
+import { type DefinitionList, registryList } from './registry-lists.js'
 import { planHooks } from './hooks.js'
 import { isAgent } from './guards.js'
 import { harness } from './harnesses/index.js'
@@ -18,25 +19,16 @@ export { SCHEMA_SUPPORT } from './schema-support.js'
 
 /** The registry's agents made by defineAgent, each name once; anything else is reported. */
 function registryAgents(registry: RegistryDefinition, findings: Findings): AgentDefinition[] {
-  if (!Array.isArray(registry.agents)) {
-    findings.error('definition-invalid', 'The registry\'s agents is not a list.', 'Pass agents: [defineAgent({ ... }), ...] to defineRegistry.', registry.source)
-    return []
-  }
-  const agents: AgentDefinition[] = []
-  registry.agents.forEach((agent: unknown, i) => {
-    if (!isAgent(agent)) {
-      findings.error('definition-invalid', `registry.agents[${i}] is not an agent made by defineAgent.`, "Create agents with defineAgent({ name, description, prompt, tools }) from 'unplugin-oac'.", registry.source)
-      return
-    }
-    const twin = agents.find((other) => other.name === agent.name)
-    if (twin === agent) return
-    if (twin) {
-      findings.error('agent-duplicate', `Two agents are named "${agent.name}": this one and the one at ${findings.where(twin.source)}.`, 'Rename one of them: each agent becomes one file per harness.', agent.source)
-      return
-    }
-    agents.push(agent)
-  })
-  return agents
+  return registryList(registry, registry.agents, AGENTS, findings)
+}
+
+const AGENTS: DefinitionList<AgentDefinition> = {
+  key: 'agents',
+  noun: 'agent',
+  is: isAgent,
+  made: 'defineAgent({ name, description, prompt, tools })',
+  unique: 'each agent becomes one file per harness',
+  required: true,
 }
 
 // Gemini CLI and Qwen Code fill `${name}` in an agent's prompt from the call's inputs (`query`,

@@ -5,6 +5,7 @@ import { isSkill, isTool } from './guards.js'
 import { harness } from './harnesses/index.js'
 import type { SkillFolder, TextSyntax } from './harnesses/types.js'
 import type { PlannedSkill, PlannedTool } from './plan.js'
+import { registryList } from './registry-lists.js'
 import { plannedSource } from './source.js'
 import type { CollectedTools } from './tools.js'
 
@@ -55,27 +56,7 @@ function filePathProblem(path: string, reserved: readonly string[]): string | un
 
 /** The registry's skills made by defineSkill, each name once; anything else is reported. */
 export function registrySkills(registry: RegistryDefinition, findings: Findings): SkillDefinition[] {
-  const list: unknown = registry.skills
-  if (list === undefined) return []
-  if (!Array.isArray(list)) {
-    findings.error('definition-invalid', "The registry's skills is not a list.", 'Pass skills: [defineSkill({ ... }), ...] to defineRegistry.', registry.source)
-    return []
-  }
-  const skills: SkillDefinition[] = []
-  list.forEach((skill: unknown, i) => {
-    if (!isSkill(skill)) {
-      findings.error('definition-invalid', `registry.skills[${i}] is not a skill made by defineSkill.`, "Create skills with defineSkill({ name, description, instructions }) from 'unplugin-oac'.", registry.source)
-      return
-    }
-    const twin = skills.find((other) => other.name === skill.name)
-    if (twin === skill) return
-    if (twin) {
-      findings.error('skill-duplicate', `Two skills are named "${skill.name}": this one and the one at ${findings.where(twin.source)}.`, 'Rename one of them: each skill is one folder.', skill.source)
-      return
-    }
-    skills.push(skill)
-  })
-  return skills
+  return registryList(registry, registry.skills, { key: 'skills', noun: 'skill', is: isSkill, made: 'defineSkill({ name, description, instructions })', unique: 'each skill is one folder' }, findings)
 }
 
 /**
