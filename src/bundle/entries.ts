@@ -189,10 +189,11 @@ export function mcpServerSource(plan: Plan, context: EntryContext): string {
     .filter((tool) => tool.json)
     .map((tool) => {
       const outputSchema = mcpOutputSchema(tool)
-      const annotations = mcpAnnotations(tool.effects)
+      const annotations = mcpAnnotations(tool)
       return [
         `  {`,
         `    name: ${jsString(tool.name)},`,
+        ...(tool.title === undefined ? [] : [`    title: ${jsString(tool.title)},`]),
         `    description: ${jsString(tool.description)},`,
         `    inputSchema: ${jsonData(tool.schema)},`,
         ...(outputSchema ? [`    outputSchema: ${jsonData(outputSchema)},`] : []),

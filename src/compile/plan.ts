@@ -54,6 +54,8 @@ export interface PlannedSource {
 
 export interface PlannedTool {
   name: string
+  /** The name people see, where the tool gives one (the model calls it by `name`). */
+  title?: string
   description: string
   /** The JSON contract: only such tools get native forms and MCP. */
   json: boolean

@@ -93,6 +93,15 @@ function convertedSchema(input: unknown, zod: ZodCopy | undefined): CanonicalSch
   return canonical
 }
 
+/** Why a tool's title cannot be shown as a name (harnesses show it on one line), or undefined when it can. */
+function toolTitleProblem(title: unknown): string | undefined {
+  if (typeof title !== 'string') return 'is not a string'
+  if (title.trim() === '') return 'is empty'
+  if (/[\u0000-\u001f\u007f\u2028\u2029]/.test(title)) return 'holds a line break or another control character'
+  if (title !== title.trim()) return 'starts or ends with white space'
+  return undefined
+}
+
 /** Checks one tool and turns it into its planned form (undefined when it cannot be planned). */
 export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, rules: ApprovalRules, root: string, findings: Findings, zod?: ZodCopy): PlannedTool | undefined {
   const at = tool.source
@@ -106,6 +115,11 @@ export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, rules:
   if (typeof tool.description !== 'string' || tool.description.trim() === '') {
     ok = false
     findings.error('tool-description-missing', `${label} has no description.`, 'Describe what the tool does and when to use it: the model reads this to choose the tool.', at)
+  }
+  const titleProblem = tool.title === undefined ? undefined : toolTitleProblem(tool.title)
+  if (titleProblem) {
+    ok = false
+    findings.error('tool-title-invalid', `${label}'s title ${titleProblem}.`, 'Give a short name for people on one line, e.g. title: "Weather forecast", or leave title out.', at)
   }
 
   // Built-ins share a namespace with our tools only where the tool gets a native form.
@@ -170,6 +184,7 @@ export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, rules:
   if (!ok) return undefined
   return {
     name: tool.name,
+    ...(tool.title !== undefined && { title: tool.title }),
     description: tool.description,
     json: tool.json,
     replacesBuiltin: tool.replacesBuiltin,

@@ -25,6 +25,7 @@ export function defineTool<S extends ToolInputSchema, O extends ToolOutputSchema
   return {
     kind: 'oac:tool',
     name: options.name,
+    ...(options.title !== undefined && { title: options.title }),
     description: options.description,
     input: options.input,
     output: options.output as O,

@@ -135,7 +135,13 @@ export interface ToolContext<T = ToolOutput | undefined> {
 }
 
 export interface ToolOptions<S extends ToolInputSchema, O extends ToolOutputSchema | undefined = undefined, N extends string = string> {
+  /** What the model calls the tool. */
   name: N
+  /**
+   * A human-readable name for people (`Weather forecast`), shown where the harness shows one: MCP's
+   * `title`, pi's and oh-my-pi's `label`, opencode's and Kilo's title of a call. The model calls the tool by `name`.
+   */
+  title?: string
   description: string
   input: S
   /** The schema of the value `run` returns: checked before it leaves the tool, and given to harnesses as structured output. */
@@ -153,6 +159,7 @@ export interface ToolDefinition<S extends ToolInputSchema = ToolInputSchema, O e
   readonly kind: 'oac:tool'
   /** The tool's name, as written (a literal type, so that a hook's event narrows by it). */
   readonly name: N
+  readonly title?: string
   readonly description: string
   readonly input: S
   readonly output: O
@@ -168,6 +175,7 @@ export interface ToolDefinition<S extends ToolInputSchema = ToolInputSchema, O e
 export interface AnyToolDefinition {
   readonly kind: 'oac:tool'
   readonly name: string
+  readonly title?: string
   readonly description: string
   readonly input: ToolInputSchema
   readonly output: ToolOutputSchema | undefined

@@ -30,7 +30,7 @@ function toolFile(plan: Plan, tool: PlannedTool): OwnedFile {
     '  const z = pi.zod',
     '  return {',
     `    name: ${jsString(tool.name)},`,
-    `    label: ${jsString(tool.name)},`,
+    `    label: ${jsString(tool.title ?? tool.name)},`,
     `    description: ${jsString(tool.description)},`,
     // Custom tools are otherwise "discoverable" only; the agents' prompts name them, so keep them at hand.
     '    loadMode: "essential",',

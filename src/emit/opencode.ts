@@ -65,12 +65,14 @@ function toolFile(plan: Plan, tool: PlannedTool, family: OpencodeFamily): OwnedF
     '  async execute(args, context) {',
     // Tools ask under their own name: the agent's `permission` for it decides (allow, ask or deny).
     `    await context.ask({ permission: ${jsString(tool.name)}, patterns: ["*"], always: ["*"], metadata: {} })`,
+    // A call's title is what opencode shows for it (the tool's name when the result gives none); progress replaces it while it runs.
+    ...(tool.title === undefined ? [] : [`    context.metadata({ title: ${jsString(tool.title)} })`]),
     `    const outcome = await runTool(${jsString(scriptFromShim(path, tool))}, args, {`,
     '      cwd: context.directory,',
     '      signal: context.abort,',
     '      progress: (title) => context.metadata({ title }),',
     '    })',
-    '    return toolResult(outcome)',
+    tool.title === undefined ? '    return toolResult(outcome)' : `    return { ...toolResult(outcome), title: ${jsString(tool.title)} }`,
     '  },',
     '})',
     '',

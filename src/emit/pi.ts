@@ -63,7 +63,7 @@ function registration(tool: PlannedTool, extension: string): string {
   return [
     '  pi.registerTool({',
     `    name: ${jsString(tool.name)},`,
-    `    label: ${jsString(tool.name)},`,
+    `    label: ${jsString(tool.title ?? tool.name)},`,
     `    description: ${jsString(tool.description)},`,
     `    promptSnippet: ${jsString(promptSnippet(tool))},`,
     `    parameters: ${indentTail(typeboxCode(tool.schema), '    ')},`,

@@ -50,6 +50,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<void> {
 
   const listed: Tool[] = options.tools.map((tool) => ({
     name: tool.name,
+    ...(tool.title !== undefined && { title: tool.title }),
     description: tool.description,
     // The canonical schema always has `type: 'object'` at its root (see Plan), which is what MCP requires.
     inputSchema: tool.inputSchema as Tool['inputSchema'],

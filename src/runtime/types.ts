@@ -8,13 +8,15 @@ export interface ToolScript {
 /** A tool as the MCP server serves it: metadata up front, its script loaded on first call. */
 export interface ServedTool {
   name: string
+  /** The name people see (MCP's `title`), where the tool gives one. */
+  title?: string
   description: string
   /** The canonical JSON Schema, served as the MCP `inputSchema` exactly. */
   inputSchema: { [key: string]: JsonValue }
   /** The canonical output schema, where the tool declares one whose root is an object (MCP carries no other). */
   outputSchema?: { [key: string]: JsonValue }
-  /** MCP tool annotations (readOnlyHint, destructiveHint, ...), from the effects the tool declares. */
-  annotations?: { [key: string]: boolean }
+  /** MCP tool annotations (readOnlyHint, destructiveHint, ..., and the title), from the effects the tool declares. */
+  annotations?: { [key: string]: boolean | string }
   load(): Promise<ToolScript>
 }
 

@@ -144,6 +144,12 @@ describe('compilePlan: each invalid definition fails with a diagnostic at its de
     await expectAt(d!, 'tools.ts', 'tool-description-missing')
   })
 
+  it('a tool title on two lines (harnesses show it on one)', async () => {
+    const [d] = await failing('toolTitleInvalid', 'tool-title-invalid')
+    await expectAt(d!, 'tools.ts', 'tool-title-invalid')
+    expect(d!.message).toBe('Tool "titled"\'s title holds a line break or another control character.')
+  })
+
   it('an input that is not an object schema, for zod and TypeBox', async () => {
     const [zod, typebox] = await failing('inputNotObject', 'tool-input-not-object')
     await expectAt(zod!, 'tools.ts', 'tool-input-not-object')

@@ -183,6 +183,20 @@ describe('generated TypeScript type-checks against the real type packages', () =
     expect(code).toBe(0)
   })
 
+  it("with tool titles (opencode's and Kilo's call title, pi's and omp's label)", async () => {
+    const plan = await fixturePlan({}, resolve(repoRoot, 'test/fixtures/tool-titles'))
+    const files = [...tsFiles(plan), ...emitKilo(plan).filter((file) => file.path.endsWith('.ts'))]
+    expect(files.filter((file) => file.kind === 'owned' && file.content.includes('"Weather forecast"')).map((file) => file.path)).toEqual([
+      '.opencode/tool/forecast.ts',
+      '.pi/extensions/oac-tools.ts',
+      '.omp/tools/forecast/index.ts',
+      '.kilo/tools/forecast.ts',
+    ])
+    const { code, output } = await typecheck(files)
+    expect(output).toBe('')
+    expect(code).toBe(0)
+  })
+
   it('fails on shims that do not match the harness types (the check can fail)', async () => {
     const broken = tsFiles(await fixturePlan()).map((file) =>
       file.kind === 'owned'

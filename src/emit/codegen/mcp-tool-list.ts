@@ -11,14 +11,16 @@ const ANNOTATIONS: Record<keyof ToolEffects, string> = {
 }
 
 /**
- * The MCP tool annotations of a tool's declared effects, each it names and none it does not (MCP's
- * defaults for an absent hint are the cautious ones), or undefined when it declares none.
+ * The MCP tool annotations of a tool: the hints of its declared effects, each it names and none it
+ * does not (MCP's defaults for an absent hint are the cautious ones), and its title, which clients of
+ * MCP's first annotations read there (Claude Code names a call `<server> - <annotations.title> (MCP)`);
+ * undefined when it has neither.
  */
-export function mcpAnnotations(effects: ToolEffects | undefined): { [hint: string]: boolean } | undefined {
-  if (effects === undefined) return undefined
-  const annotations: { [hint: string]: boolean } = {}
+export function mcpAnnotations(tool: Pick<PlannedTool, 'effects' | 'title'>): { [hint: string]: boolean | string } | undefined {
+  if (tool.effects === undefined && tool.title === undefined) return undefined
+  const annotations: { [hint: string]: boolean | string } = tool.title === undefined ? {} : { title: tool.title }
   for (const [effect, hint] of Object.entries(ANNOTATIONS) as Array<[keyof ToolEffects, string]>) {
-    const value = effects[effect]
+    const value = tool.effects?.[effect]
     if (value !== undefined) annotations[hint] = value
   }
   return annotations
