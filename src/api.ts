@@ -1,7 +1,8 @@
-import { resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { basename, join, resolve } from 'node:path'
 import { ScriptBundler } from './bundle/index.js'
 import { compilePlan, type PlanOptions } from './compile/index.js'
-import type { Plan } from './compile/plan.js'
+import type { Plan, PluginInfo } from './compile/plan.js'
 import { type Diagnostic, hasErrors, OacError } from './diagnostics.js'
 import { emitAll } from './emit/index.js'
 import type { OutputFile } from './emit/types.js'
@@ -10,11 +11,17 @@ import { type LoadedRegistry, loadRegistry } from './load/index.js'
 import { writeTarget } from './target.js'
 import type { WriteMode, WriteReport } from './write/index.js'
 
-export interface GenerateOptions extends Omit<PlanOptions, 'root'> {
+export interface GenerateOptions extends Omit<PlanOptions, 'root' | 'plugin'> {
   /** `path/to/registry.ts:exportName` (or `#exportName`; with none named, the default export, else the module's one registry). */
   registry: string
   /** The project root: relative paths resolve from here (default `process.cwd()`). */
   root?: string
+  /**
+   * Compile into a plugin folder (the target) that each harness installs, rather than into a project.
+   * Each field left out comes from the project's package.json (`name` without its scope, `version`,
+   * `description`), else the root folder's name, 0.1.0 and a sentence naming the plugin.
+   */
+  plugin?: Partial<PluginInfo>
 }
 
 export interface CompileOptions extends GenerateOptions {
@@ -100,7 +107,8 @@ export class Compiler {
     if (last && last.options === key && last.loaded.registry === loaded.registry && last.loaded.zod === loaded.zod && samePrompts(last.loaded.prompts, loaded.prompts) && sameDecisions(last.loaded.hookDecisions, loaded.hookDecisions)) {
       return last.result
     }
-    const result = compilePlan(loaded, { ...options, root: this.root })
+    const { plugin, ...rest } = options
+    const result = compilePlan(loaded, { ...rest, root: this.root, ...(plugin && { plugin: pluginInfo(this.root, plugin) }) })
     this.lastCompile = { loaded, options: key, result }
     return result
   }
@@ -112,6 +120,23 @@ export class Compiler {
     if (this.lastEmit?.json !== json) this.lastEmit = { plan, json, files: emitAll(plan) }
     else this.lastEmit.plan = plan
     return this.lastEmit.files
+  }
+}
+
+/** The plugin's identity: what was given, the rest from the project's package.json (read at each compile, as a build reads it). */
+function pluginInfo(root: string, given: Partial<PluginInfo>): PluginInfo {
+  let project: { name?: unknown; version?: unknown; description?: unknown } = {}
+  try {
+    project = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as typeof project
+  } catch {
+    // No package.json (or none that parses): the defaults below.
+  }
+  const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined)
+  const name = given.name ?? text(project.name)?.replace(/^@[^/]+\//, '') ?? basename(root)
+  return {
+    name,
+    version: given.version ?? text(project.version) ?? '0.1.0',
+    description: given.description ?? text(project.description) ?? `The agents and tools of ${name}, compiled by unplugin-oac.`,
   }
 }
 

@@ -23,6 +23,12 @@ Options:
   --config <name>          config profile to use (default: "default"; required when the registry
                            has configs and none is called "default")
   --target <dir>           folder to write the agent tree into (default: .)
+  --plugin <dir>           write a plugin folder instead, which every harness installs (Claude Code's
+                           and Codex's plugins, a Gemini CLI extension, a pi package, an opencode
+                           plugin) and npm publishes as it is; its name, version and description come
+                           from the project's package.json unless given:
+  --plugin-name <name>     the plugin's name (lowercase letters, digits and hyphens)
+  --plugin-version <ver>   the plugin's version (semver)
   --root <dir>             project root; relative paths resolve from here (default: current folder)
   --native-tools           emit native tool forms: MCP server, opencode/pi/omp shims (default)
   --no-native-tools        keep every tool on the bash route (scripts/<tool>.mjs) only
@@ -44,6 +50,8 @@ interface Parsed {
   registry: string
   config?: string
   target: string
+  /** Set with --plugin: the target is a plugin folder of this identity (what is not given comes from package.json). */
+  plugin?: { name?: string; version?: string }
   root: string
   nativeTools?: boolean
   harnesses?: Harness[]
@@ -66,6 +74,9 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
     options: {
       config: { type: 'string' },
       target: { type: 'string' },
+      plugin: { type: 'string' },
+      'plugin-name': { type: 'string' },
+      'plugin-version': { type: 'string' },
       root: { type: 'string' },
       'native-tools': { type: 'boolean' },
       harness: { type: 'string' },
@@ -87,6 +98,10 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
   if (!registry) throw new UsageError('missing <registry>, e.g. oac compile agents/registry.ts:registry')
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
   if (values.check && values['dry-run']) throw new UsageError('--check and --dry-run exclude each other')
+  if (values.plugin !== undefined && values.target !== undefined) throw new UsageError('--plugin names the folder to write, as --target does: give one of them')
+  if (values.plugin === undefined && (values['plugin-name'] !== undefined || values['plugin-version'] !== undefined)) {
+    throw new UsageError('--plugin-name and --plugin-version go with --plugin <dir>')
+  }
   const reporter = values.reporter ?? 'text'
   if (reporter !== 'text' && reporter !== 'json') throw new UsageError(`--reporter must be text or json, not "${reporter}"`)
   const bridge = values.bridge
@@ -105,7 +120,10 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
   return {
     registry,
     config: values.config,
-    target: values.target ?? '.',
+    target: values.plugin ?? values.target ?? '.',
+    ...(values.plugin !== undefined && {
+      plugin: { ...(values['plugin-name'] !== undefined && { name: values['plugin-name'] }), ...(values['plugin-version'] !== undefined && { version: values['plugin-version'] }) },
+    }),
     root: resolve(values.root ?? '.'),
     nativeTools: values['native-tools'],
     harnesses,
@@ -188,6 +206,7 @@ async function run(api: typeof import('./api.js'), parsed: Parsed): Promise<Outc
     serverName: parsed.serverName,
     bridge: parsed.bridge,
     codexConfig: parsed.codexConfig,
+    plugin: parsed.plugin,
   }
   const target = resolve(parsed.root, parsed.target)
   if (parsed.mode === 'write') {

@@ -1,7 +1,8 @@
 import { type ConfigProfile, type Harness, HARNESSES, type RegistryDefinition } from '../define/types.js'
 import type { Findings } from './findings.js'
 import { serverNameProblem } from './names.js'
-import { DEFAULT_SERVER_NAME, type Plan } from './plan.js'
+import { DEFAULT_SERVER_NAME, type Plan, type PluginInfo } from './plan.js'
+import { checkPluginInfo } from './plugin.js'
 
 export interface PlanOptions {
   /** The project root: source paths in the plan are relative to it. */
@@ -18,9 +19,11 @@ export interface PlanOptions {
   bridge?: 'process' | 'inline'
   /** Merge the MCP block into the project's `.codex/config.toml`, the route to our tools for every Codex agent (default true). */
   codexConfig?: boolean
+  /** Compile into a plugin folder of this identity (the driver fills its defaults). */
+  plugin?: PluginInfo
 }
 
-export type ResolvedConfig = Pick<Plan, 'config' | 'harnesses' | 'nativeTools' | 'serverName' | 'bridge' | 'env' | 'codexConfig'> & {
+export type ResolvedConfig = Pick<Plan, 'config' | 'harnesses' | 'nativeTools' | 'serverName' | 'bridge' | 'env' | 'codexConfig' | 'plugin'> & {
   profile: ConfigProfile
 }
 
@@ -120,5 +123,6 @@ export function resolveConfig(registry: RegistryDefinition, options: PlanOptions
     bridge,
     env,
     codexConfig: options.codexConfig ?? true,
+    ...(options.plugin && { plugin: checkPluginInfo(options.plugin, registry, findings) }),
   }
 }

@@ -9,7 +9,7 @@ import { Findings } from './findings.js'
 import { type DefinitionList, registryList } from './registry-lists.js'
 import { planHooks } from './hooks.js'
 import { isAgent } from './guards.js'
-import { harness } from './harnesses/index.js'
+import { harness, shownServerName } from './harnesses/index.js'
 import type { Plan, PlannedAgent, PlannedCommand, PlannedSkill, PlannedTool } from './plan.js'
 import { collectSkillTools, planSkill, registrySkills } from './skills.js'
 import { collectTools, planTool } from './tools.js'
@@ -65,7 +65,7 @@ function checkModelNames(config: ResolvedConfig, tools: readonly PlannedTool[], 
     const { title, modelToolName } = harness(id)
     const seen = new Map<string, PlannedTool>()
     for (const tool of tools.filter((candidate) => candidate.json)) {
-      const shown = modelToolName(config.serverName, tool.name)
+      const shown = modelToolName(shownServerName(config, id), tool.name)
       const first = seen.get(shown)
       if (!first) {
         seen.set(shown, tool)

@@ -40,6 +40,18 @@ export interface Plan {
   skills?: PlannedSkill[]
   /** The registry's commands, where it defines any (src/compile/commands.ts). */
   commands?: PlannedCommand[]
+  /** Present when the target is a plugin folder (`--plugin`): what its manifests call it. */
+  plugin?: PluginInfo
+}
+
+/**
+ * A plugin folder's identity, the same in every harness's manifest and its `package.json`: a name
+ * every format takes (lowercase letters, digits and single hyphens), a semver version, a description.
+ */
+export interface PluginInfo {
+  name: string
+  version: string
+  description: string
 }
 
 /** A JSON Schema object (draft 2020-12 subset) for a tool's input, always `type: 'object'` at the root. */

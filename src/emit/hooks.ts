@@ -1,4 +1,4 @@
-import { harness } from '../compile/harnesses/index.js'
+import { harness, shownServerName } from '../compile/harnesses/index.js'
 import type { CommandHookRegistration } from '../compile/harnesses/types.js'
 import type { Plan, PlannedHook } from '../compile/plan.js'
 import type { Harness, JsonValue } from '../define/types.js'
@@ -33,7 +33,7 @@ export function emitHooks(plan: Plan): OutputFile[] {
 export function toolMatcher(plan: Plan, id: Harness, hook: PlannedHook): string | undefined {
   if (!hook.tools) return undefined
   const { hooks } = harness(id)
-  const names = [...hook.tools.ours.map((tool) => hooks.toolName(plan.serverName, tool)), ...hook.tools.builtins.flatMap((name) => hooks.builtins[name] ?? [])]
+  const names = [...hook.tools.ours.map((tool) => hooks.toolName(shownServerName(plan, id), tool)), ...hook.tools.builtins.flatMap((name) => hooks.builtins[name] ?? [])]
   // Anchored: the harnesses test a matcher as an unanchored regular expression (`add` would match `add_note`).
   return `^(?:${[...new Set(names)].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`
 }

@@ -12,6 +12,7 @@ import { emitPi } from './pi.js'
 import { emitPrompts } from './prompts.js'
 import { emitQwen } from './qwen.js'
 import { emitHooks } from './hooks.js'
+import { emitPlugin } from './plugin/index.js'
 import { emitSkills } from './skills.js'
 import type { MergeFile, OutputFile } from './types.js'
 
@@ -23,9 +24,11 @@ const EMITTERS = { opencode: emitOpencode, claude: emitClaude, codex: emitCodex,
 
 /**
  * Every generated file but the bundled scripts: pure, so the same plan gives the same bytes anywhere.
- * Skills and commands are written below the emitters, from each harness's description.
+ * Skills and commands are written below the emitters, from each harness's description. A plugin
+ * folder gets no project files but its formats' (src/emit/plugin/).
  */
 export function emitAll(plan: Plan): OutputFile[] {
+  if (plan.plugin) return emitPlugin({ ...plan, plugin: plan.plugin })
   return combineMerges([...emitPrompts(plan), ...plan.harnesses.flatMap((id) => EMITTERS[id](plan)), ...emitSkills(plan), ...emitCommands(plan), ...emitHooks(plan)])
 }
 

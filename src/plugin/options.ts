@@ -34,6 +34,13 @@ export interface OacPluginOptions {
   /** Merge the MCP block into the project's `.codex/config.toml`, the route to our tools for every Codex agent (default true). */
   codexConfig?: boolean
   /**
+   * Write a plugin folder, which every harness installs (Claude Code's and Codex's plugins, a Gemini CLI
+   * extension, a pi package, an opencode plugin) and npm publishes as it is, in place of a project's
+   * files: `dir` is the folder, relative to `root` (it takes the place of `target`); a field left out
+   * comes from the project's package.json (`name` without its scope, `version`, `description`).
+   */
+  plugin?: PluginFolderOptions
+  /**
    * Overwrite user files that sit where the agent tree puts files it owns, and user keys our merge
    * entries would change (their values are recorded and put back once the entries are no longer generated).
    */
@@ -45,12 +52,22 @@ export interface OacPluginOptions {
   cache?: boolean
 }
 
+export interface PluginFolderOptions {
+  dir: string
+  /** Lowercase letters, digits and single hyphens. */
+  name?: string
+  /** A semantic version, e.g. 1.0.0. */
+  version?: string
+  description?: string
+}
+
 /** One option's accepted values; the fast check and the zod schema (for error messages) both come from it. */
 type OptionSpec =
   | { kind: 'text'; what: string }
   | { kind: 'flag' }
   | { kind: 'choice'; values: readonly [string, ...string[]]; error: string }
   | { kind: 'harnesses' }
+  | { kind: 'plugin' }
 
 const text = (what: string): OptionSpec => ({ kind: 'text', what })
 const flag: OptionSpec = { kind: 'flag' }
@@ -65,10 +82,12 @@ const OPTION_SPECS: Record<keyof OacPluginOptions, OptionSpec> = {
   serverName: text('a name for the MCP server entry, e.g. "app-a-tools"'),
   bridge: { kind: 'choice', values: ['process', 'inline'], error: 'expected "process" or "inline"' },
   codexConfig: flag,
+  plugin: { kind: 'plugin' },
   force: flag,
   cache: flag,
 }
 const REQUIRED: ReadonlySet<string> = new Set(['registry'])
+const PLUGIN_FIELDS: readonly string[] = ['dir', 'name', 'version', 'description']
 
 function accepts(spec: OptionSpec, value: unknown): boolean {
   switch (spec.kind) {
@@ -82,6 +101,11 @@ function accepts(spec: OptionSpec, value: unknown): boolean {
       if (!Array.isArray(value)) return false
       for (let index = 0; index < value.length; index++) if (!HARNESSES.includes(value[index] as Harness)) return false
       return true
+    case 'plugin': {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+      const fields: Record<string, unknown> = { ...value }
+      return typeof fields.dir === 'string' && fields.dir !== '' && Object.entries(fields).every(([key, field]) => PLUGIN_FIELDS.includes(key) && typeof field === 'string' && field !== '')
+    }
   }
 }
 
@@ -95,6 +119,7 @@ function isValid(raw: unknown): raw is OacPluginOptions {
     const spec = OPTION_SPECS[key as keyof OacPluginOptions] as OptionSpec | undefined
     if (!spec || (value === undefined ? REQUIRED.has(key) : !accepts(spec, value))) return false
   }
+  if ('plugin' in raw && 'target' in raw && raw.plugin !== undefined && raw.target !== undefined) return false
   return [...REQUIRED].every((key) => entries.some(([name, value]) => name === key && value !== undefined))
 }
 
@@ -114,12 +139,24 @@ export function optionsSchema(z: Zod) {
         return z.array(z.enum(HARNESSES as [Harness, ...Harness[]], { error: `expected one of ${HARNESSES.join(', ')}` }), {
           error: `expected an array of harness names (${HARNESSES.join(', ')})`,
         })
+      case 'plugin': {
+        const field = (what: string) => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}, got an empty string` })
+        return z.strictObject(
+          { dir: field('the plugin folder, relative to the project root'), name: field('a plugin name').optional(), version: field('a version').optional(), description: field('a description').optional() },
+          { error: 'expected { dir, name?, version?, description? }' },
+        )
+      }
     }
   }
   const shape = Object.fromEntries(
     Object.entries(OPTION_SPECS).map(([name, spec]) => [name, REQUIRED.has(name) ? fieldOf(spec) : fieldOf(spec).optional()]),
   )
-  return z.strictObject(shape, { error: 'expected an options object: oac({ registry: "./agents/registry.ts:registry" })' })
+  return z
+    .strictObject(shape, { error: 'expected an options object: oac({ registry: "./agents/registry.ts:registry" })' })
+    .refine((options) => options.plugin === undefined || options.target === undefined, {
+      error: '`plugin.dir` names the folder to write, as `target` does: give one of them',
+      path: ['target'],
+    })
 }
 
 /** Raised for options that fail validation; the message names every bad option. */

@@ -134,9 +134,10 @@ export class OacSession {
     return spec && resolveModulePath(resolve(this.root, spec.path))
   }
 
-  /** The absolute target folder: the `target` option, else the host's output folder. */
+  /** The absolute target folder: the `target` option (or the plugin's folder), else the host's output folder. */
   target(outDir: string | undefined): string {
-    if (this.options.target !== undefined) return resolve(this.root, this.options.target)
+    const given = this.options.plugin?.dir ?? this.options.target
+    if (given !== undefined) return resolve(this.root, given)
     if (outDir === undefined) {
       throw new Error('unplugin-oac: the build has no output folder, so option `target` must say where the agent tree goes (e.g. target: ".")')
     }
@@ -249,7 +250,8 @@ export class OacSession {
     try {
       const [{ Compiler }, { manifestModule, manifestOf }] = await Promise.all([import('../api.js'), import('./manifest.js')])
       const compiler = (this.compiler ??= new Compiler(this.root))
-      const generated = await compiler.generate(this.options)
+      const { plugin, ...options } = this.options
+      const generated = await compiler.generate({ ...options, ...(plugin && { plugin: { name: plugin.name, version: plugin.version, description: plugin.description } }) })
       this.knownFiles = generated.watchFiles
       const fresh = [...generated.watchFiles].filter((file) => !before.has(file))
       const after = await fingerprint(fresh)

@@ -55,6 +55,8 @@ export const claude = {
     activation: { tool: 'Skill' },
   },
   commands: [CLAUDE_COMMAND],
+  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
+  plugin: { format: 'claude', serverName: (plugin, server) => `plugin_${plugin}_${server}`, install: 'claude plugin marketplace add <dir> && claude plugin install <plugin>@<plugin>' },
   proof: {
     cli: { package: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
     test: 'test/harness/claude-codex.test.ts',

@@ -147,6 +147,8 @@ export const codex = {
   // model reads SKILL.md with its shell, resolving relative paths from the skill's folder.
   skills: { folders: ['.agents/skills'], userOnly: USER_ONLY, activation: { via: 'its shell tool' } },
   commands: [CODEX_COMMAND],
+  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
+  plugin: { format: 'codex', serverName: (_plugin, server) => server, install: 'codex plugin marketplace add <dir>' },
   proof: {
     cli: { package: '@openai/codex', version: '0.171.0', bin: 'codex' },
     test: 'test/harness/claude-codex.test.ts',

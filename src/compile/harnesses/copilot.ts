@@ -62,6 +62,8 @@ export const copilot = {
       syntax: VSCODE_SYNTAX,
     },
   ],
+  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
+  plugin: { format: 'claude', serverName: (_plugin, server) => server, install: 'copilot plugin install <dir>' },
   proof: {
     cli: { package: '@github/copilot', version: '1.0.102', bin: 'copilot' },
     test: 'test/harness/copilot-kilo.test.ts',

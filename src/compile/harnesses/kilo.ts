@@ -30,6 +30,8 @@ export const kilo = {
   skills: OPENCODE_SKILLS,
   // `.kilo/command` and `.kilo/commands` (Kilo's own docs name the first); not `.opencode/command`.
   commands: [opencodeCommand('Kilo', '.kilo/command')],
+  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
+  plugin: { format: 'opencode', serverName: (_plugin, server) => server, install: '"plugin": ["<dir>"] in kilo.json' },
   proof: {
     cli: { package: '@kilocode/cli', version: '7.7.7', bin: 'kilo' },
     test: 'test/harness/copilot-kilo.test.ts',

@@ -50,6 +50,8 @@ export const opencode = {
   checkFields: () => [],
   skills: OPENCODE_SKILLS,
   commands: [opencodeCommand('opencode', '.opencode/command')],
+  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
+  plugin: { format: 'opencode', serverName: (_plugin, server) => server, install: '"plugin": ["<dir>"] in opencode.json' },
   proof: {
     cli: { package: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
     test: 'test/harness/opencode-pi-omp.test.ts',

@@ -35,6 +35,8 @@ export const qwen = {
   // `.agents/skills` (and `.qwen/skills`), not `.claude/skills`. Markdown commands, filled as Gemini CLI fills its TOML ones.
   skills: { folders: ['.agents/skills'], userOnly: { field: 'disable-model-invocation' }, activation: { tool: 'skill' } },
   commands: [{ reader: 'Qwen Code', path: (command) => `.qwen/commands/${command}.md`, format: 'markdown', args: () => '{{args}}', fields: { argumentHint: 'argument-hint' }, syntax: GEMINI_SYNTAX }],
+  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
+  plugin: { format: 'gemini', serverName: (_plugin, server) => server, install: 'qwen extensions install <dir>' },
   proof: {
     cli: { package: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
     test: 'test/harness/gemini-qwen.test.ts',

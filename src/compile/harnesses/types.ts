@@ -177,7 +177,25 @@ export interface HarnessDescription {
   skills: SkillSupport
   /** The project command files it reads (src/emit/commands.ts writes them from this). */
   commands: readonly CommandFile[]
+  /** How it installs a plugin folder (`--plugin`, src/emit/plugin/). */
+  plugin: PluginSupport
   proof: HarnessProof
+}
+
+/** A plugin manifest format, each written by its module in src/emit/plugin/. */
+export type PluginFormat = 'claude' | 'gemini' | 'codex' | 'pi' | 'opencode'
+
+/** How a harness takes our plugin folder. */
+export interface PluginSupport {
+  /** The format whose manifest it installs the folder from. */
+  format: PluginFormat
+  /**
+   * The name it gives our MCP server when the server comes from the plugin (Claude Code makes it
+   * `plugin_<plugin>_<server>`): the model's tool names and the hooks' matchers are made from it.
+   */
+  serverName(plugin: string, server: string): string
+  /** How a user installs the folder at `<dir>`, as a command line, for the docs and the compile report. */
+  install: string
 }
 
 /** How a harness finds the root of the project it runs in (see HarnessDescription.projectRoot). */

@@ -1,4 +1,4 @@
-import { harness as describe } from '../../compile/harnesses/index.js'
+import { harness as describe, shownServerName } from '../../compile/harnesses/index.js'
 import type { Plan, PlannedAgent, PlannedTool } from '../../compile/plan.js'
 import type { Harness, ToolFormat } from '../../define/types.js'
 import { type FlagSpec, inputFlags, jsonFlagExample } from '../../runtime/flags.js'
@@ -10,7 +10,7 @@ export const toolsByName = memoByObject((tools: readonly PlannedTool[]) => new M
 
 /** How a harness names one of our tools when the model calls it natively. */
 export function nativeToolName(plan: Plan, id: Harness, tool: string): string {
-  return describe(id).modelToolName(plan.serverName, tool)
+  return describe(id).modelToolName(shownServerName(plan, id), tool)
 }
 
 /** True when the harness gets a native form of the tool (and so the JSON docs name a callable tool). */
@@ -69,7 +69,7 @@ const schemaFence = memoByObject((schema: PlannedTool['schema']): string => mark
 /** How the JSON docs introduce the schema: the native tool to call, or the script's `--json`. */
 function jsonIntro(plan: Plan, tool: PlannedTool, harness: Harness | undefined): string {
   if (hasNativeForm(plan, tool, harness) && harness) {
-    const namespace = describe(harness).toolNamespace?.(plan.serverName)
+    const namespace = describe(harness).toolNamespace?.(shownServerName(plan, harness))
     const where = namespace === undefined ? '' : ` (in the namespace ${markdownCode(namespace)})`
     return `Call the tool ${markdownCode(nativeToolName(plan, harness, tool.name))}${where} with input matching this JSON Schema:`
   }

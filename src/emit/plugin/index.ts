@@ -1,0 +1,47 @@
+import { harness } from '../../compile/harnesses/index.js'
+import type { PluginFormat } from '../../compile/harnesses/types.js'
+import type { Plan } from '../../compile/plan.js'
+import type { Harness, JsonValue } from '../../define/types.js'
+import { jsonDocument } from '../codegen/escape.js'
+import type { OutputFile } from '../types.js'
+import { emitClaudePlugin } from './claude.js'
+import { emitCodexPlugin } from './codex.js'
+import { emitGeminiExtension } from './gemini.js'
+import { emitOpencodePlugin } from './opencode.js'
+import { emitPiPackage } from './pi.js'
+
+/** What one format adds to the plugin folder: its manifest and the files it points at, and its keys of the shared `package.json`. */
+export interface PluginParts {
+  files: OutputFile[]
+  packageJson?: { [key: string]: JsonValue }
+}
+
+/** A format's emitter, given the selected harnesses that install the folder in that format. Pure. */
+export type PluginFormatEmitter = (plan: Plan & { plugin: NonNullable<Plan['plugin']> }, harnesses: readonly Harness[]) => PluginParts
+
+/** Every format's emitter; one line per format, and a format without one does not type-check. */
+const FORMATS = { claude: emitClaudePlugin, gemini: emitGeminiExtension, codex: emitCodexPlugin, pi: emitPiPackage, opencode: emitOpencodePlugin } satisfies Record<PluginFormat, PluginFormatEmitter>
+
+/**
+ * A plugin folder (`--plugin`): every format a selected harness installs from, side by side in one
+ * folder, and one `package.json` so that the folder can be published to npm as it is. The scripts
+ * and the MCP server are the bundler's, as in a project; every path in a manifest resolves from the
+ * plugin's own root, never from a project.
+ */
+export function emitPlugin(plan: Plan & { plugin: NonNullable<Plan['plugin']> }): OutputFile[] {
+  const byFormat = new Map<PluginFormat, Harness[]>()
+  for (const id of plan.harnesses) {
+    const format = harness(id).plugin.format
+    byFormat.set(format, [...(byFormat.get(format) ?? []), id])
+  }
+  const parts = [...byFormat].map(([format, harnesses]) => FORMATS[format](plan, harnesses))
+  const { name, version, description } = plan.plugin
+  const packageJson: { [key: string]: JsonValue } = { name, version, description }
+  for (const part of parts) {
+    for (const [key, value] of Object.entries(part.packageJson ?? {})) {
+      // Two formats may each name keywords (pi's `pi-package`); any other key is one format's own.
+      packageJson[key] = key === 'keywords' && Array.isArray(packageJson[key]) && Array.isArray(value) ? [...packageJson[key], ...value] : value
+    }
+  }
+  return [...parts.flatMap((part) => part.files), { kind: 'owned', path: 'package.json', content: jsonDocument(packageJson) }]
+}
