@@ -14,7 +14,12 @@ import type { OwnedFile } from './types.js'
 export function emitCommands(plan: Plan): OwnedFile[] {
   const commands = plan.commands ?? []
   if (commands.length === 0) return []
-  return commandFiles(plan.harnesses).flatMap(({ file, readers }) => commands.flatMap((command) => commandFile(command, file, readers)))
+  return commandFiles(plan.harnesses).flatMap(({ file, readers }) => commandsAs(plan, file, readers))
+}
+
+/** Every command of the plan as `file` says (a plugin passes one whose path is in its folder), for the harnesses `readers` that read it. */
+export function commandsAs(plan: Plan, file: CommandFile, readers: readonly Harness[]): OwnedFile[] {
+  return (plan.commands ?? []).flatMap((command) => commandFile(command, file, readers))
 }
 
 function commandFile(command: PlannedCommand, file: CommandFile, readers: readonly Harness[]): OwnedFile[] {

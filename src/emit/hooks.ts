@@ -82,6 +82,23 @@ function commandRegistrations(plan: Plan, id: Harness, hooks: readonly PlannedHo
   return { kind: 'merge', path, format: 'json', entries }
 }
 
+/**
+ * The hooks of the settings' shape (matcher groups by event) that harness `id` runs from a plugin, each
+ * command finding its script from `root`, the variable the harness sets to the plugin's folder
+ * (`${CLAUDE_PLUGIN_ROOT}`, ...). Agent-scoped hooks too: a plugin's hooks file is not an agent's.
+ */
+export function pluginHookGroups(plan: Plan, id: Harness, root: string): { [event: string]: JsonValue[] } {
+  const support = harness(id).hooks
+  const groups: { [event: string]: JsonValue[] } = {}
+  if (support.registration.kind !== 'command') return groups
+  const registration: CommandHookRegistration = { ...support.registration, projectDir: root }
+  for (const hook of plan.hooks) {
+    const event = support.events[hook.on]
+    if (event !== undefined) (groups[event] ??= []).push(matcherGroup(plan, id, hook, registration))
+  }
+  return groups
+}
+
 /** A hook as a matcher group of the settings' shape: its matcher, and the command with its timeout. */
 function matcherGroup(plan: Plan, id: Harness, hook: PlannedHook, registration: CommandHookRegistration): { [key: string]: JsonValue } {
   const matcher = toolMatcher(plan, id, hook)

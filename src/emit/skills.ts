@@ -25,14 +25,15 @@ const RUN_FROM_SKILL =
 export function emitSkills(plan: Plan): OwnedFile[] {
   const skills = plan.skills ?? []
   if (skills.length === 0) return []
-  const files: OwnedFile[] = []
-  for (const [folder, served] of skillFolders(plan.harnesses)) {
-    for (const skill of skills) files.push(...skillFiles(plan, skill, folder, served))
-  }
-  return files
+  return [...skillFolders(plan.harnesses)].flatMap(([folder, served]) => skillsIn(plan, folder, served))
 }
 
-function skillFiles(plan: Plan, skill: PlannedSkill, folder: SkillFolder, served: readonly Harness[]): OwnedFile[] {
+/** Every skill of the plan in `folder` (a project's skills folder, or a plugin's), for the harnesses `served` that read it. */
+export function skillsIn(plan: Plan, folder: SkillFolder | string, served: readonly Harness[]): OwnedFile[] {
+  return (plan.skills ?? []).flatMap((skill) => skillFiles(plan, skill, folder, served))
+}
+
+function skillFiles(plan: Plan, skill: PlannedSkill, folder: string, served: readonly Harness[]): OwnedFile[] {
   const dir = `${folder}/${skill.name}`
   const byName = toolsByName(plan.tools)
   const tools = skill.tools.map((name) => byName.get(name)).filter((tool): tool is PlannedTool => tool !== undefined)
