@@ -8,6 +8,7 @@ import { type PlanOptions, type ResolvedConfig, resolveConfig } from './config.j
 import { Findings } from './findings.js'
 import { type DefinitionList, registryList } from './registry-lists.js'
 import { planHooks } from './hooks.js'
+import { checkPluginRoutes } from './plugin.js'
 import { isAgent } from './guards.js'
 import { harness, shownServerName } from './harnesses/index.js'
 import type { Plan, PlannedAgent, PlannedCommand, PlannedSkill, PlannedTool } from './plan.js'
@@ -166,12 +167,16 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
     if (planned) tools.push(planned)
   }
   const plannedAgents: PlannedAgent[] = []
+  const agentPairs: Array<{ definition: AgentDefinition; planned: PlannedAgent }> = []
   for (const agent of agents) {
     const inputs = { prompt: loaded.prompts.get(agent), tools: collected.byAgent.get(agent) ?? [], config, root: options.root }
     const planned = planAgent(agent, inputs, findings)
-    if (planned) plannedAgents.push(planned)
-    if (planned) checkPromptPlaceholders(agent, planned, tools, config.harnesses, findings)
+    if (!planned) continue
+    plannedAgents.push(planned)
+    agentPairs.push({ definition: agent, planned })
+    checkPromptPlaceholders(agent, planned, tools, config.harnesses, findings)
   }
+  checkPluginRoutes(config, tools, agentPairs, findings)
 
   const hooks = planHooks(registry, config, tools, options.root, findings, loaded.hookDecisions)
   const plannedSkills: PlannedSkill[] = []
