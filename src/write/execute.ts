@@ -140,7 +140,13 @@ function eitherScaffold(before: Scaffold | undefined, after: Scaffold | undefine
   const containers = new Map([...(before.containers ?? []), ...(after.containers ?? [])].map((path) => [JSON.stringify(path), path]))
   const document = after.document ?? before.document
   const lineEnd = after.lineEnd ?? before.lineEnd
-  return { ...(containers.size > 0 ? { containers: [...containers.values()] } : {}), ...(document ? { document } : {}), ...(lineEnd ? { lineEnd } : {}) }
+  const insides = new Map([...(before.insides ?? []), ...(after.insides ?? [])].map((inside) => [JSON.stringify(inside.path), inside]))
+  return {
+    ...(containers.size > 0 ? { containers: [...containers.values()] } : {}),
+    ...(document ? { document } : {}),
+    ...(lineEnd ? { lineEnd } : {}),
+    ...(insides.size > 0 ? { insides: [...insides.values()] } : {}),
+  }
 }
 
 /** Removes the folders we created that are empty and hold no current file; returns those still there. */

@@ -50,7 +50,7 @@ export function mergeJsonText(text: string | undefined, file: MergeFile, previou
  * now holds nothing goes too. Throws OacError (file, line, fix) when the text does not parse or a
  * parent of our keys is not an object.
  */
-export function mergeJson(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[], scaffold: Scaffold | undefined): MergeResult {
+export function mergeJson(text: string | undefined, file: MergeFile, previous: readonly PreviousEntry[], scaffold: Scaffold | undefined, kept: readonly (readonly string[])[] = []): MergeResult {
   const source = text ?? ''
   const errors: ParseError[] = []
   const root = parseTree(source, errors, PARSE_OPTIONS)
@@ -97,13 +97,17 @@ export function mergeJson(text: string | undefined, file: MergeFile, previous: r
     const present = parseTree(result, [], PARSE_OPTIONS) as Node
     const missing = containersOf(file.entries).filter((path) => !valueNode(present, path))
     if (missing.length > 0) made = { ...made, containers: [...(made.containers ?? []), ...missing] }
+    const insides = userInsides(result, present, file.entries, made)
+    if (insides.length > 0) made = { ...made, insides: [...(made.insides ?? []), ...insides] }
     for (const entry of file.entries) {
       const member = arrayItem(entry.keyPath)
       // An item is written as its entry gives it (the key path names it with its keys sorted).
       result = member ? addItem(result, member.list, entry.value, style) : setProperty(result, entry.keyPath, entry.value, style)
     }
   }
-  const pruned = pruneScaffold(result, made)
+  // Our entries in the file now: those written, and those left as they are (which `file` does not list).
+  const ours = [...file.entries, ...kept.map((keyPath) => ({ keyPath: [...keyPath], value: null }))]
+  const pruned = pruneScaffold(result, made, ours)
   result = pruned.text
   const afterErrors: ParseError[] = []
   const after = parseTree(result, afterErrors, PARSE_OPTIONS)
@@ -124,6 +128,25 @@ function containersOf(entries: readonly MergeEntry[]): string[][] {
   return [...paths.values()]
 }
 
+/**
+ * The user's empty objects and lists (not ours, not recorded yet) that our entries go into and whose
+ * inside is white space other than none: the first member's lines take its place (see appendMember).
+ */
+function userInsides(text: string, root: Node, entries: readonly MergeEntry[], made: Scaffold): Array<{ path: string[]; text: string }> {
+  const known = new Set([...(made.containers ?? []), ...(made.insides ?? []).map((inside) => inside.path)].map((path) => JSON.stringify(path)))
+  return holders(entries).flatMap((path) => {
+    const node = known.has(JSON.stringify(path)) ? undefined : valueNode(root, path)
+    if (!node || !isBare(text, node)) return []
+    const inside = text.slice(node.offset + 1, node.offset + node.length - 1)
+    return inside === '' ? [] : [{ path, text: inside }]
+  })
+}
+
+/** Everything that holds our entries: the document (no key path) where there are any, and their containers. */
+function holders(entries: readonly MergeEntry[]): string[][] {
+  return entries.length === 0 ? [] : [[], ...containersOf(entries)]
+}
+
 /** True for an object or list with nothing inside, not even a comment (a comment typed there is the user's). */
 function isBare(text: string, node: Node): boolean {
   return (node.type === 'object' || node.type === 'array') && (node.children ?? []).length === 0 && text.slice(node.offset + 1, node.offset + node.length - 1).trim() === ''
@@ -131,9 +154,10 @@ function isBare(text: string, node: Node): boolean {
 
 /**
  * Takes away the containers of `scaffold` that hold nothing now (deepest first, so a parent emptied by
- * that goes too), then the document it made, once bare. Returns the text and what scaffold is left.
+ * that goes too), gives the user's emptied ones back their white space, then takes away the document
+ * it made, once bare. Returns the text and what scaffold is left.
  */
-function pruneScaffold(text: string, scaffold: Scaffold): { text: string; scaffold?: Scaffold } {
+function pruneScaffold(text: string, scaffold: Scaffold, entries: readonly MergeEntry[]): { text: string; scaffold?: Scaffold } {
   let result = text
   const kept: string[][] = []
   for (const path of [...(scaffold.containers ?? [])].sort((a, b) => b.length - a.length)) {
@@ -142,6 +166,15 @@ function pruneScaffold(text: string, scaffold: Scaffold): { text: string; scaffo
     if (isBare(result, node)) result = removeProperty(result, path)
     else kept.unshift(path)
   }
+  // The user's containers that hold none of our entries now: their white space back where they are
+  // empty again (one that holds the user's members now is theirs alone).
+  const ours = new Set(holders(entries).map((path) => JSON.stringify(path)))
+  const insides = (scaffold.insides ?? []).filter((inside) => {
+    if (ours.has(JSON.stringify(inside.path))) return true
+    const node = valueNode(parseTree(result, [], PARSE_OPTIONS) as Node, inside.path)
+    if (node && isBare(result, node)) result = applyEdits(result, [{ offset: node.offset + 1, length: node.length - 2, content: inside.text }])
+    return false
+  })
   let document = scaffold.document
   const root = parseTree(result, [], PARSE_OPTIONS)
   if (document && root && isBare(result, root)) {
@@ -152,7 +185,7 @@ function pruneScaffold(text: string, scaffold: Scaffold): { text: string; scaffo
     result = result.slice(0, start) + result.slice(end)
     document = undefined
   }
-  const left: Scaffold = { ...(kept.length > 0 ? { containers: kept } : {}), ...(document ? { document } : {}) }
+  const left: Scaffold = { ...(kept.length > 0 ? { containers: kept } : {}), ...(document ? { document } : {}), ...(insides.length > 0 ? { insides } : {}) }
   return { text: result, ...(Object.keys(left).length > 0 ? { scaffold: left } : {}) }
 }
 
@@ -182,7 +215,7 @@ function jsonDefinition(text: string, entry: MergeEntry): { offset: number; orig
   return { offset: property.offset, original: { value: nodeValue(valueNode), text: text.slice(valueNode.offset, valueNode.offset + valueNode.length) } }
 }
 
-export const jsonFormat: MergeFormat = { merge: (text, file, previous, context) => mergeJson(text, file, previous, context.scaffold), read: readJsonPath, readBack: toPlain, definition: jsonDefinition }
+export const jsonFormat: MergeFormat = { merge: (text, file, previous, context) => mergeJson(text, file, previous, context.scaffold, context.kept), read: readJsonPath, readBack: toPlain, definition: jsonDefinition }
 
 /** The tree as plain data; `__proto__` keys stay ordinary keys, the last duplicate wins (as in JSON.parse). */
 function nodeValue(node: Node): PlainValue {

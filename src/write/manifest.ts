@@ -146,8 +146,9 @@ function lineBreaks(value: unknown): boolean {
 
 function isScaffold(value: unknown): boolean {
   if (!isRecord(value)) return false
-  const { containers, document, lineEnd } = value
+  const { containers, document, lineEnd, insides } = value
   return (
+    (insides === undefined || (Array.isArray(insides) && insides.every((inside) => isRecord(inside) && isStringArray(inside.path) && typeof inside.text === 'string' && /^[ \t\r\n]+$/.test(inside.text)))) &&
     (containers === undefined || (Array.isArray(containers) && containers.every((path) => isStringArray(path) && path.length > 0))) &&
     (document === undefined || (isRecord(document) && lineBreaks(document.lead) && lineBreaks(document.end))) &&
     (lineEnd === undefined || (lineBreaks(lineEnd) && lineEnd !== ''))

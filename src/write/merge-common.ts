@@ -86,6 +86,11 @@ export interface Scaffold {
   document?: { lead: string; end: string }
   /** The line break put after the user's last line, which had none, so our text could follow it. */
   lineEnd?: string
+  /**
+   * JSON: the user's empty objects and lists (the document itself: no key path) our first member went into, by key path, with the white
+   * space they held (`[\n  ]`), which the member's lines took the place of: given back once they are empty again.
+   */
+  insides?: Array<{ path: string[]; text: string }>
 }
 
 /** What a merge needs to know of the text we wrote besides the entries it writes and removes. */

@@ -4,6 +4,7 @@ import type { JsonValue } from '../../src/define/types.js'
 import { OacError } from '../../src/diagnostics.js'
 import type { MergeEntry, MergeFile } from '../../src/emit/types.js'
 import { mergeJsonText } from '../../src/write/index.js'
+import { mergeJson } from '../../src/write/json-merge.js'
 import { hostileString } from '../escape/hostile.js'
 import { jsoncComments, jsoncStyle, jsoncValue, printJsonc } from './jsonc-print.js'
 import { thrown } from '../util/errors.js'
@@ -173,14 +174,15 @@ describe('mergeJsonText properties (random user documents, styles, comments and 
         const entries = serverNames.filter((name) => !Object.hasOwn(servers, name)).map((name, i) => ours(values[i] as JsonValue, name))
         const original = printJsonc(doc, style)
         const file = mcpJson(entries)
-        const merged = mergeJsonText(original, file, [])
+        // What the merge made around our entries goes to the next merge, as the manifest carries it.
+        const { text: merged, scaffold } = mergeJson(original, file, [], undefined)
         const after = jsoncValue(merged) as { mcpServers?: { [key: string]: JsonValue } }
         for (const entry of entries) expect(after.mcpServers?.[entry.keyPath[1] as string]).toEqual(entry.value)
         const hadServers = doc.mcpServers !== undefined
         expect(withoutOurs(after, entries, !hadServers)).toEqual(jsoncValue(original))
         expect(jsoncComments(merged)).toEqual(jsoncComments(original))
-        expect(mergeJsonText(merged, file, entries)).toBe(merged)
-        const removed = mergeJsonText(merged, mcpJson([]), entries)
+        expect(mergeJson(merged, file, entries, scaffold).text).toBe(merged)
+        const removed = mergeJson(merged, mcpJson([]), entries, scaffold).text
         if (hadServers || entries.length === 0) expect(removed).toBe(original)
         else expect(withoutOurs(jsoncValue(removed), [], true)).toEqual(jsoncValue(original))
       }),

@@ -12,6 +12,8 @@ export interface JsoncStyle {
   /** Where comments go: consumed one per possible position. */
   comments: boolean[]
   commentText: string
+  /** What an empty object or list holds (people leave `[\n  ]` where they emptied one). */
+  emptyInside: '' | ' ' | 'line'
 }
 
 export const jsoncStyle: fc.Arbitrary<JsoncStyle> = fc.record({
@@ -21,6 +23,7 @@ export const jsoncStyle: fc.Arbitrary<JsoncStyle> = fc.record({
   compact: fc.boolean(),
   comments: fc.array(fc.boolean(), { maxLength: 40 }),
   commentText: fc.string({ maxLength: 20 }).map((s) => s.replace(/[\r\n\u2028\u2029]|\*\//g, ' ')),
+  emptyInside: fc.constantFrom('' as const, ' ' as const, 'line' as const),
 })
 
 /** Prints a JSON value as JSONC in the given style, with comments at some positions. */
@@ -33,7 +36,7 @@ export function printJsonc(value: JsonValue, style: JsoncStyle): string {
       ? node.map((item) => [undefined, item])
       : Object.keys(node).map((key) => [key, node[key] as JsonValue])
     const [open, close] = Array.isArray(node) ? ['[', ']'] : ['{', '}']
-    if (entries.length === 0) return open + close
+    if (entries.length === 0) return open + (style.emptyInside === 'line' ? `${style.eol}${style.indent.repeat(depth + 2)}` : style.emptyInside) + close
     const item = ([key, child]: [string | undefined, JsonValue]): string =>
       `${key === undefined ? '' : `${JSON.stringify(key)}: `}${print(child, depth + 1)}`
     if (style.compact) {

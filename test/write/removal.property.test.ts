@@ -83,14 +83,17 @@ describe('removing our last entries gives back the user’s bytes (JSON and JSON
     fc.dictionary(fc.constantFrom('allow', 'deny', 'other', 'core', 'exclude', 'github'), fc.oneof(fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }), fc.jsonValue({ maxDepth: 1 }) as fc.Arbitrary<JsonValue>), { maxKeys: 3 }),
     fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<JsonValue>,
   )
-  const userDocument = fc.dictionary(userKey, userInner, { maxKeys: 4 }).map((doc) => {
+  const userDocument = fc.tuple(fc.dictionary(userKey, userInner, { maxKeys: 4 }), fc.boolean()).map(([doc, emptyLists]) => {
     // A key of ours the user wrote is theirs (test/write/ownership*.test.ts); here every container either
-    // holds other things or is absent, and a parent of ours that is not an object would be refused.
+    // holds other things, is empty or is absent, and a parent of ours that is not an object would be refused.
     const plain: { [key: string]: JsonValue } = {}
     for (const [key, value] of Object.entries(doc)) {
       if (['mcpServers', 'permissions', 'tools', 'permission', 'agent'].includes(key) && (typeof value !== 'object' || value === null || Array.isArray(value))) continue
       const inner = { ...(value as { [key: string]: JsonValue }) }
+      // The lists our items go into are absent, or (as users leave them) empty.
       if (key === 'permissions' || key === 'tools') for (const list of ['allow', 'ask', 'allowed', 'confirmationRequired']) delete inner[list]
+      if (emptyLists && key === 'permissions') Object.assign(inner, { allow: [], ask: [] })
+      if (emptyLists && key === 'tools') Object.assign(inner, { allowed: [] })
       if (key === 'mcpServers') delete inner['oac-tools']
       if (key === 'permission') delete inner.forecast
       if (key === 'agent') delete inner.planner

@@ -68,6 +68,31 @@ describe('what a merge made goes with our last entry in it', () => {
     expect(await read('.claude/settings.json')).toBe(original)
   })
 
+  it("the user's empty list and object get back the white space they held, once our last entry in them goes", async () => {
+    // As in a public .claude/settings.json: "allow" empty across two lines.
+    const original = '{\n  "permissions": {\n    "allow": [\n        ],\n    "deny": ["Bash(rm:*)"]\n  },\n  "env": { }\n}\n'
+    await put('.claude/settings.json', original)
+    const forecast = item(['permissions', 'allow'], 'mcp__oac-tools__forecast')
+    const chart = item(['permissions', 'allow'], 'mcp__oac-tools__forecast_chart')
+    const token = { keyPath: ['env', 'OAC_TOKEN'], value: '1' }
+    await compile('.claude/settings.json', 'json', [forecast, chart, token])
+    expect(await read('.claude/settings.json')).toContain('"allow": [\n      "mcp__oac-tools__forecast",\n      "mcp__oac-tools__forecast_chart"\n    ],')
+    await compile('.claude/settings.json', 'json', [chart])
+    expect(await read('.claude/settings.json')).toContain('"env": { }')
+    await compile('.claude/settings.json', 'json', [])
+    expect(await read('.claude/settings.json')).toBe(original)
+  })
+
+  it('an emptied list that holds a member of the user\'s since is theirs: its white space is not put back', async () => {
+    const original = '{\n  "permissions": {\n    "allow": [\n    ]\n  }\n}\n'
+    await put('.claude/settings.json', original)
+    await compile('.claude/settings.json', 'json', [item(['permissions', 'allow'], 'mcp__oac-tools__forecast')])
+    const merged = await read('.claude/settings.json')
+    await put('.claude/settings.json', merged.replace('"mcp__oac-tools__forecast"', '"Bash(ls:*)",\n      "mcp__oac-tools__forecast"'))
+    await compile('.claude/settings.json', 'json', [])
+    expect(await read('.claude/settings.json')).toBe('{\n  "permissions": {\n    "allow": [\n      "Bash(ls:*)"\n    ]\n  }\n}\n')
+  })
+
   it('a container the user put something of theirs into stays theirs, with what they put there', async () => {
     await put('.claude/settings.json', '{}\n')
     await compile('.claude/settings.json', 'json', [item(['permissions', 'allow'], 'mcp__oac-tools__forecast')])
