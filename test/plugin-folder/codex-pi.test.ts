@@ -1,10 +1,14 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { readdir, readFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, symlink } from 'node:fs/promises'
 import { join, posix } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
 import { harness } from '../../src/compile/harnesses/index.js'
 import { copyProject, repoRoot } from '../util/project.js'
+import { tempDir } from '../util/temp.js'
 
 // What the plugin folder holds for Codex, pi and oh-my-pi, from a real build of the fixture: every
 // path a manifest names is in the folder, nothing is absolute, no project file is written. The real
@@ -78,6 +82,29 @@ describe('Codex', () => {
     expect(server.env_vars).toContain('CODEX_HOME')
     expect(server.enabled_tools).toEqual(['word_count', 'delete_note'])
     expect(existsSync(join(out, 'scripts/mcp_tools_server.cjs'))).toBe(true)
+  })
+
+  it("starts the server with a launcher that finds the installed copy in Codex's cache under any marketplace, and the server's tools run in the folder it was started in", async () => {
+    const { mcpServers } = await json<{ mcpServers: Record<string, { command: string; args: string[] }> }>('codex/mcp.json')
+    const { command, args } = mcpServers['oac-tools']!
+    const codexHome = await tempDir('oac-codex-home-')
+    const work = await tempDir('oac-codex-work-')
+    // Nothing installed: the launcher says where it looked.
+    const missing = spawnSync(command, args, { cwd: work, env: { PATH: process.env.PATH, CODEX_HOME: codexHome }, encoding: 'utf8' })
+    expect(missing.status).toBe(1)
+    expect(missing.stderr).toContain(`not found in any marketplace of ${join(codexHome, 'plugins/cache')}`)
+    // Installed from a marketplace of another name, as Codex lays out its cache.
+    await mkdir(join(codexHome, 'plugins/cache/team-tools/word-tools'), { recursive: true })
+    await symlink(out, join(codexHome, 'plugins/cache/team-tools/word-tools/2.1.0'), 'dir')
+    const client = new Client({ name: 'codex-launcher-test', version: '1.0.0' })
+    await client.connect(new StdioClientTransport({ command, args, cwd: work, env: { PATH: process.env.PATH!, CODEX_HOME: codexHome }, stderr: 'pipe' }))
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['delete_note', 'word_count'])
+      const result = await client.callTool({ name: 'word_count', arguments: { text: 'one two three' } })
+      expect(result.content).toEqual([{ type: 'text', text: `3 words, counted in ${work}.` }])
+    } finally {
+      await client.close()
+    }
   })
 
   it('runs its hooks from ${PLUGIN_ROOT}, matching the tool by the name Codex shows hooks', async () => {
