@@ -1,8 +1,7 @@
 import { MCP_SERVER_ENTRY } from '../../bundle/entries.js'
 import { harness } from '../../compile/harnesses/index.js'
 import type { CommandFile } from '../../compile/harnesses/types.js'
-import { scriptsFolder } from '../../compile/plan.js'
-import type { Plan } from '../../compile/plan.js'
+import { type Plan, scriptsFolder } from '../../compile/plan.js'
 import type { JsonValue } from '../../define/types.js'
 import { jsString, jsonDocument } from '../codegen/escape.js'
 import { hasNativeForm } from '../codegen/prompt-docs.js'
@@ -23,9 +22,9 @@ type Info = NonNullable<Plan['plugin']>
 
 /**
  * Codex: `.codex-plugin/plugin.json` naming the MCP server's file, the hooks' file and the skills'
- * folder under `codex/`, and `.agents/plugins/marketplace.json`, a
- * marketplace of this one plugin at `./`, so that `codex plugin marketplace add <dir>` (a local path or
- * a git repository) then `codex plugin add <plugin>@<plugin>` installs it. Codex copies the folder into
+ * folder under `codex/`, and `.agents/plugins/marketplace.json`, a marketplace of this one plugin at
+ * `./`, so that `codex plugin marketplace add <dir>` (a local path or a git repository) then
+ * `codex plugin add <plugin>@<plugin>` installs it. Codex copies the folder into
  * `$CODEX_HOME/plugins/cache/<marketplace>/<plugin>/<version>/`.
  *
  * Codex 0.171 reads a manifest's `skills`, `mcpServers` and `hooks` in place of its defaults (`skills/`,

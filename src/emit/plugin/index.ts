@@ -25,7 +25,7 @@ export type PluginFormatEmitter = (plan: Plan & { plugin: NonNullable<Plan['plug
 const FORMATS = { claude: emitClaudePlugin, gemini: emitGeminiExtension, codex: emitCodexPlugin, pi: emitPiPackage, omp: emitOmpPlugin, opencode: emitOpencodePlugin } satisfies Record<PluginFormat, PluginFormatEmitter>
 
 /** The folder's root skills folder. */
-export const ROOT_SKILLS = 'skills'
+const ROOT_SKILLS = 'skills'
 
 /**
  * The formats that read the root `skills/` and no other: Gemini CLI's extension (its fixed skills
