@@ -12,7 +12,7 @@ import type { Harness } from '../../src/define/types.js'
 import { copyProject, repoRoot } from '../util/project.js'
 import { installHarnessPackage, isolatedHome } from './cache.js'
 import { CodexAppServer, type McpServerStatus } from './codex-app-server.js'
-import { BUN, harnessRun } from './drivers.js'
+import { BUN, DRIVERS, harnessRun, toolCall } from './drivers.js'
 import { offlineRun } from './offline.js'
 import { type ScriptedModel, startScriptedModel, type ToolCall } from './scripted-model.js'
 
@@ -25,10 +25,11 @@ import { type ScriptedModel, startScriptedModel, type ToolCall } from './scripte
  *   Codex 0.171: `codex plugin marketplace add <dir>`, `codex plugin add`, its list, the app-server's
  *     MCP servers and skills, and a scripted-model run that calls both tools (the hook blocks one) and
  *     gets the session hook's context;
- *   pi 0.73.1: `pi install <dir>`, `pi list`, and its SDK loading the package's tools (a call), hooks,
- *     skills and prompts;
- *   oh-my-pi 18.2.3 under bun: `omp plugin install <dir>`, `omp plugin list`, and its SDK loading the
- *     native tools (a call; no MCP tool), the hooks' extension, the skills and the command.
+ *   pi 0.73.1: `pi install <dir>`, `pi list`, its SDK loading the package's tools (a call), hooks,
+ *     skills and prompts, and a scripted-model run as the Codex one;
+ *   oh-my-pi 18.2.3 under bun: `omp plugin install <dir>`, `omp plugin list`, its SDK loading the
+ *     native tools (a call; no MCP tool), the hooks' extension, the skills and the command, and a
+ *     scripted-model run as the Codex one.
  * What each CLI did is in docs/plugins/codex.md and docs/plugins/pi.md.
  *   npm run build && npx vitest run --config vitest.harness.config.ts test/harness/plugin-codex-pi.test.ts
  */
@@ -69,6 +70,30 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const dir of cleanup) await rm(dir, { recursive: true, force: true })
 })
+
+/**
+ * A scripted-model run of pi or oh-my-pi (its driver) in the user's folder: the model calls word_count,
+ * then delete_note on a note the plugin's hook keeps. Returns the tool results the model read, and
+ * whether the session hook's context reached a request.
+ */
+async function scriptedRun(id: 'pi' | 'omp', home: string, env: NodeJS.ProcessEnv): Promise<{ results: string[]; context: boolean }> {
+  const model = await startScriptedModel({
+    scripts: { main: [{ calls: [toolCall(id, plan, 'word_count', { text: 'one two three' })] }, { calls: [toolCall(id, plan, 'delete_note', { name: 'keep-list' })] }, { text: 'Done.' }] },
+    conversationOf: (request) => (request.tools.length > 0 ? 'main' : undefined),
+    maxRequests: 10,
+  })
+  try {
+    await DRIVERS[id].install()
+    const run = await DRIVERS[id].run(model, { project: work, plan, home, env })
+    expect(run.code, run.stderr).toBe(0)
+    expect(model.refused).toEqual([])
+    const requests = model.conversation('main')
+    expect(requests).toHaveLength(3)
+    return { results: requests.slice(1).map((request) => request.toolResults[0]!.text), context: requests.some((request) => JSON.stringify(request.body).includes(`Working in ${id}.`)) }
+  } finally {
+    await model.close()
+  }
+}
 
 /* ---------------------------------------------------------------- Codex */
 
@@ -176,10 +201,11 @@ process.exit(0)
 
 describe(`pi ${harness('pi').proof.cli.version}`, () => {
   const pi = join(repoRoot, 'node_modules/.bin/pi')
+  let homeDir: string
   let env: NodeJS.ProcessEnv
 
   beforeAll(async () => {
-    ;({ env } = await home())
+    ;({ home: homeDir, env } = await home())
   })
 
   it('installs the folder as a package and lists it', async () => {
@@ -215,6 +241,12 @@ describe(`pi ${harness('pi').proof.cli.version}`, () => {
     ])
     expect(loaded.prompts.find((prompt) => prompt.name === 'count')?.content.trim()).toBe('Count the words of $ARGUMENTS.')
   })
+  it("lets the model call the package's tools in the user's folder, with the package's hooks run", async () => {
+    const { results, context } = await scriptedRun('pi', homeDir, env)
+    expect(results[0]).toBe(`3 words, counted in ${work}.`)
+    expect(results[1]).toBe('keep-list is kept')
+    expect(context).toBe(true)
+  })
 })
 
 /* ---------------------------------------------------------------- oh-my-pi */
@@ -245,12 +277,13 @@ process.exit(0)
 describe(`oh-my-pi ${harness('omp').proof.cli.version} under bun ${BUN}`, () => {
   let bin: string
   let prefix: string
+  let homeDir: string
   let env: NodeJS.ProcessEnv
 
   beforeAll(async () => {
     bin = await cli('omp', [`bun@${BUN}`])
     prefix = join(bin, '../..')
-    ;({ env } = await home())
+    ;({ home: homeDir, env } = await home())
     env = { ...env, PATH: `${bin}:${env.PATH}` }
   })
 
@@ -291,5 +324,12 @@ describe(`oh-my-pi ${harness('omp').proof.cli.version} under bun ${BUN}`, () => 
       ['tidy', 'skills/tidy/SKILL.md'],
     ])
     expect(ours(loaded.commands)).toEqual([['count', 'commands/count.md']])
+  })
+
+  it("lets the model call the plugin's tools in the user's folder, with the plugin's hooks run", async () => {
+    const { results, context } = await scriptedRun('omp', homeDir, env)
+    expect(results[0]).toBe(`3 words, counted in ${work}.`)
+    expect(results[1]).toBe('keep-list is kept')
+    expect(context).toBe(true)
   })
 })
