@@ -14,14 +14,22 @@ import type { OutputFile, OwnedFile } from './types.js'
  * policy of the config's approval rules.
  */
 export function emitOmp(plan: Plan): OutputFile[] {
-  return plan.tools.filter((tool) => hasNativeForm(plan, tool, 'omp')).map((tool) => toolFile(plan, tool))
+  return ompTools(plan).map((tool): OwnedFile => {
+    const path = `.omp/tools/${tool.name}/index.ts`
+    return { kind: 'owned', path, content: ompToolFactory(plan, tool, path) }
+  })
 }
 
-function toolFile(plan: Plan, tool: PlannedTool): OwnedFile {
-  const path = `.omp/tools/${tool.name}/index.ts`
+/** The tools oh-my-pi is given natively: every JSON tool. */
+export function ompTools(plan: Plan): PlannedTool[] {
+  return plan.tools.filter((tool) => hasNativeForm(plan, tool, 'omp'))
+}
+
+/** One tool's factory module, written at `path` (a project's `.omp/tools/`, or a plugin's folder): it finds the script relative to itself. */
+export function ompToolFactory(plan: Plan, tool: PlannedTool, path: string): string {
   const parameters = zodSchemaCode(tool.schema, { z: 'z', dialect: 'omptype' }).code
   const approval = approvalCode(tool)
-  const content = [
+  return [
     generatedHeader(`tool ${JSON.stringify(tool.name)} (${tool.source.file})`),
     ...bridgeImports(plan),
     `import type { CustomToolFactory } from "@oh-my-pi/pi-coding-agent"`,
@@ -56,7 +64,6 @@ function toolFile(plan: Plan, tool: PlannedTool): OwnedFile {
     contentBlocksCode(),
     bridgeCode(plan),
   ].join('\n')
-  return { kind: 'owned', path, content }
 }
 
 /**

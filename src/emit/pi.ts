@@ -22,11 +22,21 @@ function extensionPath(plan: Plan): string {
  * say asks confirms with the user in `execute` (and fails where pi has no UI to ask in).
  */
 export function emitPi(plan: Plan): OutputFile[] {
-  const tools = plan.tools.filter((tool) => hasNativeForm(plan, tool, 'pi'))
+  const tools = piTools(plan)
   if (tools.length === 0) return []
+  return [{ kind: 'owned', path: extensionPath(plan), content: piExtension(plan, tools, extensionPath(plan)) }]
+}
+
+/** The tools pi is given natively: every JSON tool. */
+export function piTools(plan: Plan): PlannedTool[] {
+  return plan.tools.filter((tool) => hasNativeForm(plan, tool, 'pi'))
+}
+
+/** The extension registering `tools`, written at `path` (a project's `.pi/extensions/`, or a pi package's folder): it finds the scripts relative to itself. */
+export function piExtension(plan: Plan, tools: readonly PlannedTool[], path: string): string {
   const sources = tools.map((tool) => `${JSON.stringify(tool.name)} (${tool.source.file})`).join(', ')
   const asks = tools.some((tool) => tool.approval === 'ask')
-  const content = [
+  return [
     generatedHeader(`${tools.length === 1 ? 'tool' : 'tools'} ${sources}`),
     ...bridgeImports(plan),
     `import type { ExtensionAPI${asks ? ', ExtensionContext' : ''} } from "@mariozechner/pi-coding-agent"`,
@@ -37,14 +47,13 @@ export function emitPi(plan: Plan): OutputFile[] {
     '  const failed = new Set<string>()',
     '  pi.on("tool_result", (event) => (failed.delete(event.toolCallId) ? { isError: true } : undefined))',
     '',
-    tools.map((tool) => registration(tool, extensionPath(plan))).join('\n\n'),
+    tools.map((tool) => registration(tool, path)).join('\n\n'),
     '}',
     '',
     contentBlocksCode(),
     ...(asks ? [CONFIRM_CODE] : []),
     bridgeCode(plan),
   ].join('\n')
-  return [{ kind: 'owned', path: extensionPath(plan), content }]
 }
 
 /** The line pi lists the tool under in its system prompt (pi 1.x leaves tools without one out). */

@@ -10,9 +10,10 @@ export class CodexAppServer {
   /** The text of every `configWarning` and `warning` notification. */
   readonly warnings: string[] = []
 
-  /** Starts `codex` (the binary) in `cwd` with `env`, offline: no plugins, no analytics. */
-  constructor(codex: string, cwd: string, env: NodeJS.ProcessEnv) {
-    this.child = spawn(codex, ['app-server', '--disable', 'plugins', '--disable', 'remote_plugin', '-c', 'analytics.enabled=false'], {
+  /** Starts `codex` (the binary) in `cwd` with `env`, offline: no analytics, no remote plugins, and no plugins unless `plugins` (the user's installed ones). */
+  constructor(codex: string, cwd: string, env: NodeJS.ProcessEnv, { plugins = false }: { plugins?: boolean } = {}) {
+    const disabled = plugins ? ['remote_plugin'] : ['plugins', 'remote_plugin']
+    this.child = spawn(codex, ['app-server', ...disabled.flatMap((feature) => ['--disable', feature]), '-c', 'analytics.enabled=false'], {
       cwd,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],

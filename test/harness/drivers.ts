@@ -252,7 +252,8 @@ function piDriver(): HarnessDriver {
   }
 }
 
-const BUN = '1.4.5'
+/** The bun that runs oh-my-pi (it runs only under bun). */
+export const BUN = '1.4.5'
 
 function ompDriver(): HarnessDriver {
   let bin = ''

@@ -147,8 +147,9 @@ export const codex = {
   // model reads SKILL.md with its shell, resolving relative paths from the skill's folder.
   skills: { folders: ['.agents/skills'], userOnly: USER_ONLY, activation: { via: 'its shell tool' } },
   commands: [CODEX_COMMAND],
-  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
-  plugin: { format: 'codex', serverName: (_plugin, server) => server, install: 'codex plugin marketplace add <dir>' },
+  // A plugin's server keeps its own name: Codex 0.171 shows its tools as `<tool>` in `mcp__<server>`, as a
+  // project's, and its hooks see `mcp__<server>__<tool>` (test/harness/plugin-codex-pi.test.ts).
+  plugin: { format: 'codex', serverName: (_plugin, server) => server, install: 'codex plugin marketplace add <dir> && codex plugin add <plugin>@<plugin>' },
   proof: {
     cli: { package: '@openai/codex', version: '0.171.0', bin: 'codex' },
     test: 'test/harness/claude-codex.test.ts',

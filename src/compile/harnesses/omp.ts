@@ -43,8 +43,10 @@ export const omp = {
   // the `.claude/commands` it also reads (100 over 80).
   skills: { folders: ['.claude/skills', '.agents/skills'], userOnly: { field: 'disable-model-invocation' }, activation: { via: 'its read tool (skill://<name>)' } },
   commands: [{ reader: 'oh-my-pi', path: (command) => `.omp/commands/${command}.md`, format: 'markdown', args: () => '$ARGUMENTS', fields: { argumentHint: 'argument-hint' }, syntax: OMP_SYNTAX }],
-  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
-  plugin: { format: 'claude', serverName: (_plugin, server) => server, install: 'omp plugin marketplace add <dir> && omp plugin install <plugin>@<plugin>' },
+  // An omp plugin package (`package.json` `omp`: its native tools and hooks), which `omp plugin install <dir>`
+  // links; no MCP server (test/harness/plugin-codex-pi.test.ts). From the Claude format omp would take the
+  // tools over MCP and not run the hooks.
+  plugin: { format: 'omp', serverName: (_plugin, server) => server, install: 'omp plugin install <dir>' },
   proof: {
     cli: { package: '@oh-my-pi/pi-coding-agent', version: '18.2.3', bin: 'omp' },
     test: 'test/harness/opencode-pi-omp.test.ts',

@@ -37,7 +37,7 @@ export const pi = {
   // with its read tool, told to resolve relative paths from the skill's folder.
   skills: { folders: ['.agents/skills'], userOnly: { field: 'disable-model-invocation' }, activation: { via: 'its read tool' } },
   commands: [{ reader: 'pi', path: (command) => `.pi/prompts/${command}.md`, format: 'markdown', args: () => '$ARGUMENTS', fields: { argumentHint: 'argument-hint' }, syntax: PI_SYNTAX }],
-  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
+  // A pi package (`package.json` `pi`); no MCP server, so the server's name is not shown (test/harness/plugin-codex-pi.test.ts).
   plugin: { format: 'pi', serverName: (_plugin, server) => server, install: 'pi install <dir>' },
   proof: {
     cli: { package: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi' },

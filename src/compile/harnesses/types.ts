@@ -183,7 +183,7 @@ export interface HarnessDescription {
 }
 
 /** A plugin manifest format, each written by its module in src/emit/plugin/. */
-export type PluginFormat = 'claude' | 'gemini' | 'codex' | 'pi' | 'opencode'
+export type PluginFormat = 'claude' | 'gemini' | 'codex' | 'pi' | 'omp' | 'opencode'
 
 /** How a harness takes our plugin folder. */
 export interface PluginSupport {

@@ -3,10 +3,12 @@ import type { PluginFormat } from '../../compile/harnesses/types.js'
 import type { Plan } from '../../compile/plan.js'
 import type { Harness, JsonValue } from '../../define/types.js'
 import { jsonDocument } from '../codegen/escape.js'
+import { skillsIn } from '../skills.js'
 import type { OutputFile } from '../types.js'
 import { emitClaudePlugin } from './claude.js'
 import { emitCodexPlugin } from './codex.js'
 import { emitGeminiExtension } from './gemini.js'
+import { emitOmpPlugin } from './omp.js'
 import { emitOpencodePlugin } from './opencode.js'
 import { emitPiPackage } from './pi.js'
 
@@ -20,7 +22,17 @@ export interface PluginParts {
 export type PluginFormatEmitter = (plan: Plan & { plugin: NonNullable<Plan['plugin']> }, harnesses: readonly Harness[]) => PluginParts
 
 /** Every format's emitter; one line per format, and a format without one does not type-check. */
-const FORMATS = { claude: emitClaudePlugin, gemini: emitGeminiExtension, codex: emitCodexPlugin, pi: emitPiPackage, opencode: emitOpencodePlugin } satisfies Record<PluginFormat, PluginFormatEmitter>
+const FORMATS = { claude: emitClaudePlugin, gemini: emitGeminiExtension, codex: emitCodexPlugin, pi: emitPiPackage, omp: emitOmpPlugin, opencode: emitOpencodePlugin } satisfies Record<PluginFormat, PluginFormatEmitter>
+
+/** The folder's root skills folder. */
+const ROOT_SKILLS = 'skills'
+
+/**
+ * The formats that read the root `skills/` and no other: Gemini CLI's extension (its fixed skills
+ * folder) and an oh-my-pi package (its conventional folder, with no manifest key). Their skills are one
+ * folder, written once for both.
+ */
+const ROOT_SKILL_FORMATS: ReadonlySet<PluginFormat> = new Set(['gemini', 'omp'])
 
 /**
  * A plugin folder (`--plugin`): every format a selected harness installs from, side by side in one
@@ -35,6 +47,8 @@ export function emitPlugin(plan: Plan & { plugin: NonNullable<Plan['plugin']> })
     byFormat.set(format, [...(byFormat.get(format) ?? []), id])
   }
   const parts = [...byFormat].map(([format, harnesses]) => FORMATS[format](plan, harnesses))
+  const rootSkillReaders = plan.harnesses.filter((id) => ROOT_SKILL_FORMATS.has(harness(id).plugin.format))
+  if (rootSkillReaders.length > 0) parts.push({ files: skillsIn(plan, ROOT_SKILLS, rootSkillReaders) })
   const { name, version, description } = plan.plugin
   const packageJson: { [key: string]: JsonValue } = { name, version, description }
   for (const part of parts) {

@@ -1,4 +1,50 @@
+import { harness } from '../../compile/harnesses/index.js'
+import type { CommandFile } from '../../compile/harnesses/types.js'
+import type { JsonValue } from '../../define/types.js'
+import { commandsAs } from '../commands.js'
+import { hookPluginFile } from '../hook-plugins.js'
+import { piExtension, piTools } from '../pi.js'
+import { skillsIn } from '../skills.js'
+import type { OutputFile } from '../types.js'
 import type { PluginFormatEmitter } from './index.js'
 
-// PLACEHOLDER until the pi format lands (this session): writes nothing yet.
-export const emitPiPackage: PluginFormatEmitter = () => ({ files: [] })
+/** The pi package's own folder in the plugin folder. */
+const ROOT = 'pi'
+
+/**
+ * pi: the folder is a pi package, `package.json`'s `pi` key naming its extensions (the tools' and the
+ * hooks'), skills and prompts under `pi/`, and the `pi-package` keyword. pi 0.73 reads only the paths
+ * the key names (its conventional `skills/`, `extensions/` and `prompts/` only without the key), so the
+ * other formats' folders at the root stay out of it. `pi install <dir>` adds the folder to
+ * `~/.pi/agent/settings.json` where it is, without copying it; from npm, `pi install npm:<name>`.
+ * The extensions find the scripts relative to themselves, and the tools run in pi's working folder.
+ */
+export const emitPiPackage: PluginFormatEmitter = (plan) => {
+  const files: OutputFile[] = []
+  const manifest: { [key: string]: JsonValue } = {}
+  const extensions: string[] = []
+  const tools = piTools(plan)
+  if (tools.length > 0) {
+    const path = `${ROOT}/extensions/${plan.serverName}.ts`
+    files.push({ kind: 'owned', path, content: piExtension(plan, tools, path) })
+    extensions.push(`./${path}`)
+  }
+  const { hooks: support, commands } = harness('pi')
+  const hooks = plan.hooks.filter((hook) => support.events[hook.on] !== undefined)
+  if (hooks.length > 0 && support.registration.kind === 'plugin') {
+    const path = `${ROOT}/extensions/${plan.serverName}-hooks.ts`
+    files.push(hookPluginFile(plan, 'pi', hooks, path))
+    extensions.push(`./${path}`)
+  }
+  if (extensions.length > 0) manifest.extensions = extensions
+  if ((plan.skills ?? []).length > 0) {
+    files.push(...skillsIn(plan, `${ROOT}/skills`, ['pi']))
+    manifest.skills = [`./${ROOT}/skills`]
+  }
+  if ((plan.commands ?? []).length > 0) {
+    const prompts: CommandFile = { ...commands[0]!, path: (command) => `${ROOT}/prompts/${command}.md` }
+    files.push(...commandsAs(plan, prompts, ['pi']))
+    manifest.prompts = [`./${ROOT}/prompts`]
+  }
+  return { files, packageJson: { keywords: ['pi-package'], pi: manifest } }
+}
