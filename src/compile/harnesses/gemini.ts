@@ -50,7 +50,8 @@ export const gemini = {
     activation: { tool: 'activate_skill' },
   },
   commands: [{ reader: 'Gemini CLI', path: (command) => `.gemini/commands/${command}.toml`, format: 'toml', args: () => '{{args}}', fields: {}, syntax: GEMINI_SYNTAX }],
-  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
+  // An extension's server keeps its own name: `mcp list` shows it "(from <extension>)", and the model
+  // `mcp_<server>_<tool>` (test/harness/plugin-gemini.test.ts).
   plugin: { format: 'gemini', serverName: (_plugin, server) => server, install: 'gemini extensions install <dir>' },
   proof: {
     cli: { package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },

@@ -1,0 +1,154 @@
+import { execFile } from 'node:child_process'
+import { rm, writeFile } from 'node:fs/promises'
+import { basename, join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compile } from '../../src/api.js'
+import type { Plan } from '../../src/compile/plan.js'
+import { copyProject, repoRoot } from '../util/project.js'
+import { tempDir } from '../util/temp.js'
+import { installHarnessPackage, isolatedHome } from './cache.js'
+import { conversationOf } from './conversation.js'
+import { harnessRun } from './drivers.js'
+import { offlineRun } from './offline.js'
+import type { BoundedRun } from './project.js'
+import { type ScriptedModel, startScriptedModel, type ToolCall, type Turn } from './scripted-model.js'
+
+/**
+ * The real Gemini CLI installs the plugin folder as an extension, offline, with a fresh home each
+ * time: its own validate, link/install and list commands, and a headless run in an unrelated project
+ * whose scripted model calls the extension's tools. Opt-in tier:
+ * `npx vitest run --config vitest.harness.config.ts test/harness/plugin-gemini.test.ts`.
+ */
+
+const GEMINI_VERSION = '0.61.0'
+const PLUGIN = 'weather-kit'
+const SERVER = 'oac-tools'
+
+let plugin: string
+let plan: Plan
+/** The user's project: a folder of its own, with nothing of ours in it. */
+let work: string
+let bin: string
+const cleanup: string[] = []
+
+beforeAll(async () => {
+  const project = await copyProject(resolve(repoRoot, 'test/fixtures/plugin-gemini'), 'oac-plugin-gemini-')
+  plugin = await tempDir('oac-plugin-gemini-dir-')
+  ;({ plan } = await compile({ root: project, registry: 'agents/registry.ts:registry', config: 'test', harnesses: ['gemini'], plugin: {}, target: plugin }))
+  work = await tempDir('oac-plugin-gemini-work-')
+  await promisify(execFile)('git', ['init', '-q', work])
+  bin = join(await installHarnessPackage('@google/gemini-cli', GEMINI_VERSION), 'node_modules', '.bin', 'gemini')
+})
+
+afterAll(async () => {
+  for (const dir of cleanup) await rm(dir, { recursive: true, force: true })
+})
+
+/** A call of one of the extension's tools, by the name Gemini shows its model: the server keeps its own name. */
+const tool = (name: string, input: Record<string, unknown>): ToolCall => ({ name: `mcp_${SERVER}_${name}`, input })
+
+async function geminiHome(): Promise<NodeJS.ProcessEnv> {
+  const { home, env } = await isolatedHome()
+  cleanup.push(home)
+  return { ...env, GEMINI_CLI_HOME: home }
+}
+
+/** Runs the CLI in the user's project; it prints its messages on stdout or stderr, by command: both are returned as `output`. */
+async function gemini(args: string[], env: NodeJS.ProcessEnv, stdin?: string) {
+  const run = await offlineRun(bin, args, { cwd: work, env, ...(stdin !== undefined && { stdin }) })
+  return { ...run, output: run.stdout + run.stderr }
+}
+
+describe(`Gemini CLI ${GEMINI_VERSION} and the plugin folder`, () => {
+  it('validates it, links it, and lists the extension, its server (connected, under its own name) and its skill', async () => {
+    const env = await geminiHome()
+    const validated = await gemini(['extensions', 'validate', plugin], env)
+    expect(validated.code, validated.stderr).toBe(0)
+    expect(validated.output).toContain(`Extension ${plugin} has been successfully validated.`)
+
+    const linked = await gemini(['extensions', 'link', plugin, '--consent'], env)
+    expect(linked.code, linked.stderr).toBe(0)
+    expect(linked.output).toContain(`Extension "${PLUGIN}" linked successfully and enabled.`)
+
+    const listed = await gemini(['extensions', 'list'], env)
+    expect(listed.code, listed.stderr).toBe(0)
+    expect(listed.output).toContain(`✓ ${PLUGIN} (1.2.0)`)
+    expect(listed.output).toMatch(new RegExp(`MCP servers:\\n\\s+${SERVER}\\n`))
+    expect(listed.output).toMatch(/Agent skills:\n\s+weather-reports: Writes short weather reports/)
+
+    // A trusted project folder: Gemini starts a stdio server only there.
+    const servers = await gemini(['mcp', 'list'], { ...env, GEMINI_CLI_TRUST_WORKSPACE: 'true' })
+    expect(servers.output).toMatch(new RegExp(`✓ ${SERVER} \\(from ${PLUGIN}\\): node ${plugin}/scripts/mcp_tools_server\\.cjs \\(stdio\\) - Connected$`, 'm'))
+  })
+
+  it('installed (copied into its home), gives a headless run in an unrelated project its tools, hook, approval rule and agent', async () => {
+    const env = await installedHome()
+        const { model, run } = await headless(env, 'Plan the week.', {
+      main: [
+        { calls: [tool('forecast', { city: 'Oslo' })] },
+        { calls: [tool('delete_report', { name: 'prod-1' })] },
+        { calls: [tool('delete_report', { name: 'draft-1' })] },
+        { calls: [{ name: 'invoke_agent', input: { agent_name: 'planner', prompt: 'Plan Bergen.' } }] },
+        { text: 'Done.' },
+      ],
+      planner: [{ calls: [tool('forecast', { city: 'Bergen' })] }, { calls: [{ name: 'complete_task', input: { result: 'Go on Monday.' } }] }],
+    })
+    const results = (conversation: string) => model.conversation(conversation).flatMap((request) => request.toolResults)
+    const [oslo, kept, asked, delegated] = results('main')
+    // Started by path from the installed copy, in the user's project, with the user's variable forwarded.
+    expect(oslo).toMatchObject({ name: tool('forecast', {}).name, isError: false })
+    expect(oslo!.text).toContain(`Forecast for Oslo: sunny, units imperial, run in ${basename(work)}.`)
+    // The hook of hooks/hooks.json blocks; the ask rule of policies/ holds even in yolo mode (a headless run cannot ask).
+    expect(kept).toMatchObject({ isError: true, text: 'Tool execution blocked: prod reports are kept' })
+    expect(asked!.isError).toBe(true)
+    expect(asked!.text).toContain('requires user confirmation, which is not supported in non-interactive mode')
+    // The extension's agent: shown its own tools alone, by the names its prompt documents.
+    const [shown] = model.conversation('planner')
+    expect(shown!.tools.map((shownTool) => shownTool.name).sort()).toEqual(['complete_task', tool('delete_report', {}).name, tool('forecast', {}).name])
+    expect(shown!.system).toContain(`Call the tool \`${tool('forecast', {}).name}\``)
+    expect(results('planner')[0]!.text).toContain(`Forecast for Bergen: sunny, units imperial, run in ${basename(work)}.`)
+    expect(delegated!.text).toContain('Go on Monday.')
+    expect(JSON.parse(run.stdout)).toMatchObject({ response: 'Done.' })
+  })
+
+  it('installed, starts its command headless and activates its skill', async () => {
+    const env = await installedHome()
+    const { model } = await headless(env, '/forecast Oslo', { main: [{ calls: [{ name: 'activate_skill', input: { name: 'weather-reports' } }] }, { text: 'Done.' }] })
+    const [asked, activated] = model.conversation('main')
+    // commands/forecast.toml, its {{args}} filled.
+    expect(JSON.stringify(asked!.body)).toContain('Get the forecast for Oslo and summarise it in two lines.')
+    // skills/weather-reports, read from the installed copy.
+    const [skill] = activated!.toolResults
+    expect(skill).toMatchObject({ name: 'activate_skill', isError: false })
+    expect(skill!.text).toContain('Get the forecast of each city the user names')
+    expect(skill!.text).toContain(join(env.GEMINI_CLI_HOME!, '.gemini', 'extensions', PLUGIN, 'skills', 'weather-reports'))
+  })
+})
+
+/** A fresh home with the plugin folder installed (copied) into it, and the settings of a user with an API key. */
+async function installedHome(): Promise<NodeJS.ProcessEnv> {
+  const env = await geminiHome()
+  // `--consent` takes the extension's warning; the folder's trust is asked apart, and answered as a user would.
+  const installed = await gemini(['extensions', 'install', plugin, '--consent'], env, 'y\n')
+  expect(installed.code, installed.output).toBe(0)
+  expect(installed.output).toContain(`Extension "${PLUGIN}" installed successfully and enabled.`)
+  await writeFile(join(env.GEMINI_CLI_HOME!, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }))
+  return env
+}
+
+/** One headless run in the user's project against a scripted model (yolo: the extension's own rules still apply), checked to end well. */
+async function headless(env: NodeJS.ProcessEnv, prompt: string, scripts: Record<string, Turn[]>): Promise<{ model: ScriptedModel; run: BoundedRun }> {
+  const model = await startScriptedModel({ conversationOf: conversationOf(plan), scripts })
+  try {
+    const run = await harnessRun(model, bin, ['-p', prompt, '-o', 'json', '--approval-mode', 'yolo', '-m', 'gemini-2.5-flash'], {
+      cwd: work,
+      env: { ...env, GEMINI_CLI_TRUST_WORKSPACE: 'true', GEMINI_API_KEY: 'scripted-model-key', GOOGLE_GEMINI_BASE_URL: model.url, FORECAST_UNITS: 'imperial' },
+    })
+    expect(run.timedOut, run.stderr).toBe(false)
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+    return { model, run }
+  } finally {
+    await model.close()
+  }
+}
