@@ -9,7 +9,7 @@ import { copyProject, repoRoot } from '../util/project.js'
 import { tempDir } from '../util/temp.js'
 import { installHarnessPackage, isolatedHome } from './cache.js'
 import { conversationOf } from './conversation.js'
-import { harnessRun } from './drivers.js'
+import { harnessRun, installQwen, NODE22 } from './drivers.js'
 import { offlineRun } from './offline.js'
 import type { BoundedRun } from './project.js'
 import { type ScriptedModel, startScriptedModel, type ToolCall, type Turn } from './scripted-model.js'
@@ -22,6 +22,7 @@ import { type ScriptedModel, startScriptedModel, type ToolCall, type Turn } from
  */
 
 const GEMINI_VERSION = '0.61.0'
+const QWEN_VERSION = '0.24.4'
 const PLUGIN = 'weather-kit'
 const SERVER = 'oac-tools'
 
@@ -35,7 +36,7 @@ const cleanup: string[] = []
 beforeAll(async () => {
   const project = await copyProject(resolve(repoRoot, 'test/fixtures/plugin-gemini'), 'oac-plugin-gemini-')
   plugin = await tempDir('oac-plugin-gemini-dir-')
-  ;({ plan } = await compile({ root: project, registry: 'agents/registry.ts:registry', config: 'test', harnesses: ['gemini'], plugin: {}, target: plugin }))
+  ;({ plan } = await compile({ root: project, registry: 'agents/registry.ts:registry', config: 'test', harnesses: ['gemini', 'qwen'], plugin: {}, target: plugin }))
   work = await tempDir('oac-plugin-gemini-work-')
   await promisify(execFile)('git', ['init', '-q', work])
   bin = join(await installHarnessPackage('@google/gemini-cli', GEMINI_VERSION), 'node_modules', '.bin', 'gemini')
@@ -152,3 +153,65 @@ async function headless(env: NodeJS.ProcessEnv, prompt: string, scripts: Record<
     await model.close()
   }
 }
+
+describe(`Qwen Code ${QWEN_VERSION} under Node ${NODE22} and the plugin folder`, () => {
+  let node = ''
+  let cli = ''
+  beforeAll(async () => {
+    ;({ node, cli } = await installQwen())
+  })
+
+  async function qwenHome(): Promise<NodeJS.ProcessEnv> {
+    const { home, env } = await isolatedHome()
+    cleanup.push(home)
+    return env
+  }
+
+  async function qwen(args: string[], env: NodeJS.ProcessEnv) {
+    const run = await offlineRun(node, [cli, ...args], { cwd: work, env: { ...env, PATH: `${join(node, '..')}:${env.PATH}` } })
+    return { ...run, output: run.stdout + run.stderr }
+  }
+
+  it('installs it as it is (its qwen-extension.json), lists the extension with its command, skill, agent and server, and connects the server', async () => {
+    const env = await qwenHome()
+    const installed = await qwen(['extensions', 'install', plugin, '--consent'], env)
+    expect(installed.code, installed.output).toBe(0)
+    expect(installed.output).toContain(`Extension "${PLUGIN}" installed successfully and enabled.`)
+    const listed = await qwen(['extensions', 'list'], env)
+    expect(listed.code, listed.output).toBe(0)
+    // Origin QwenCode: taken as a Qwen extension, not converted from Gemini's manifest.
+    expect(listed.output).toMatch(new RegExp(`✓ ${PLUGIN} \\(1\\.2\\.0\\)\\n[^✓]*Origin: QwenCode\\n`))
+    expect(listed.output).toMatch(/Commands:\n\s+\/forecast\n\s*Skills:\n\s+weather-reports\n\s*Agents:\n\s+planner\n\s*MCP servers:\n\s+oac-tools/)
+    // An extension's server needs no approval (a project's does).
+    const servers = await qwen(['mcp', 'list'], env)
+    expect(servers.output).toMatch(new RegExp(`✓\\S* ${SERVER}: node ${join(env.HOME!, '.qwen', 'extensions', PLUGIN)}/scripts/mcp_tools_server\\.cjs \\(stdio\\) - Connected$`, 'm'))
+  })
+
+  it("a headless run in an unrelated project calls the extension's tool and gets its result; its hook blocks; its command starts", async () => {
+    const env = await qwenHome()
+    const installed = await qwen(['extensions', 'install', plugin, '--consent'], env)
+    expect(installed.code, installed.output).toBe(0)
+    await writeFile(join(env.HOME!, '.qwen', 'settings.json'), JSON.stringify({ memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false }, model: { generationConfig: { modalities: { image: true } } } }))
+    // Qwen names the extension's server as it is: mcp__<server>__<tool>.
+    const call = (name: string, input: Record<string, unknown>): ToolCall => ({ name: `mcp__${SERVER}__${name}`, input })
+    const model = await startScriptedModel({
+      conversationOf: conversationOf(plan),
+      scripts: { main: [{ calls: [call('forecast', { city: 'Oslo' })] }, { calls: [call('delete_report', { name: 'prod-1' })] }, { text: 'Done.' }] },
+    })
+    try {
+      const run = await harnessRun(model, node, [cli, '-p', '/forecast Oslo', '--yolo'], {
+        cwd: work,
+        env: { ...env, PATH: `${join(node, '..')}:${env.PATH}`, OPENAI_API_KEY: 'scripted-model-key', OPENAI_BASE_URL: `${model.url}/v1`, OPENAI_MODEL: 'scripted', QWEN_CODE_SUPPRESS_YOLO_WARNING: '1', FORECAST_UNITS: 'imperial' },
+      })
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+    } finally {
+      await model.close()
+    }
+    const [asked, forecast, blocked] = model.conversation('main')
+    // commands/forecast.toml, read as TOML (no conversion), its {{args}} filled.
+    expect(JSON.stringify(asked!.body)).toContain('Get the forecast for Oslo and summarise it in two lines.')
+    expect(forecast!.toolResults[0]).toMatchObject({ name: call('forecast', {}).name, text: `Forecast for Oslo: sunny, units imperial, run in ${basename(work)}.` })
+    // The hook of qwen-extension.json, under Qwen's event name.
+    expect(blocked!.toolResults[0]).toMatchObject({ name: call('delete_report', {}).name, text: 'prod reports are kept' })
+  })
+})

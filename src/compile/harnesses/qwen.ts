@@ -35,7 +35,9 @@ export const qwen = {
   // `.agents/skills` (and `.qwen/skills`), not `.claude/skills`. Markdown commands, filled as Gemini CLI fills its TOML ones.
   skills: { folders: ['.agents/skills'], userOnly: { field: 'disable-model-invocation' }, activation: { tool: 'skill' } },
   commands: [{ reader: 'Qwen Code', path: (command) => `.qwen/commands/${command}.md`, format: 'markdown', args: () => '{{args}}', fields: { argumentHint: 'argument-hint' }, syntax: GEMINI_SYNTAX }],
-  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
+  // The Gemini extension, with a `qwen-extension.json` of Qwen's own hooks that Qwen takes in place of
+  // converting Gemini's manifest; an extension's server keeps its name, `mcp__<server>__<tool>`
+  // (test/harness/plugin-gemini.test.ts). Its agents are Gemini's files (one `agents/` folder for both).
   plugin: { format: 'gemini', serverName: (_plugin, server) => server, install: 'qwen extensions install <dir>' },
   proof: {
     cli: { package: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },

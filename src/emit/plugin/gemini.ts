@@ -40,7 +40,20 @@ export const emitGeminiExtension: PluginFormatEmitter = (plan, harnesses) => {
   if (Object.keys(hooks).length > 0) files.push({ kind: 'owned', path: 'hooks/hooks.json', content: jsonDocument({ hooks }) })
   const policies = askPolicies(plan)
   if (policies) files.push({ kind: 'owned', path: 'policies/approvals.toml', content: policies })
+  if (harnesses.includes('qwen')) files.push({ kind: 'owned', path: 'qwen-extension.json', content: jsonDocument(qwenManifest(plan, manifest)) })
   return { files }
+}
+
+/**
+ * Qwen Code's manifest beside Gemini's. Without it Qwen converts the Gemini extension on install and
+ * reads `hooks/hooks.json`, whose events and `${extensionPath}` it does not know, so our hooks would
+ * never run; with it Qwen takes the folder as it is (the same fixed folders, TOML commands included)
+ * and its hooks from here, under its own event names, `${extensionPath}` filled as in the rest of
+ * this file.
+ */
+function qwenManifest(plan: Plan, gemini: { [key: string]: JsonValue }): { [key: string]: JsonValue } {
+  const hooks = pluginHookGroups(plan, 'qwen', ROOT)
+  return { ...gemini, ...(Object.keys(hooks).length > 0 ? { hooks } : {}) }
 }
 
 /**
