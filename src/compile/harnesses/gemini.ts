@@ -52,7 +52,18 @@ export const gemini = {
   commands: [{ reader: 'Gemini CLI', path: (command) => `.gemini/commands/${command}.toml`, format: 'toml', args: () => '{{args}}', fields: {}, syntax: GEMINI_SYNTAX }],
   // An extension's server keeps its own name: `mcp list` shows it "(from <extension>)", and the model
   // `mcp_<server>_<tool>` (test/harness/plugin-gemini.test.ts).
-  plugin: { format: 'gemini', serverName: (_plugin, server) => server, install: 'gemini extensions install <dir>' },
+  plugin: {
+    format: 'gemini',
+    serverName: (_plugin, server) => server,
+    install: 'gemini extensions install <dir>',
+    unsupported: {
+      // `loadExtensionPolicies` in 0.61 ("Ignoring this rule for security"); its ASK_USER rules stay.
+      allow: {
+        says: "it drops every rule allowing a tool that an extension's policies/ bring, so those tools ask as any MCP tool does",
+        fix: 'Tell your users to allow them in their own ~/.gemini/settings.json (`tools.allowed`: ["mcp_<server>_<tool>"]), or accept that Gemini CLI asks.',
+      },
+    },
+  },
   proof: {
     cli: { package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
     test: 'test/harness/gemini-qwen.test.ts',
