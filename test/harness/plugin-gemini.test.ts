@@ -118,17 +118,21 @@ describe(`Gemini CLI ${GEMINI_VERSION} and the plugin folder`, () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ response: 'Done.' })
   })
 
-  it('installed, starts its command headless and activates its skill', async () => {
+  it("installed, starts its command headless, activates its skill, and runs the skill's copy of a tool script in the user's project", async () => {
     const env = await installedHome()
-    const { model } = await headless(env, '/forecast Oslo', { main: [{ calls: [{ name: 'activate_skill', input: { name: 'weather-reports' } }] }, { text: 'Done.' }] })
-    const [asked, activated] = model.conversation('main')
+    const folder = join(env.GEMINI_CLI_HOME!, '.gemini', 'extensions', PLUGIN, 'skills', 'weather-reports')
+    const shell = { name: 'run_shell_command', input: { command: `node ${folder}/scripts/forecast.mjs --city Oslo`, description: 'Run the forecast' } }
+    const { model } = await headless(env, '/forecast Oslo', { main: [{ calls: [{ name: 'activate_skill', input: { name: 'weather-reports' } }] }, { calls: [shell] }, { text: 'Done.' }] })
+    const [asked, activated, ran] = model.conversation('main')
     // commands/forecast.toml, its {{args}} filled.
     expect(JSON.stringify(asked!.body)).toContain('Get the forecast for Oslo and summarise it in two lines.')
     // skills/weather-reports, read from the installed copy.
     const [skill] = activated!.toolResults
     expect(skill).toMatchObject({ name: 'activate_skill', isError: false })
     expect(skill!.text).toContain('Get the forecast of each city the user names')
-    expect(skill!.text).toContain(join(env.GEMINI_CLI_HOME!, '.gemini', 'extensions', PLUGIN, 'skills', 'weather-reports'))
+    expect(skill!.text).toContain(folder)
+    // The skill's launcher starts the extension's script, in the folder the shell runs in: the user's project.
+    expect(ran!.toolResults[0]!.text).toContain(`Forecast for Oslo: sunny, units imperial, run in ${basename(work)}.`)
   })
 })
 
