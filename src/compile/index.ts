@@ -8,7 +8,7 @@ import { type PlanOptions, type ResolvedConfig, resolveConfig } from './config.j
 import { Findings } from './findings.js'
 import { type DefinitionList, registryList } from './registry-lists.js'
 import { planHooks } from './hooks.js'
-import { checkPluginRoutes } from './plugin.js'
+import { checkPluginRoutes, warnPluginLimits } from './plugin.js'
 import { isAgent } from './guards.js'
 import { harness, shownServerName } from './harnesses/index.js'
 import type { Plan, PlannedAgent, PlannedCommand, PlannedSkill, PlannedTool } from './plan.js'
@@ -194,6 +194,9 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   warnUnscopedTools(registry, config, tools, plannedAgents, findings)
   warnUnwrittenApprovals(registry, config, tools, findings)
   warnOutputNotObject(config, tools, new Map(collected.tools.map((tool) => [tool.name, tool.source])), findings)
+  const ruled = (rule: 'allow' | 'ask') => tools.filter((tool) => tool.json && tool.approval === rule).length
+  const parts = { agents: plannedAgents.length, hooks: hooks.length, skills: plannedSkills.length, commands: plannedCommands.length, allow: ruled('allow'), ask: ruled('ask') }
+  warnPluginLimits(registry, config, parts, findings)
   const diagnostics = findings.diagnostics
   if (hasErrors(diagnostics)) return { diagnostics }
   const { profile: _profile, ...settings } = config

@@ -1,6 +1,8 @@
 import type { AgentDefinition, RegistryDefinition } from '../define/types.js'
 import type { ResolvedConfig } from './config.js'
 import type { Findings } from './findings.js'
+import { harness } from './harnesses/index.js'
+import type { PluginLimit, PluginPart } from './harnesses/types.js'
 import type { PlannedAgent, PlannedTool, PluginInfo } from './plan.js'
 
 // The strictest of the formats: Claude Code's plugin names (kebab-case), which npm, Gemini CLI,
@@ -58,6 +60,31 @@ export function checkPluginRoutes(config: ResolvedConfig, tools: readonly Planne
         'Let the tool reach the agent natively (native tools on, json: true on the tool, its format "json" or "both" for the agent), or compile into a project folder (--target) instead of --plugin.',
         definition.source,
       )
+    }
+  }
+}
+
+const PART_NAMES: Record<PluginPart, string> = {
+  agents: 'agents',
+  hooks: 'hooks',
+  skills: 'skills',
+  commands: 'commands',
+  allow: 'approval rules that let a tool run unasked',
+  ask: 'approval rules that make a tool always ask',
+}
+
+/**
+ * A warning per selected harness and part of the plugin folder it cannot take (its description's
+ * `plugin.unsupported`), where the registry has some of that part: `present` names how many.
+ */
+export function warnPluginLimits(registry: RegistryDefinition, config: ResolvedConfig, present: Record<PluginPart, number>, findings: Findings): void {
+  if (!config.plugin) return
+  for (const id of config.harnesses) {
+    const { title, plugin } = harness(id)
+    for (const [part, limit] of Object.entries(plugin.unsupported ?? {}) as Array<[PluginPart, PluginLimit]>) {
+      if (present[part] === 0) continue
+      const named = (text: string) => text.replaceAll('<server>', config.serverName)
+      findings.warning('plugin-unsupported', `${title} cannot take the plugin's ${PART_NAMES[part]}: ${named(limit.says)}.`, named(limit.fix), registry.source)
     }
   }
 }

@@ -33,13 +33,15 @@ export interface GeminiFamily {
  * sees them, `mcp_<server>_<tool>`.
  */
 export function emitGemini(plan: Plan): OutputFile[] {
-  // `tools.allowed` (runs unasked) and `tools.confirmationRequired` (always asks), which Gemini's policy
-  // engine reads from the project's settings in a trusted folder. Not `.gemini/policies/`: 0.61 has
-  // workspace policy files switched off in its code. The nested keys also in a file still in Gemini's
-  // first layout (top-level `coreTools`, `autoAccept`, ...): 0.61 no longer migrates that layout and
-  // reads none of its keys, with our entries or without (test/harness/gemini-legacy-settings.test.ts).
-  return emitGeminiFamily(plan, { harness: 'gemini', folder: '.gemini', permissionLists: { allow: ['tools', 'allowed'], ask: ['tools', 'confirmationRequired'] } })
+  return emitGeminiFamily(plan, GEMINI_FAMILY)
 }
+
+// `tools.allowed` (runs unasked) and `tools.confirmationRequired` (always asks), which Gemini's policy
+// engine reads from the project's settings in a trusted folder. Not `.gemini/policies/`: 0.61 has
+// workspace policy files switched off in its code. The nested keys also in a file still in Gemini's
+// first layout (top-level `coreTools`, `autoAccept`, ...): 0.61 no longer migrates that layout and
+// reads none of its keys, with our entries or without (test/harness/gemini-legacy-settings.test.ts).
+const GEMINI_FAMILY: GeminiFamily = { harness: 'gemini', folder: '.gemini', permissionLists: { allow: ['tools', 'allowed'], ask: ['tools', 'confirmationRequired'] } }
 
 export function emitGeminiFamily(plan: Plan, family: GeminiFamily): OutputFile[] {
   const files: OutputFile[] = []
@@ -55,6 +57,11 @@ export function emitGeminiFamily(plan: Plan, family: GeminiFamily): OutputFile[]
   const path = harness(family.harness).agentFile!
   for (const agent of plan.agents) files.push({ kind: 'owned', path: path(agent.name), content: agentFile(plan, agent, family) })
   return files
+}
+
+/** A Gemini CLI agent file's text (frontmatter and prompt), wherever it goes: a project's `.gemini/agents/`, an extension's `agents/`. */
+export function geminiAgentFile(plan: Plan, agent: PlannedAgent): string {
+  return agentFile(plan, agent, GEMINI_FAMILY)
 }
 
 function agentFile(plan: Plan, agent: PlannedAgent, family: GeminiFamily): string {

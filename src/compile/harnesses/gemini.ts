@@ -50,8 +50,20 @@ export const gemini = {
     activation: { tool: 'activate_skill' },
   },
   commands: [{ reader: 'Gemini CLI', path: (command) => `.gemini/commands/${command}.toml`, format: 'toml', args: () => '{{args}}', fields: {}, syntax: GEMINI_SYNTAX }],
-  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
-  plugin: { format: 'gemini', serverName: (_plugin, server) => server, install: 'gemini extensions install <dir>' },
+  // An extension's server keeps its own name: `mcp list` shows it "(from <extension>)", and the model
+  // `mcp_<server>_<tool>` (test/harness/plugin-gemini.test.ts).
+  plugin: {
+    format: 'gemini',
+    serverName: (_plugin, server) => server,
+    install: 'gemini extensions install <dir>',
+    unsupported: {
+      // `loadExtensionPolicies` in 0.61 ("Ignoring this rule for security"); its ASK_USER rules stay.
+      allow: {
+        says: "it drops every rule allowing a tool that an extension's policies/ bring, so those tools ask as any MCP tool does",
+        fix: 'Tell your users to allow them in their own ~/.gemini/settings.json (`tools.allowed`: ["mcp_<server>_<tool>"]), or accept that Gemini CLI asks.',
+      },
+    },
+  },
   proof: {
     cli: { package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
     test: 'test/harness/gemini-qwen.test.ts',

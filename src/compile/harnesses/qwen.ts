@@ -35,8 +35,22 @@ export const qwen = {
   // `.agents/skills` (and `.qwen/skills`), not `.claude/skills`. Markdown commands, filled as Gemini CLI fills its TOML ones.
   skills: { folders: ['.agents/skills'], userOnly: { field: 'disable-model-invocation' }, activation: { tool: 'skill' } },
   commands: [{ reader: 'Qwen Code', path: (command) => `.qwen/commands/${command}.md`, format: 'markdown', args: () => '{{args}}', fields: { argumentHint: 'argument-hint' }, syntax: GEMINI_SYNTAX }],
-  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
-  plugin: { format: 'gemini', serverName: (_plugin, server) => server, install: 'qwen extensions install <dir>' },
+  // The Gemini extension, with a `qwen-extension.json` of Qwen's own hooks that Qwen takes in place of
+  // converting Gemini's manifest; an extension's server keeps its name, `mcp__<server>__<tool>`
+  // (test/harness/plugin-gemini.test.ts). Its agents are Gemini's files (one `agents/` folder for both).
+  plugin: {
+    format: 'gemini',
+    serverName: (_plugin, server) => server,
+    install: 'qwen extensions install <dir>',
+    unsupported: {
+      agents: {
+        says: "it reads the Gemini extension's agents/ folder, whose agents name their tools as Gemini CLI does (mcp_<server>_<tool>), so in Qwen Code they get none of the plugin's tools",
+        fix: 'Compile the agents into the project for Qwen Code (oac compile --harness qwen, without --plugin), or leave qwen out of the plugin\'s harnesses.',
+      },
+      allow: { says: 'it reads no approval rules from an extension', fix: 'Tell your users to add the tools to `permissions.allow` of their ~/.qwen/settings.json (mcp__<server>__<tool>), or accept that Qwen Code decides.' },
+      ask: { says: 'it reads no approval rules from an extension', fix: 'Tell your users to add the tools to `permissions.ask` of their ~/.qwen/settings.json (mcp__<server>__<tool>), or accept that Qwen Code decides.' },
+    },
+  },
   proof: {
     cli: { package: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
     test: 'test/harness/gemini-qwen.test.ts',

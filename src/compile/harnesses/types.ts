@@ -196,6 +196,18 @@ export interface PluginSupport {
   serverName(plugin: string, server: string): string
   /** How a user installs the folder at `<dir>`, as a command line, for the docs and the compile report. */
   install: string
+  /** What of a registry it cannot take from the folder (compile warns, `plugin-unsupported`, when the registry has some). */
+  unsupported?: Partial<Record<PluginPart, PluginLimit>>
+}
+
+/** A kind of definition a plugin folder carries: `allow` and `ask` are the config's approval rules of each kind. */
+export type PluginPart = 'agents' | 'hooks' | 'skills' | 'commands' | 'allow' | 'ask'
+
+/** Why a harness cannot take a part of the plugin folder, and what a team can do instead. */
+export interface PluginLimit {
+  /** In words that follow "<harness> cannot take the plugin's <part>: ". */
+  says: string
+  fix: string
 }
 
 /** How a harness finds the root of the project it runs in (see HarnessDescription.projectRoot). */
