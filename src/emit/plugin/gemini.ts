@@ -8,7 +8,6 @@ import { commandsAs } from '../commands.js'
 import { geminiAgentFile } from '../gemini.js'
 import { pluginHookGroups } from '../hooks.js'
 import { servesMcp } from '../mcp-tools.js'
-import { skillsIn } from '../skills.js'
 import type { OutputFile } from '../types.js'
 import type { PluginFormatEmitter } from './index.js'
 
@@ -24,7 +23,8 @@ const POLICY_PRIORITY = 500
 /**
  * A Gemini CLI extension (`gemini extensions install <dir>`), which Qwen Code installs too, by
  * converting it: `gemini-extension.json` with our MCP server, and Gemini's fixed folders beside it,
- * `agents/`, `commands/` (TOML), `skills/`, `hooks/hooks.json` and `policies/`. The server starts in
+ * `agents/`, `commands/` (TOML), `hooks/hooks.json` and `policies/` (its `skills/` is the folder's
+ * root skills, written once for every format that reads them: see index.ts). The server starts in
  * the folder the CLI runs in (no `cwd`), which is the user's project: tools see it as `ctx.cwd`.
  */
 export const emitGeminiExtension: PluginFormatEmitter = (plan, harnesses) => {
@@ -35,7 +35,6 @@ export const emitGeminiExtension: PluginFormatEmitter = (plan, harnesses) => {
   for (const agent of plan.agents) files.push({ kind: 'owned', path: `agents/${agent.name}.md`, content: geminiAgentFile(plan, agent) })
   const commands = harness('gemini').commands.find((file) => file.format === 'toml')!
   files.push(...commandsAs(plan, { ...commands, path: (command) => `commands/${command}.toml` }, harnesses))
-  files.push(...skillsIn(plan, 'skills', harnesses))
   const hooks = pluginHookGroups(plan, 'gemini', ROOT)
   if (Object.keys(hooks).length > 0) files.push({ kind: 'owned', path: 'hooks/hooks.json', content: jsonDocument({ hooks }) })
   const policies = askPolicies(plan)
