@@ -1,0 +1,243 @@
+import { execFile } from 'node:child_process'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compile } from '../../src/api.js'
+import { harness } from '../../src/compile/harnesses/index.js'
+import type { Plan } from '../../src/compile/plan.js'
+import type { Harness } from '../../src/define/types.js'
+import { copyProject, repoRoot } from '../util/project.js'
+import { tempDir } from '../util/temp.js'
+import { installHarnessPackage, isolatedHome } from './cache.js'
+import { conversationOf } from './conversation.js'
+import { DRIVERS, harnessRun } from './drivers.js'
+import { offlineRun } from './offline.js'
+import type { BoundedRun } from './project.js'
+import { type ScriptedModel, startScriptedModel, type Turn } from './scripted-model.js'
+
+/*
+ * The Claude Code plugin format of a plugin folder (src/emit/plugin/claude.ts), in the real CLIs that
+ * install it: Claude Code and the Copilot CLI. test/fixtures/plugin-claude (two agents, two tools, a
+ * guard hook, an agent's own hook, a skill, a command) compiled with `--plugin` for both; each CLI runs
+ * in an unrelated git folder (the user's project) with a fresh home:
+ *   - `claude plugin validate`; Claude Code with `--plugin-dir`, and installed from the folder as a
+ *     local marketplace, lists the tools, agents, skill and command (its stream-json init event);
+ *   - `copilot plugin install <dir>`, then `plugin list` and `skill list`;
+ *   - with the scripted model, each calls the plugin's `forecast` by the name the description gives
+ *     (`plugin.serverName`) and gets its result, the tool working in the user's folder; Claude Code's
+ *     plugin hook blocks a call; a command runs as the plugin's agent.
+ * What each CLI did is in docs/plugins/claude.md.
+ *   npm run build && npx vitest run --config vitest.harness.config.ts test/harness/plugin-claude.test.ts
+ */
+
+const FIXTURE = join(repoRoot, 'test/fixtures/plugin-claude')
+const PLUGIN = 'trip-kit'
+const CITY = 'Lisbon'
+
+let plugin: string
+let plan: Plan
+/** The user's project: an unrelated git folder the CLIs run in. */
+let work: string
+const cleanup: string[] = []
+
+beforeAll(async () => {
+  const source = await copyProject(FIXTURE, 'oac-plugin-src-')
+  plugin = await tempDir('oac-plugin-claude-')
+  work = await tempDir('oac-plugin-work-')
+  cleanup.push(source, plugin, work)
+  await promisify(execFile)('git', ['init', '-q', work])
+  ;({ plan } = await compile({ root: source, registry: 'agents/registry.ts:registry', target: plugin, harnesses: ['claude', 'copilot'], plugin: {} }))
+  expect(plan.plugin?.name).toBe(PLUGIN)
+  await DRIVERS.claude.install()
+  await DRIVERS.copilot.install()
+})
+
+afterAll(async () => {
+  for (const dir of cleanup) await rm(dir, { recursive: true, force: true })
+})
+
+async function home(): Promise<{ home: string; env: NodeJS.ProcessEnv }> {
+  const isolated = await isolatedHome()
+  cleanup.push(isolated.home)
+  return isolated
+}
+
+async function bin(id: Harness): Promise<string> {
+  const { cli } = harness(id).proof
+  return join(await installHarnessPackage(cli.package, cli.version), 'node_modules/.bin', cli.bin)
+}
+
+/** The name the model sees for one of the plugin's tools in `id`, from the description (what the prompts document). */
+const shown = (id: Harness, tool: string) => harness(id).modelToolName(harness(id).plugin.serverName(PLUGIN, plan.serverName), tool)
+
+/** What the tool prints when run directly in the user's folder: what the harness must hand back. */
+const expected = () => `Sunny in ${CITY}, asked from ${work}.`
+
+/* ---------------------------------------------------------------- Claude Code */
+
+const CLAUDE_ENV = {
+  ANTHROPIC_API_KEY: 'scripted-model-key',
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  MCP_CONNECTION_NONBLOCKING: 'false',
+  ENABLE_TOOL_SEARCH: 'false',
+}
+
+/** Claude Code headless in the user's folder against `model`, as the driver runs it, keeping the user settings a plugin install wrote. */
+async function claude(model: ScriptedModel, env: NodeJS.ProcessEnv, args: string[], prompt = 'Go.'): Promise<BoundedRun> {
+  const run = await harnessRun(model, await bin('claude'), ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5', ...args], {
+    cwd: work,
+    env: { ...env, ...CLAUDE_ENV, ANTHROPIC_BASE_URL: model.url },
+  })
+  expect(run.timedOut, run.stderr).toBe(false)
+  return run
+}
+
+interface ClaudeInit {
+  tools: string[]
+  mcp_servers: Array<{ name: string; status: string }>
+  agents: string[]
+  skills: string[]
+  slash_commands: string[]
+  plugins: Array<{ name: string; path: string }>
+  plugin_errors?: unknown[]
+}
+
+/** Claude Code's stream-json init event of one run that answers at once. */
+async function claudeInit(env: NodeJS.ProcessEnv, args: string[]): Promise<ClaudeInit> {
+  const model = await startScriptedModel({ scripts: { main: [{ text: 'ok' }] }, conversationOf: conversationOf(plan), maxRequests: 10 })
+  try {
+    const run = await claude(model, env, args)
+    const line = run.stdout.split('\n').find((text) => text.includes('"subtype":"init"'))
+    expect(line, `${run.stdout}\n${run.stderr}`).toBeDefined()
+    return JSON.parse(line!) as ClaudeInit
+  } finally {
+    await model.close()
+  }
+}
+
+function expectListed(init: ClaudeInit): void {
+  expect(init.plugin_errors ?? []).toEqual([])
+  expect(init.plugins.find((entry) => entry.name === PLUGIN)).toBeDefined()
+  expect(init.tools).toEqual(expect.arrayContaining([shown('claude', 'forecast'), shown('claude', 'pack')]))
+  expect(init.mcp_servers).toContainEqual({ name: `plugin:${PLUGIN}:${plan.serverName}`, status: 'connected', source: 'plugin' })
+  expect(init.agents).toEqual(expect.arrayContaining([`${PLUGIN}:planner`, `${PLUGIN}:packer`]))
+  expect(init.skills).toContain(`${PLUGIN}:trip-reports`)
+  expect(init.slash_commands).toContain(`${PLUGIN}:plan-trip`)
+}
+
+describe(`${DRIVERS.claude.title}: the plugin`, () => {
+  it('passes `claude plugin validate`, manifest and marketplace', async () => {
+    const { env } = await home()
+    const run = await offlineRun(await bin('claude'), ['plugin', 'validate', plugin], { cwd: work, env })
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+    expect(run.stdout).toContain('Validating marketplace manifest')
+    expect(run.stdout).toContain(`agents: ${PLUGIN}:planner`)
+    expect(run.stdout).toContain(`mcpServers: ${plan.serverName} stdio node`)
+    expect(run.stdout).toContain('Validation passed')
+  })
+
+  it('started with --plugin-dir, shows its tools, agents, skill and command', async () => {
+    const { env } = await home()
+    expectListed(await claudeInit(env, ['--plugin-dir', plugin]))
+  })
+
+  it('installed from the folder as a local marketplace, lists it and shows the same', async () => {
+    const { env } = await home()
+    const cli = await bin('claude')
+    for (const args of [['plugin', 'marketplace', 'add', plugin], ['plugin', 'install', `${PLUGIN}@${PLUGIN}`, '--scope', 'user']]) {
+      const run = await offlineRun(cli, args, { cwd: work, env })
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+    }
+    const list = await offlineRun(cli, ['plugin', 'list'], { cwd: work, env })
+    expect(list.stdout).toMatch(new RegExp(`${PLUGIN}@${PLUGIN}\\n\\s+Version: ${plan.plugin!.version}[\\s\\S]*?Status: ✔ enabled`))
+    expectListed(await claudeInit(env, []))
+  })
+
+  it("the model calls the plugin's tool by its documented name and gets the result, from the user's folder", async () => {
+    const { env } = await home()
+    const name = shown('claude', 'forecast')
+    const main: Turn[] = [{ calls: [{ name, input: { city: CITY } }] }, { calls: [{ name, input: { city: 'Atlantis' } }] }, { text: 'done' }]
+    const model = await startScriptedModel({ scripts: { main }, conversationOf: conversationOf(plan), maxRequests: 20 })
+    try {
+      const run = await claude(model, env, ['--plugin-dir', plugin, '--allowedTools', name])
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+    } finally {
+      await model.close()
+    }
+    const requests = model.conversation('main')
+    expect(requests).toHaveLength(main.length)
+    expect(DRIVERS.claude.resultText(requests[1]!.toolResults[0]!.text).trim()).toBe(expected())
+    // The plugin's PreToolUse hook, found from ${CLAUDE_PLUGIN_ROOT}, blocks the second call with its reason.
+    expect(requests[2]!.toolResults[0]!.text).toContain('Atlantis has no weather')
+  })
+
+  it("runs the plugin's command as the plugin's agent (`agent: <plugin>:<agent>`)", async () => {
+    const { env } = await home()
+    const scripts = { main: [{ text: 'done' }, { text: 'done' }], planner: [{ text: 'done' }, { text: 'done' }] }
+    const model = await startScriptedModel({ scripts, conversationOf: conversationOf(plan), maxRequests: 20 })
+    try {
+      const run = await claude(model, env, ['--plugin-dir', plugin], `/${PLUGIN}:plan-trip ${CITY}`)
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+    } finally {
+      await model.close()
+    }
+    const holding = model.requests.filter((request) => request.conversation !== undefined && JSON.stringify(request.body).includes(`Plan a trip to ${CITY}.`))
+    expect(holding.length).toBeGreaterThan(0)
+    expect(holding[0]!.conversation).toBe('planner')
+  })
+})
+
+/* ---------------------------------------------------------------- Copilot CLI */
+
+/** A fresh Copilot home that trusts the user's folder, with the plugin installed from the folder as it is. */
+async function copilotHome(): Promise<NodeJS.ProcessEnv> {
+  const { home: homeDir, env } = await home()
+  const copilotDir = join(homeDir, '.copilot')
+  await mkdir(copilotDir, { recursive: true })
+  await writeFile(join(copilotDir, 'config.json'), JSON.stringify({ trusted_folders: [work] }))
+  const copilotEnv = { ...env, COPILOT_HOME: copilotDir, COPILOT_OFFLINE: 'true' }
+  const run = await offlineRun(await bin('copilot'), ['plugin', 'install', plugin], { cwd: work, env: copilotEnv })
+  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+  expect(run.stdout).toContain(`Plugin "${PLUGIN}" installed successfully`)
+  return copilotEnv
+}
+
+describe(`${DRIVERS.copilot.title}: the plugin, installed from the folder as it is`, () => {
+  it('`plugin list` shows it, `skill list` its skill and command', async () => {
+    const env = await copilotHome()
+    const config = await readFile(join(env.COPILOT_HOME!, 'config.json'), 'utf8')
+    expect(config).toContain('"trustedFolders"')
+    const cli = await bin('copilot')
+    const list = await offlineRun(cli, ['plugin', 'list'], { cwd: work, env })
+    expect(list.stdout).toContain(`${PLUGIN} (v${plan.plugin!.version})`)
+    const skills = await offlineRun(cli, ['skill', 'list'], { cwd: work, env })
+    const pluginSkills = skills.stdout.slice(skills.stdout.indexOf('Plugin skills:'), skills.stdout.indexOf('Builtin skills:'))
+    expect(pluginSkills).toMatch(/^ {2}trip-reports - /m)
+    expect(pluginSkills).toMatch(/^ {2}plan-trip - /m)
+  })
+
+  it("the model calls the plugin's tool by its documented name and gets the result, from the user's folder", async () => {
+    const env = await copilotHome()
+    const name = shown('copilot', 'forecast')
+    const main: Turn[] = [{ calls: [{ name, input: { city: CITY } }] }, { text: 'done' }]
+    const model = await startScriptedModel({ scripts: { main }, conversationOf: conversationOf(plan), maxRequests: 20 })
+    try {
+      const run = await harnessRun(model, await bin('copilot'), ['-p', 'Go.', '--allow-all-tools'], {
+        cwd: work,
+        env: { ...env, COPILOT_PROVIDER_BASE_URL: `${model.url}/v1`, COPILOT_PROVIDER_TYPE: 'openai', COPILOT_MODEL: 'scripted' },
+      })
+      expect(run.timedOut, run.stderr).toBe(false)
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+    } finally {
+      await model.close()
+    }
+    const requests = model.conversation('main')
+    expect(requests[0]!.tools.map((tool) => tool.name)).toContain(name)
+    expect(requests).toHaveLength(main.length)
+    // Copilot starts a plugin's MCP server in the plugin's installed copy and names the user's folder
+    // nowhere (no variable in the server's config or environment, no MCP roots): the tool works there.
+    const installed = join(env.COPILOT_HOME!, 'installed-plugins/_direct', basename(plugin))
+    expect(DRIVERS.copilot.resultText(requests[1]!.toolResults[0]!.text).trim()).toBe(`Sunny in ${CITY}, asked from ${installed}.`)
+  })
+})
