@@ -217,11 +217,17 @@ describe(`${DRIVERS.copilot.title}: the plugin, installed from the folder as it 
     expect(pluginSkills).toMatch(/^ {2}plan-trip - /m)
   })
 
-  it("the model calls the plugin's tool by its documented name and gets the result, from the user's folder", async () => {
+  it("the model calls the plugin's tool by its documented name and gets the result; the plugin's hook blocks a call; its agent gets its tool", async () => {
     const env = await copilotHome()
     const name = shown('copilot', 'forecast')
-    const main: Turn[] = [{ calls: [{ name, input: { city: CITY } }] }, { text: 'done' }]
-    const model = await startScriptedModel({ scripts: { main }, conversationOf: conversationOf(plan), maxRequests: 20 })
+    const main: Turn[] = [
+      { calls: [{ name, input: { city: CITY } }] },
+      { calls: [{ name, input: { city: 'Atlantis' } }] },
+      ...DRIVERS.copilot.startAgent!(`${PLUGIN}:planner`),
+      { text: 'done' },
+    ]
+    const planner: Turn[] = [{ calls: [{ name, input: { city: CITY } }] }, DRIVERS.copilot.finishAgent('planned')]
+    const model = await startScriptedModel({ scripts: { main, planner }, conversationOf: conversationOf(plan), maxRequests: 20 })
     try {
       const run = await harnessRun(model, await bin('copilot'), ['-p', 'Go.', '--allow-all-tools'], {
         cwd: work,
@@ -235,6 +241,14 @@ describe(`${DRIVERS.copilot.title}: the plugin, installed from the folder as it 
     const requests = model.conversation('main')
     expect(requests[0]!.tools.map((tool) => tool.name)).toContain(name)
     expect(requests).toHaveLength(main.length)
+    // The hook of copilot/hooks.json (Copilot's shape, `${PLUGIN_ROOT}`), which .github/plugin/plugin.json names.
+    expect(requests[2]!.toolResults[0]!.text).toContain('Atlantis has no weather')
+    // The agent is copilot/agents/planner.agent.md: its prompt documents Copilot's name, its tools list gives it.
+    const agent = model.conversation('planner')
+    expect(agent).toHaveLength(planner.length)
+    expect(agent[0]!.system).toContain(`Call the tool \`${name}\``)
+    expect(agent[0]!.tools.map((tool) => tool.name)).toContain(name)
+    expect(agent[1]!.toolResults[0]!.text).toContain(`Sunny in ${CITY}`)
     // Copilot starts a plugin's MCP server in the plugin's installed copy and names the user's folder
     // nowhere (no variable in the server's config or environment, no MCP roots): the tool works there.
     const installed = join(env.COPILOT_HOME!, 'installed-plugins/_direct', basename(plugin))

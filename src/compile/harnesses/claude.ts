@@ -55,7 +55,8 @@ export const claude = {
     activation: { tool: 'Skill' },
   },
   commands: [CLAUDE_COMMAND],
-  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
+  // Checked with the real CLI (test/harness/plugin-claude.test.ts): a plugin's server `<server>` is `plugin:<plugin>:<server>`,
+  // its tools `mcp__plugin_<plugin>_<server>__<tool>`; agents, skills and commands are `<plugin>:<name>`.
   plugin: { format: 'claude', serverName: (plugin, server) => `plugin_${plugin}_${server}`, install: 'claude plugin marketplace add <dir> && claude plugin install <plugin>@<plugin>' },
   proof: {
     cli: { package: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },

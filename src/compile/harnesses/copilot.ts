@@ -62,7 +62,8 @@ export const copilot = {
       syntax: VSCODE_SYNTAX,
     },
   ],
-  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
+  // Checked with the real CLI (test/harness/plugin-claude.test.ts): it installs the folder as it is, from its own
+  // `.github/plugin/plugin.json`; the server keeps its name (`<server>-<tool>`), the agents are `<plugin>:<agent>`.
   plugin: { format: 'claude', serverName: (_plugin, server) => server, install: 'copilot plugin install <dir>' },
   proof: {
     cli: { package: '@github/copilot', version: '1.0.102', bin: 'copilot' },

@@ -1,18 +1,23 @@
 import { CLAUDE_COMMAND } from '../../compile/harnesses/text-syntax.js'
 import type { CommandFile } from '../../compile/harnesses/types.js'
+import type { Plan } from '../../compile/plan.js'
 import type { JsonValue } from '../../define/types.js'
 import { mcpServerScript } from '../../runtime/mcp-launcher.js'
 import { claudeAgentMarkdown } from '../claude.js'
+import { copilotAgentMarkdown } from '../copilot.js'
 import { jsonDocument } from '../codegen/escape.js'
 import { commandsAs } from '../commands.js'
-import { pluginHookGroups } from '../hooks.js'
+import { pluginHookGroups, pluginHooksFile } from '../hooks.js'
 import { servesMcp } from '../mcp-tools.js'
 import { skillsIn } from '../skills.js'
-import type { OwnedFile } from '../types.js'
+import type { OutputFile } from '../types.js'
 import type { PluginFormatEmitter } from './index.js'
 
 /** The variable Claude Code (and the Copilot CLI) sets to the installed plugin's folder, in MCP args and hook commands. */
 export const CLAUDE_PLUGIN_ROOT = '${CLAUDE_PLUGIN_ROOT}'
+
+/** The variable the Copilot CLI sets to the installed plugin's folder (it expands it in MCP args, and sets it for hooks). */
+export const COPILOT_PLUGIN_ROOT = '${PLUGIN_ROOT}'
 
 /** The folder of the format's own components, so that the root's `agents/`, `commands/` and the like stay other formats'. */
 const FOLDER = 'claude'
@@ -39,7 +44,7 @@ function pluginCommand(plugin: string): CommandFile {
  */
 export const emitClaudePlugin: PluginFormatEmitter = (plan, harnesses) => {
   const { name, version, description } = plan.plugin
-  const files: OwnedFile[] = []
+  const files: OutputFile[] = []
   const manifest: { [key: string]: JsonValue } = { name, version, description }
 
   // Always set, even empty: an absent field would let Claude read the root's `agents/` (Gemini's).
@@ -65,12 +70,7 @@ export const emitClaudePlugin: PluginFormatEmitter = (plan, harnesses) => {
     files.push({ kind: 'owned', path: `${FOLDER}/hooks.json`, content: jsonDocument({ hooks }) })
   }
 
-  if (harnesses.some((id) => servesMcp(plan, id))) {
-    const env = Object.fromEntries(plan.env.map((variable) => [variable, `\${${variable}}`]))
-    // Started in the user's folder (tools see it as `ctx.cwd`), the server found from the plugin's root.
-    const server = { command: 'node', args: [`${CLAUDE_PLUGIN_ROOT}/${mcpServerScript(plan.serverName)}`], ...(plan.env.length > 0 ? { env } : {}) }
-    manifest.mcpServers = { [plan.serverName]: server }
-  }
+  if (harnesses.some((id) => servesMcp(plan, id))) manifest.mcpServers = mcpServers(plan, CLAUDE_PLUGIN_ROOT)
 
   const marketplace = {
     name,
@@ -82,5 +82,37 @@ export const emitClaudePlugin: PluginFormatEmitter = (plan, harnesses) => {
     { kind: 'owned', path: '.claude-plugin/plugin.json', content: jsonDocument(manifest) },
     { kind: 'owned', path: '.claude-plugin/marketplace.json', content: jsonDocument(marketplace) },
   )
+  if (harnesses.includes('copilot')) files.push(...copilotManifest(plan, manifest))
   return { files }
+}
+
+/** Our MCP server, started from the plugin's root (`root`, the harness's variable); the harness starts it in its own working folder. */
+function mcpServers(plan: Plan, root: string): { [key: string]: JsonValue } {
+  const env = Object.fromEntries(plan.env.map((variable) => [variable, `\${${variable}}`]))
+  return { [plan.serverName]: { command: 'node', args: [`${root}/${mcpServerScript(plan.serverName)}`], ...(plan.env.length > 0 ? { env } : {}) } }
+}
+
+/**
+ * The Copilot CLI's own manifest, `.github/plugin/plugin.json`, which it reads before
+ * `.claude-plugin/plugin.json`: it reads Claude's agent files too, but their tool names and prompts
+ * are Claude's (`mcp__plugin_<plugin>_<server>__<tool>`), and it runs Claude's hooks file with
+ * Claude's matchers and wire. So its agents (`copilot/agents/<agent>.agent.md`) and hooks
+ * (`copilot/hooks.json`, its own shape) are its own; the skills and commands are Claude's files.
+ */
+function copilotManifest(plan: Plan & { plugin: NonNullable<Plan['plugin']> }, claudeManifest: { [key: string]: JsonValue }): OutputFile[] {
+  const { name, version, description } = plan.plugin
+  const files: OutputFile[] = []
+  const manifest: { [key: string]: JsonValue } = { name, version, description }
+  manifest.agents = plan.agents.map((agent) => `./copilot/agents/${agent.name}.agent.md`)
+  for (const agent of plan.agents) files.push({ kind: 'owned', path: `copilot/agents/${agent.name}.agent.md`, content: copilotAgentMarkdown(plan, agent) })
+  manifest.commands = claudeManifest.commands ?? []
+  if (claudeManifest.skills !== undefined) manifest.skills = claudeManifest.skills
+  const hooks = pluginHooksFile(plan, 'copilot', COPILOT_PLUGIN_ROOT, 'copilot/hooks.json')
+  if (hooks) {
+    manifest.hooks = `./${hooks.path}`
+    files.push(hooks)
+  }
+  if (servesMcp(plan, 'copilot')) manifest.mcpServers = mcpServers(plan, COPILOT_PLUGIN_ROOT)
+  files.push({ kind: 'owned', path: '.github/plugin/plugin.json', content: jsonDocument(manifest) })
+  return files
 }
