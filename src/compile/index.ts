@@ -113,12 +113,14 @@ function warnUnwrittenApprovals(registry: RegistryDefinition, config: ResolvedCo
   const decided = tools.filter((tool) => tool.json && tool.approval !== undefined)
   if (decided.length === 0) return
   for (const id of config.harnesses) {
-    const { title, approvals } = harness(id)
-    if (!('unsupported' in approvals)) continue
+    const { title, approvals, plugin } = harness(id)
+    // A plugin folder: the harness's plugin format may carry no rules where its project settings do.
+    const unsupported = 'unsupported' in approvals ? approvals : config.plugin && plugin.approvalsUnsupported ? { unsupported: plugin.approvalsUnsupported.why, fix: plugin.approvalsUnsupported.fix } : undefined
+    if (!unsupported) continue
     findings.warning(
       'approval-unsupported',
-      `Config "${config.config}"'s approval rules cannot reach ${title}: ${approvals.unsupported}. There, ${decided.map((tool) => `"${tool.name}"`).join(', ')} ${decided.length === 1 ? 'runs' : 'run'} as ${title} decides.`,
-      approvals.fix.replaceAll('<server>', config.serverName),
+      `Config "${config.config}"'s approval rules cannot reach ${title}: ${unsupported.unsupported}. There, ${decided.map((tool) => `"${tool.name}"`).join(', ')} ${decided.length === 1 ? 'runs' : 'run'} as ${title} decides.`,
+      unsupported.fix.replaceAll('<server>', config.serverName),
       registry.source,
     )
   }

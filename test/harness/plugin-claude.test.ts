@@ -23,7 +23,7 @@ import { type ScriptedModel, startScriptedModel, type Turn } from './scripted-mo
  * in an unrelated git folder (the user's project) with a fresh home:
  *   - `claude plugin validate`; Claude Code with `--plugin-dir`, and installed from the folder as a
  *     local marketplace, lists the tools, agents, skill and command (its stream-json init event);
- *   - `copilot plugin install <dir>`, then `plugin list` and `skill list`;
+ *   - `copilot plugin install <dir>`, and the folder as a local marketplace, then `plugin list` and `skill list`;
  *   - with the scripted model, each calls the plugin's `forecast` by the name the description gives
  *     (`plugin.serverName`) and gets its result, the tool working in the user's folder; Claude Code's
  *     plugin hook blocks a call; a command runs as the plugin's agent.
@@ -215,6 +215,23 @@ describe(`${DRIVERS.copilot.title}: the plugin, installed from the folder as it 
     const pluginSkills = skills.stdout.slice(skills.stdout.indexOf('Plugin skills:'), skills.stdout.indexOf('Builtin skills:'))
     expect(pluginSkills).toMatch(/^ {2}trip-reports - /m)
     expect(pluginSkills).toMatch(/^ {2}plan-trip - /m)
+  })
+
+  it('added as a local marketplace (the route Copilot keeps), installs as `<plugin>@<plugin>`, loaded live from the folder', async () => {
+    const { home: homeDir, env: homeEnv } = await home()
+    const copilotDir = join(homeDir, '.copilot')
+    await mkdir(copilotDir, { recursive: true })
+    const env = { ...homeEnv, COPILOT_HOME: copilotDir, COPILOT_OFFLINE: 'true' }
+    const cli = await bin('copilot')
+    for (const args of [['plugin', 'marketplace', 'add', plugin], ['plugin', 'install', `${PLUGIN}@${PLUGIN}`]]) {
+      const run = await offlineRun(cli, args, { cwd: work, env })
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+    }
+    const list = await offlineRun(cli, ['plugin', 'list'], { cwd: work, env })
+    expect(list.stdout).toContain(`${PLUGIN}@${PLUGIN} (v${plan.plugin!.version}) (enabled)`)
+    expect(list.stdout).toContain(`from ${plugin}`)
+    const skills = await offlineRun(cli, ['skill', 'list'], { cwd: work, env })
+    expect(skills.stdout).toMatch(/^ {2}trip-reports - /m)
   })
 
   it("the model calls the plugin's tool by its documented name and gets the result; the plugin's hook blocks a call; its agent gets its tool", async () => {

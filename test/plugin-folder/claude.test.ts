@@ -98,6 +98,13 @@ describe('the Claude Code format of a plugin folder', () => {
     expect(frontmatter(await text('claude/commands/plan-trip.md'))).toMatchObject({ context: 'fork', agent: 'trip-kit:planner', 'argument-hint': '<city>' })
   })
 
+  it('carries no approval rules (a plugin brings no permissions), and says so at compile time', async () => {
+    const warning = result.diagnostics.find((d) => d.code === 'approval-unsupported' && d.message.includes('Claude Code'))
+    expect(warning?.message).toContain('"pack"')
+    expect(warning?.message).toContain('a plugin brings no permissions')
+    expect(await text('.claude-plugin/plugin.json')).not.toContain('permissions')
+  })
+
   it('writes no project file, and no absolute path', async () => {
     for (const path of ['.mcp.json', '.claude', '.github/agents', '.github/hooks', 'agents', 'commands', 'skills', 'hooks']) expect(existsSync(join(folder, path)), path).toBe(false)
     for (const path of ['.claude-plugin/plugin.json', '.claude-plugin/marketplace.json', '.github/plugin/plugin.json', 'claude/hooks.json', 'copilot/hooks.json']) {

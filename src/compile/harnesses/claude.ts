@@ -57,7 +57,15 @@ export const claude = {
   commands: [CLAUDE_COMMAND],
   // Checked with the real CLI (test/harness/plugin-claude.test.ts): a plugin's server `<server>` is `plugin:<plugin>:<server>`,
   // its tools `mcp__plugin_<plugin>_<server>__<tool>`; agents, skills and commands are `<plugin>:<name>`.
-  plugin: { format: 'claude', serverName: (plugin, server) => `plugin_${plugin}_${server}`, install: 'claude plugin marketplace add <dir> && claude plugin install <plugin>@<plugin>' },
+  plugin: {
+    format: 'claude',
+    serverName: (plugin, server) => `plugin_${plugin}_${server}`,
+    install: 'claude plugin marketplace add <dir> && claude plugin install <plugin>@<plugin>',
+    approvalsUnsupported: {
+      why: "a plugin brings no permissions: its own settings.json takes only `agent` and `subagentStatusLine`, and `permissions` are the user's and the project's settings",
+      fix: "Tell your users to allow the tools they trust: with /permissions, or by the names the plugin's agent files list, as items of `permissions.allow` in their settings.",
+    },
+  },
   proof: {
     cli: { package: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
     test: 'test/harness/claude-codex.test.ts',

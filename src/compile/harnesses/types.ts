@@ -196,6 +196,11 @@ export interface PluginSupport {
   serverName(plugin: string, server: string): string
   /** How a user installs the folder at `<dir>`, as a command line, for the docs and the compile report. */
   install: string
+  /**
+   * Where the harness writes approval rules into a project's settings but its plugin format carries
+   * none: why, and what the user does instead (compile then warns, `approval-unsupported`).
+   */
+  approvalsUnsupported?: { why: string; fix: string }
 }
 
 /** How a harness finds the root of the project it runs in (see HarnessDescription.projectRoot). */
