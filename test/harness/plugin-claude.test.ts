@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { basename, join } from 'node:path'
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
@@ -152,6 +152,30 @@ describe(`${DRIVERS.claude.title}: the plugin`, () => {
     const list = await offlineRun(cli, ['plugin', 'list'], { cwd: work, env })
     expect(list.stdout).toMatch(new RegExp(`${PLUGIN}@${PLUGIN}\\n\\s+Version: ${plan.plugin!.version}[\\s\\S]*?Status: ✔ enabled`))
     expectListed(await claudeInit(env, []))
+  })
+
+  it("reads the manifest's agents and commands in place of a root agents/ and commands/, but a root skills/ and hooks/hooks.json as well", async () => {
+    // Another format's files at the root, as a Gemini extension in the same folder has them.
+    const shared = await tempDir('oac-plugin-shared-')
+    await cp(plugin, shared, { recursive: true })
+    const file = async (path: string, content: string) => {
+      await mkdir(dirname(join(shared, path)), { recursive: true })
+      await writeFile(join(shared, path), content)
+    }
+    await file('agents/other-agent.md', '---\nname: other-agent\ndescription: Another format\'s agent.\n---\nHi.\n')
+    await file('commands/other-command.md', '---\ndescription: Another format\'s command.\n---\nHi.\n')
+    await file('skills/other-skill/SKILL.md', '---\nname: other-skill\ndescription: Another format\'s skill.\n---\nHi.\n')
+    const log = join(shared, 'session-start.log')
+    await file('hooks/hooks.json', JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `echo "$CLAUDE_PLUGIN_ROOT" >> ${log}` }] }] } }))
+    const { env } = await home()
+    const init = await claudeInit(env, ['--plugin-dir', shared])
+    expect(init.agents).not.toContain(`${PLUGIN}:other-agent`)
+    expect(init.slash_commands).not.toContain(`${PLUGIN}:other-command`)
+    expect(init.agents).toContain(`${PLUGIN}:planner`)
+    // Loaded whatever the manifest says (docs/plugins/claude.md: the root skills/ and hooks/ are shared ground).
+    expect(init.skills).toContain(`${PLUGIN}:other-skill`)
+    expect(init.skills).toContain(`${PLUGIN}:trip-reports`)
+    expect((await readFile(log, 'utf8')).trim()).toBe(shared)
   })
 
   it("the model calls the plugin's tool by its documented name and gets the result, from the user's folder", async () => {
