@@ -196,6 +196,31 @@ describe(`${DRIVERS.claude.title}: the plugin`, () => {
     expect(requests[2]!.toolResults[0]!.text).toContain('Atlantis has no weather')
   })
 
+  it("takes the plugin's skill up and runs its documented command from the skill's folder, in the user's folder", async () => {
+    const { env } = await home()
+    const folder = join(plugin, 'claude/skills/trip-reports')
+    const main: Turn[] = [
+      { calls: [{ name: 'Skill', input: { skill: `${PLUGIN}:trip-reports` } }] },
+      { calls: [{ name: 'Bash', input: { command: `node ${folder}/scripts/forecast.mjs --city ${CITY}`, description: 'Run the forecast' } }] },
+      { text: 'done' },
+    ]
+    const model = await startScriptedModel({ scripts: { main }, conversationOf: conversationOf(plan), maxRequests: 20 })
+    try {
+      // The user lets the Skill tool run; the skill's `allowed-tools` lets Bash run its command.
+      const run = await claude(model, env, ['--plugin-dir', plugin, '--allowedTools', 'Skill'])
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+    } finally {
+      await model.close()
+    }
+    const requests = model.conversation('main')
+    expect(requests).toHaveLength(main.length)
+    const instructions = JSON.stringify(requests[1]!.body)
+    expect(instructions).toContain('Write a trip report for each city the user names')
+    expect(instructions).toContain(folder)
+    expect(instructions).toContain('node scripts/forecast.mjs --city <string>')
+    expect(DRIVERS.claude.resultText(requests[2]!.toolResults[0]!.text).trim()).toBe(expected())
+  })
+
   it("runs the plugin's command as the plugin's agent (`agent: <plugin>:<agent>`)", async () => {
     const { env } = await home()
     const scripts = { main: [{ text: 'done' }, { text: 'done' }], planner: [{ text: 'done' }, { text: 'done' }] }
