@@ -152,6 +152,17 @@ describe(`${DRIVERS.claude.title}: the plugin`, () => {
     const list = await offlineRun(cli, ['plugin', 'list'], { cwd: work, env })
     expect(list.stdout).toMatch(new RegExp(`${PLUGIN}@${PLUGIN}\\n\\s+Version: ${plan.plugin!.version}[\\s\\S]*?Status: ✔ enabled`))
     expectListed(await claudeInit(env, []))
+    // And the installed plugin's tool, called by the model, works in the user's folder.
+    const name = shown('claude', 'forecast')
+    const main: Turn[] = [{ calls: [{ name, input: { city: CITY } }] }, { text: 'done' }]
+    const model = await startScriptedModel({ scripts: { main }, conversationOf: conversationOf(plan), maxRequests: 20 })
+    try {
+      const run = await claude(model, env, ['--allowedTools', name])
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+    } finally {
+      await model.close()
+    }
+    expect(DRIVERS.claude.resultText(model.conversation('main')[1]!.toolResults[0]!.text).trim()).toBe(expected())
   })
 
   it("reads the manifest's agents and commands in place of a root agents/ and commands/, but a root skills/ and hooks/hooks.json as well", async () => {
