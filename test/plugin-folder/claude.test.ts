@@ -124,7 +124,8 @@ describe("the Copilot CLI's manifest beside it", () => {
     expect(manifest.commands).toEqual((await json('.claude-plugin/plugin.json')).commands)
     expect(manifest.hooks).toBe('./copilot/hooks.json')
     for (const path of [...(manifest.agents as string[]), ...(manifest.skills as string[]), ...(manifest.commands as string[]), manifest.hooks]) expectInFolder(path)
-    expect(manifest.mcpServers).toEqual({ 'oac-tools': { command: 'node', args: ['${PLUGIN_ROOT}/scripts/mcp_tools_server.cjs'] } })
+    // `cwd: "."`: started in Copilot's working folder (the user's), not the plugin's.
+    expect(manifest.mcpServers).toEqual({ 'oac-tools': { command: 'node', args: ['${PLUGIN_ROOT}/scripts/mcp_tools_server.cjs'], cwd: '.' } })
   })
 
   it("lists each agent's tools as Copilot names them, with no shell tool (a plugin has no bash route)", async () => {

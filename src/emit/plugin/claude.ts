@@ -112,7 +112,12 @@ function copilotManifest(plan: Plan & { plugin: NonNullable<Plan['plugin']> }, c
     manifest.hooks = `./${hooks.path}`
     files.push(hooks)
   }
-  if (servesMcp(plan, 'copilot')) manifest.mcpServers = mcpServers(plan, COPILOT_PLUGIN_ROOT)
+  if (servesMcp(plan, 'copilot')) {
+    // Copilot starts a plugin's server in the plugin's folder unless `cwd` says otherwise; `.` is its own
+    // working folder, the user's (it expands no variable naming the project there).
+    const servers = mcpServers(plan, COPILOT_PLUGIN_ROOT)
+    manifest.mcpServers = { [plan.serverName]: { ...(servers[plan.serverName] as { [key: string]: JsonValue }), cwd: '.' } }
+  }
   files.push({ kind: 'owned', path: '.github/plugin/plugin.json', content: jsonDocument(manifest) })
   return files
 }
