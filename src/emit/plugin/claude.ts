@@ -70,7 +70,7 @@ export const emitClaudePlugin: PluginFormatEmitter = (plan, harnesses) => {
     files.push({ kind: 'owned', path: `${FOLDER}/hooks.json`, content: jsonDocument({ hooks }) })
   }
 
-  if (harnesses.some((id) => servesMcp(plan, id))) manifest.mcpServers = mcpServers(plan, CLAUDE_PLUGIN_ROOT)
+  if (harnesses.some((id) => servesMcp(plan, id))) manifest.mcpServers = { [plan.serverName]: mcpServer(plan, CLAUDE_PLUGIN_ROOT) }
 
   const marketplace = {
     name,
@@ -86,10 +86,10 @@ export const emitClaudePlugin: PluginFormatEmitter = (plan, harnesses) => {
   return { files }
 }
 
-/** Our MCP server, started from the plugin's root (`root`, the harness's variable); the harness starts it in its own working folder. */
-function mcpServers(plan: Plan, root: string): { [key: string]: JsonValue } {
+/** Our MCP server's entry: plain node, the script found from the plugin's root (`root`, the harness's variable), the config's `env` by name. */
+function mcpServer(plan: Plan, root: string): { [key: string]: JsonValue } {
   const env = Object.fromEntries(plan.env.map((variable) => [variable, `\${${variable}}`]))
-  return { [plan.serverName]: { command: 'node', args: [`${root}/${mcpServerScript(plan.serverName)}`], ...(plan.env.length > 0 ? { env } : {}) } }
+  return { command: 'node', args: [`${root}/${mcpServerScript(plan.serverName)}`], ...(plan.env.length > 0 ? { env } : {}) }
 }
 
 /**
@@ -115,8 +115,7 @@ function copilotManifest(plan: Plan & { plugin: NonNullable<Plan['plugin']> }, c
   if (servesMcp(plan, 'copilot')) {
     // Copilot starts a plugin's server in the plugin's folder unless `cwd` says otherwise; `.` is its own
     // working folder, the user's (it expands no variable naming the project there).
-    const servers = mcpServers(plan, COPILOT_PLUGIN_ROOT)
-    manifest.mcpServers = { [plan.serverName]: { ...(servers[plan.serverName] as { [key: string]: JsonValue }), cwd: '.' } }
+    manifest.mcpServers = { [plan.serverName]: { ...mcpServer(plan, COPILOT_PLUGIN_ROOT), cwd: '.' } }
   }
   files.push({ kind: 'owned', path: '.github/plugin/plugin.json', content: jsonDocument(manifest) })
   return files
