@@ -142,10 +142,12 @@ function warnUnsupported(hook: PlannedHook, tools: readonly PlannedTool[], confi
       findings.warning('hook-unsupported', `${title} has no ${hook.on} event: hook "${hook.name}" does not run there.`, `Accept it, or leave ${id} out of the config's harnesses.`, at)
       continue
     }
-    if (hook.agents && !hooks.scopesToAgents) {
+    // Claude Code reads no `hooks` in a plugin agent's file: from a plugin, its hooks run for every agent.
+    const pluginAgents = hooks.scopesToAgents && config.plugin !== undefined
+    if (hook.agents && (!hooks.scopesToAgents || pluginAgents)) {
       findings.warning(
         'hook-unsupported',
-        `${title} cannot run a hook for one agent alone: hook "${hook.name}", which ${hook.agents.map((agent) => `"${agent}"`).join(', ')} ${hook.agents.length === 1 ? 'lists' : 'list'}, runs for every agent there.`,
+        `${title} cannot run a hook for one agent alone${pluginAgents ? " from a plugin (it reads no hooks in a plugin agent's file)" : ''}: hook "${hook.name}", which ${hook.agents.map((agent) => `"${agent}"`).join(', ')} ${hook.agents.length === 1 ? 'lists' : 'list'}, runs for every agent there.`,
         'Accept it, check event.harness in the hook, or list the hook in the registry for every agent.',
         at,
       )

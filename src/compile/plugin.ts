@@ -83,7 +83,7 @@ export function warnPluginLimits(registry: RegistryDefinition, config: ResolvedC
     const { title, plugin } = harness(id)
     for (const [part, limit] of Object.entries(plugin.unsupported ?? {}) as Array<[PluginPart, PluginLimit]>) {
       if (present[part] === 0) continue
-      const named = (text: string) => text.replaceAll('<server>', config.serverName)
+      const named = (text: string) => text.replaceAll('<server>', config.serverName).replaceAll('<plugin>', config.plugin!.name)
       findings.warning('plugin-unsupported', `${title} cannot take the plugin's ${PART_NAMES[part]}: ${named(limit.says)}.`, named(limit.fix), registry.source)
     }
   }

@@ -17,7 +17,8 @@ export function agentAllowList(
   listed: (tool: string) => string = (tool) => nativeToolName(plan, harness, tool),
 ): string[] {
   const builtins = agent.builtinTools[harness] ?? []
-  const runsScripts = agentTools(plan, agent).some(
+  // A plugin's agents have no bash route (compile lets in native tools alone).
+  const runsScripts = !plan.plugin && agentTools(plan, agent).some(
     (tool) => (agent.toolFormats[tool.name] ?? 'both') !== 'json' || !hasNativeForm(plan, tool, harness),
   )
   const tools = [...agentMcpTools(plan, agent, harness).map((tool) => listed(tool.name)), ...builtins]

@@ -21,17 +21,25 @@ export function emitClaude(plan: Plan): OutputFile[] {
     files.push({
       kind: 'owned',
       path: claude.agentFile(agent.name),
-      content: markdownWithFrontmatter(claudeFrontmatter(plan, agent), renderAgentPrompt(plan, agent, 'claude')),
+      content: claudeAgentMarkdown(plan, agent, agentHookGroups(plan, 'claude', agent.name)),
     })
   }
   return files
 }
 
-function claudeFrontmatter(plan: Plan, agent: PlannedAgent): { [key: string]: JsonValue } {
+/**
+ * An agent's Claude Code subagent file: its frontmatter (tools, model, the `hooks` that run for it
+ * alone) and its prompt. A plugin's agent file passes no hooks: Claude Code does not read `hooks`
+ * in a plugin agent's frontmatter, so the plugin's hooks file carries them.
+ */
+export function claudeAgentMarkdown(plan: Plan, agent: PlannedAgent, hooks: { [event: string]: JsonValue[] }): string {
+  return markdownWithFrontmatter(claudeFrontmatter(plan, agent, hooks), renderAgentPrompt(plan, agent, 'claude'))
+}
+
+function claudeFrontmatter(plan: Plan, agent: PlannedAgent, hooks: { [event: string]: JsonValue[] }): { [key: string]: JsonValue } {
   // Compile has rejected fields that would replace the generated ones (`harness-field-reserved`).
   const extra = agent.harness.claude ?? {}
   const tools = claudeTools(plan, agent)
-  const hooks = agentHookGroups(plan, 'claude', agent.name)
   return {
     name: agent.name,
     description: agent.description,
@@ -50,7 +58,8 @@ function claudeFrontmatter(plan: Plan, agent: PlannedAgent): { [key: string]: Js
 function claudeTools(plan: Plan, agent: PlannedAgent): string[] {
   const mcp = agentMcpTools(plan, agent, 'claude')
   const builtins = agent.builtinTools.claude ?? []
-  const runsScripts = agentTools(plan, agent).some(
+  // A plugin's agents have no bash route (compile lets in native tools alone).
+  const runsScripts = !plan.plugin && agentTools(plan, agent).some(
     (tool) => (agent.toolFormats[tool.name] ?? 'both') !== 'json' || !hasNativeForm(plan, tool, 'claude'),
   )
   const tools = [...mcp.map((tool) => nativeToolName(plan, 'claude', tool.name)), ...builtins]

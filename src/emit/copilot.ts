@@ -22,7 +22,7 @@ export function emitCopilot(plan: Plan): OutputFile[] {
     files.push({ kind: 'merge', path: '.vscode/mcp.json', format: 'json', entries: [{ keyPath: ['servers', plan.serverName], value: vscodeServerEntry(plan) }] })
   }
   for (const agent of plan.agents) {
-    files.push({ kind: 'owned', path: copilot.agentFile(agent.name), content: agentFile(plan, agent) })
+    files.push({ kind: 'owned', path: copilot.agentFile(agent.name), content: copilotAgentMarkdown(plan, agent) })
   }
   return files
 }
@@ -36,7 +36,8 @@ function vscodeServerEntry(plan: Plan): { [key: string]: JsonValue } {
   return { type: 'stdio', ...mcpServerCommand(plan.serverName), cwd: '${workspaceFolder}', ...(plan.env.length > 0 ? { env } : {}) }
 }
 
-function agentFile(plan: Plan, agent: PlannedAgent): string {
+/** An agent's Copilot agent file (`<agent>.agent.md`): its tools as `<server>/<tool>`, its model, its prompt. */
+export function copilotAgentMarkdown(plan: Plan, agent: PlannedAgent): string {
   const tools = agentAllowList(plan, agent, 'copilot', 'execute', (tool) => `${plan.serverName}/${tool}`)
   const frontmatter: { [key: string]: JsonValue } = {
     name: agent.name,

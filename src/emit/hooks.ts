@@ -99,6 +99,19 @@ export function pluginHookGroups(plan: Plan, id: Harness, root: string): { [even
   return groups
 }
 
+/**
+ * The hooks file of its own shape that harness `id` runs from a plugin (Copilot's `version: 1` file),
+ * at `path` in the plugin, each command finding its script from `root`; undefined where the harness's
+ * hooks are not of that shape, or none of the plan's hooks has an event there.
+ */
+export function pluginHooksFile(plan: Plan, id: Harness, root: string, path: string): OutputFile | undefined {
+  const support = harness(id).hooks
+  if (support.registration.kind !== 'command' || support.registration.shape !== 'copilot') return undefined
+  const hooks = plan.hooks.filter((hook) => support.events[hook.on] !== undefined)
+  if (hooks.length === 0) return undefined
+  return commandRegistrations(plan, id, hooks, { ...support.registration, projectDir: root, file: () => path })
+}
+
 /** A hook as a matcher group of the settings' shape: its matcher, and the command with its timeout. */
 function matcherGroup(plan: Plan, id: Harness, hook: PlannedHook, registration: CommandHookRegistration): { [key: string]: JsonValue } {
   const matcher = toolMatcher(plan, id, hook)

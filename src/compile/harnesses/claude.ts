@@ -55,8 +55,23 @@ export const claude = {
     activation: { tool: 'Skill' },
   },
   commands: [CLAUDE_COMMAND],
-  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
-  plugin: { format: 'claude', serverName: (plugin, server) => `plugin_${plugin}_${server}`, install: 'claude plugin marketplace add <dir> && claude plugin install <plugin>@<plugin>' },
+  // Checked with the real CLI (test/harness/plugin-claude.test.ts): a plugin's server `<server>` is `plugin:<plugin>:<server>`,
+  // its tools `mcp__plugin_<plugin>_<server>__<tool>`; agents, skills and commands are `<plugin>:<name>`.
+  plugin: {
+    format: 'claude',
+    serverName: (plugin, server) => `plugin_${plugin}_${server}`,
+    install: 'claude plugin marketplace add <dir> && claude plugin install <plugin>@<plugin>',
+    unsupported: {
+      allow: {
+        says: "a plugin brings no permissions (its own settings.json takes only `agent` and `subagentStatusLine`; `permissions` are the user's and the project's settings)",
+        fix: 'Tell your users to allow the tools they trust: with /permissions, or as items of `permissions.allow` in their settings (mcp__plugin_<plugin>_<server>__<tool>).',
+      },
+      ask: {
+        says: "a plugin brings no permissions (its own settings.json takes only `agent` and `subagentStatusLine`; `permissions` are the user's and the project's settings)",
+        fix: 'Claude Code asks before each MCP tool call unless a user allows it; tell your users not to allow these tools.',
+      },
+    },
+  },
   proof: {
     cli: { package: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
     test: 'test/harness/claude-codex.test.ts',

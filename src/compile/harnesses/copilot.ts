@@ -62,8 +62,10 @@ export const copilot = {
       syntax: VSCODE_SYNTAX,
     },
   ],
-  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
-  plugin: { format: 'claude', serverName: (_plugin, server) => server, install: 'copilot plugin install <dir>' },
+  // Checked with the real CLI (test/harness/plugin-claude.test.ts): it installs the folder as it is, from its own
+  // `.github/plugin/plugin.json`; the server keeps its name (`<server>-<tool>`), the agents are `<plugin>:<agent>`.
+  // `copilot plugin install <dir>` works too, but Copilot warns that installing a path directly is deprecated.
+  plugin: { format: 'claude', serverName: (_plugin, server) => server, install: 'copilot plugin marketplace add <dir> && copilot plugin install <plugin>@<plugin>' },
   proof: {
     cli: { package: '@github/copilot', version: '1.0.102', bin: 'copilot' },
     test: 'test/harness/copilot-kilo.test.ts',

@@ -85,8 +85,9 @@ const RUN_FROM_PROJECT = 'Run it from the project folder:'
 /** Renders one tool's section in `format` (`runFrom` introduces its command). */
 function toolSection(plan: Plan, format: ToolFormat, tool: PlannedTool, harness: Harness | undefined, runFrom = RUN_FROM_PROJECT): string {
   // Without a native form the bash route is the only way to call the tool, whatever the format says. A
-  // plugin has no bash route (its scripts are not in the project): compile lets in native tools alone.
-  const bash = !plan.plugin && (format !== 'json' || !hasNativeForm(plan, tool, harness))
+  // plugin's agents have no bash route (its scripts are not in the project): compile lets in native tools
+  // alone; its skills' commands (`bash`) run the skill's copy of a script, which finds the plugin's.
+  const bash = format === 'bash' || (!plan.plugin && (format !== 'json' || !hasNativeForm(plan, tool, harness)))
   const intro = format === 'bash' ? undefined : jsonIntro(plan, tool, harness)
   const sections = sectionsOf(tool)
   const key = `${bash}\0${intro ?? ''}\0${runFrom}`

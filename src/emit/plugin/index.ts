@@ -28,11 +28,12 @@ const FORMATS = { claude: emitClaudePlugin, gemini: emitGeminiExtension, codex: 
 const ROOT_SKILLS = 'skills'
 
 /**
- * The formats that read the root `skills/` and no other: Gemini CLI's extension (its fixed skills
- * folder) and an oh-my-pi package (its conventional folder, with no manifest key). Their skills are one
- * folder, written once for both.
+ * The formats that read the root `skills/`: Gemini CLI's extension (its fixed skills folder), an
+ * oh-my-pi package (its conventional folder, with no manifest key) and Claude Code's plugin (which
+ * reads it whatever its manifest names; the Copilot CLI's manifest names it). Their skills are one
+ * folder, written once for all of them.
  */
-const ROOT_SKILL_FORMATS: ReadonlySet<PluginFormat> = new Set(['gemini', 'omp'])
+const ROOT_SKILL_FORMATS: ReadonlySet<PluginFormat> = new Set(['gemini', 'omp', 'claude'])
 
 /**
  * A plugin folder (`--plugin`): every format a selected harness installs from, side by side in one
