@@ -45,6 +45,11 @@ export function toolMatcher(plan: Plan, id: Harness, hook: PlannedHook): string 
  * cannot be found fails a beforeTool hook closed (exit code 2 blocks in every command harness).
  */
 export function hookCommand(id: Harness, hook: PlannedHook, registration: CommandHookRegistration): string {
+  if (registration.othersRoot !== undefined) {
+    // Another harness that runs this file too sets `othersRoot`: the command then does nothing there.
+    const unlessOther = `process.env.${registration.othersRoot} || import(require("node:url").pathToFileURL(process.argv[1]).href)`
+    return `node -e ${shellWord(unlessOther)} "${registration.projectDir}/${hook.script}" --harness ${id}`
+  }
   if (registration.projectDir !== undefined) return `node "${registration.projectDir}/${hook.script}" --harness ${id}`
   const missing = hook.on === 'beforeTool' && hook.onError === 'block' ? 2 : 0
   const walker = [
@@ -86,12 +91,13 @@ function commandRegistrations(plan: Plan, id: Harness, hooks: readonly PlannedHo
  * The hooks of the settings' shape (matcher groups by event) that harness `id` runs from a plugin, each
  * command finding its script from `root`, the variable the harness sets to the plugin's folder
  * (`${CLAUDE_PLUGIN_ROOT}`, ...). Agent-scoped hooks too: a plugin's hooks file is not an agent's.
+ * `othersRoot`: the variable another harness that reads the same file sets (see CommandHookRegistration).
  */
-export function pluginHookGroups(plan: Plan, id: Harness, root: string): { [event: string]: JsonValue[] } {
+export function pluginHookGroups(plan: Plan, id: Harness, root: string, options: { othersRoot?: string } = {}): { [event: string]: JsonValue[] } {
   const support = harness(id).hooks
   const groups: { [event: string]: JsonValue[] } = {}
   if (support.registration.kind !== 'command') return groups
-  const registration: CommandHookRegistration = { ...support.registration, projectDir: root }
+  const registration: CommandHookRegistration = { ...support.registration, projectDir: root, ...(options.othersRoot && { othersRoot: options.othersRoot }) }
   for (const hook of plan.hooks) {
     const event = support.events[hook.on]
     if (event !== undefined) (groups[event] ??= []).push(matcherGroup(plan, id, hook, registration))

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { compile, type CompileResult } from '../../src/api.js'
 import type { Harness } from '../../src/define/types.js'
 import { copyProject, repoRoot } from '../util/project.js'
+import { run } from '../util/process.js'
 import { tempDir } from '../util/temp.js'
 
 /*
@@ -85,9 +86,22 @@ describe('the Gemini CLI extension of a plugin folder, for Gemini CLI and Qwen C
     const [group] = hooks.BeforeTool!
     expect(group!.matcher).toBe(`^(?:mcp_${SERVER}_delete_report)$`)
     expect(group!.hooks[0]).toMatchObject({ type: 'command', name: 'guard' })
-    const script = /^node "([^"]+)" --harness gemini$/.exec(group!.hooks[0]!.command)?.[1]
+    const script = /^node -e '[^']+' "([^"]+)" --harness gemini$/.exec(group!.hooks[0]!.command)?.[1]
     expect(script).toBe('${extensionPath}/scripts/hooks/guard.mjs')
     expect(existsSync(expanded(script!, folder.dir))).toBe(true)
+  })
+
+  it('runs the hook from a shell as Gemini CLI does, and does nothing where Claude Code runs the same file (CLAUDE_PLUGIN_ROOT set)', async () => {
+    const { hooks } = (await folder.json('hooks/hooks.json')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> }
+    const command = expanded(hooks.BeforeTool![0]!.hooks[0]!.command, folder.dir)
+    const event = JSON.stringify({ hook_event_name: 'BeforeTool', session_id: 's', cwd: folder.project, tool_name: `mcp_${SERVER}_delete_report`, tool_input: { name: 'prod-1' } })
+    const { CLAUDE_PLUGIN_ROOT: _unset, ...env } = process.env
+    const gemini = await run('sh', ['-c', command], { cwd: folder.project, stdin: event, env })
+    expect(gemini.code).toBe(0)
+    expect(JSON.parse(gemini.stdout)).toMatchObject({ decision: 'deny', reason: expect.stringContaining('prod reports are kept') })
+    // Claude Code leaves ${extensionPath} to the shell (empty) and sets its own root variable.
+    const claude = await run('sh', ['-c', hooks.BeforeTool![0]!.hooks[0]!.command], { cwd: folder.project, stdin: event, env: { ...env, CLAUDE_PLUGIN_ROOT: folder.dir } })
+    expect([claude.code, claude.stdout, claude.stderr]).toEqual([0, '', ''])
   })
 
   it('writes the ask rule as a policy of the extension, and no allow rule (Gemini drops those), with a warning for each harness', async () => {

@@ -99,6 +99,12 @@ export interface CommandHookRegistration {
   projectDir?: string
   /** The handler carries the hook's name and description (Gemini CLI lists hooks by them). */
   named?: boolean
+  /**
+   * A variable that only another harness reading the same file sets: the command does nothing where it is
+   * set. Claude Code runs a plugin folder's `hooks/hooks.json` (the Gemini extension's) whatever its own
+   * manifest names, and would run Gemini's SessionStart hooks with it.
+   */
+  othersRoot?: string
 }
 
 /** The plugin or extension file a harness that runs hooks in-process loads ours from. */

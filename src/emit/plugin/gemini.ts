@@ -35,7 +35,9 @@ export const emitGeminiExtension: PluginFormatEmitter = (plan, harnesses) => {
   for (const agent of plan.agents) files.push({ kind: 'owned', path: `agents/${agent.name}.md`, content: geminiAgentFile(plan, agent) })
   const commands = harness('gemini').commands.find((file) => file.format === 'toml')!
   files.push(...commandsAs(plan, { ...commands, path: (command) => `commands/${command}.toml` }, harnesses))
-  const hooks = pluginHookGroups(plan, 'gemini', ROOT)
+  // Claude Code runs this file too (it reads a plugin's hooks/hooks.json whatever its manifest says), where
+  // an event name is also its own (SessionStart): there, with CLAUDE_PLUGIN_ROOT set, the command does nothing.
+  const hooks = pluginHookGroups(plan, 'gemini', ROOT, { othersRoot: 'CLAUDE_PLUGIN_ROOT' })
   if (Object.keys(hooks).length > 0) files.push({ kind: 'owned', path: 'hooks/hooks.json', content: jsonDocument({ hooks }) })
   const policies = askPolicies(plan)
   if (policies) files.push({ kind: 'owned', path: 'policies/approvals.toml', content: policies })
