@@ -62,28 +62,39 @@ function toolFile(plan: Plan, tool: PlannedTool, family: OpencodeFamily): OwnedF
     'export default tool({',
     `  description: ${jsString(tool.description)},`,
     `  args: ${indentTail(args)},`,
+    ...opencodeExecute(tool, scriptFromShim(path, tool)),
+    '})',
+    '',
+    OPENCODE_RESULT_CODE,
+    bridgeCode(plan),
+  ].join('\n')
+  return { kind: 'owned', path, content }
+}
+
+/**
+ * The `execute` method of an opencode (or Kilo) tool that runs `tool` through the bridge, its script
+ * at `script` relative to the file (two spaces in, one line each): the shim's, and the plugin module's
+ * (src/emit/plugin/opencode.ts).
+ */
+export function opencodeExecute(tool: PlannedTool, script: string): string[] {
+  return [
     '  async execute(args, context) {',
     // Tools ask under their own name: the agent's `permission` for it decides (allow, ask or deny).
     `    await context.ask({ permission: ${jsString(tool.name)}, patterns: ["*"], always: ["*"], metadata: {} })`,
     // A call's title is what opencode shows for it (the tool's name when the result gives none); progress replaces it while it runs.
     ...(tool.title === undefined ? [] : [`    context.metadata({ title: ${jsString(tool.title)} })`]),
-    `    const outcome = await runTool(${jsString(scriptFromShim(path, tool))}, args, {`,
+    `    const outcome = await runTool(${jsString(script)}, args, {`,
     '      cwd: context.directory,',
     '      signal: context.abort,',
     '      progress: (title) => context.metadata({ title }),',
     '    })',
     tool.title === undefined ? '    return toolResult(outcome)' : `    return { ...toolResult(outcome), title: ${jsString(tool.title)} }`,
     '  },',
-    '})',
-    '',
-    RESULT_CODE,
-    bridgeCode(plan),
-  ].join('\n')
-  return { kind: 'owned', path, content }
+  ]
 }
 
-/** How the shim hands opencode (or Kilo) a call's outcome. */
-const RESULT_CODE = `/** The outcome as opencode takes a result: the text, images as attachments, details as metadata; a failed call throws its message. */
+/** How the shim (and the plugin module) hands opencode or Kilo a call's outcome: `toolResult(outcome)`. */
+export const OPENCODE_RESULT_CODE = `/** The outcome as opencode takes a result: the text, images as attachments, details as metadata; a failed call throws its message. */
 function toolResult(outcome: ToolOutcome) {
   if (!outcome.ok) throw new Error(outcome.message)
   return {
