@@ -27,11 +27,13 @@ const TOOLS = ['count_words', 'delete_report', 'stamp', 'repeat']
 
 /**
  * The hooks tier's registry and one more tool, whose optional field tells the schema the plugin gives
- * back in `tool.definition` from the one opencode would make of `args` (every property required).
+ * back in `tool.definition` from the one opencode would make of `args` (every property required), and
+ * an agent, a command and a skill, which the plugin's `config` hook adds.
  */
-const REGISTRY = `import { defineRegistry, defineTool } from 'unplugin-oac'
+const REGISTRY = `import { defineAgent, defineCommand, defineRegistry, defineSkill, defineTool } from 'unplugin-oac'
 import { z } from 'zod'
 import { registry } from './registry.ts'
+import { countWords } from './tools/text.ts'
 
 const repeat = defineTool({
   name: 'repeat',
@@ -40,7 +42,11 @@ const repeat = defineTool({
   run: ({ text, times }) => text.repeat(times ?? 2),
 })
 
-export const plugin = defineRegistry({ ...registry, tools: [...registry.tools!, repeat] })
+const counter = defineAgent({ name: 'counter', description: 'Counts words.', prompt: 'You count words.', tools: [countWords] })
+const count = defineCommand({ name: 'count', description: 'Counts the words of a text', prompt: 'Count the words of {{args}}.', agent: counter })
+const wordHelp = defineSkill({ name: 'word-help', description: 'Helps with words. Use for any question about words.', instructions: 'Count them.' })
+
+export const plugin = defineRegistry({ ...registry, agents: [counter], tools: [...registry.tools!, repeat], skills: [wordHelp], commands: [count] })
 `
 
 /** opencode and Kilo: the config folder in `$XDG_CONFIG_HOME` and its config file, and the plugin package each installs there. */
@@ -103,6 +109,39 @@ for (const id of ['opencode', 'kilo'] as const) {
       const listed = await bounded(bin, ['debug', 'agent', 'build'], { cwd: project, env, timeoutMs: RUN_TIMEOUT_MS })
       expect(listed.code, listed.stderr).toBe(0)
       for (const tool of TOOLS) expect(listed.stdout, tool).toMatch(new RegExp(`"${tool}":\\s*true`))
+    })
+
+    it("has the plugin's agent, with its tool and none of the others (`debug agent counter`)", async () => {
+      const listed = await bounded(bin, ['debug', 'agent', 'counter'], { cwd: project, env, timeoutMs: RUN_TIMEOUT_MS })
+      expect(listed.code, listed.stderr).toBe(0)
+      expect(listed.stdout).toContain('You count words.')
+      expect(listed.stdout).toMatch(/"count_words":\s*true/)
+      expect(listed.stdout).toMatch(/"stamp":\s*false/)
+    })
+
+    it("has the plugin's command in the config it goes on with (`debug config`)", async () => {
+      const shown = await bounded(bin, ['debug', 'config'], { cwd: project, env, timeoutMs: RUN_TIMEOUT_MS })
+      expect(shown.code, shown.stderr).toBe(0)
+      const { command } = JSON.parse(shown.stdout) as { command: Record<string, unknown> }
+      expect(command.count).toEqual({ template: 'Count the words of $ARGUMENTS.', description: 'Counts the words of a text', agent: 'counter' })
+    })
+
+    it("runs the plugin's command as the plugin's agent (`run --command count`)", async () => {
+      const model = await converse(DRIVERS[id], { project, plan, home, env, args: ['--command', 'count'], prompt: 'one two three' }, { counter: [{ text: 'Three words.' }], main: [{ text: 'done' }] })
+      // The agent is a sub-agent: the command runs it as a task, whose answer the main agent reads.
+      const [request] = model.conversation('counter')
+      expect(request!.system).toContain('You count words.')
+      expect(JSON.stringify(request!.body)).toMatch(/Count the words of \W*one two three/)
+      expect(model.conversation('main')[0]!.toolResults[0]?.text).toContain('Three words.')
+    })
+
+    it(id === 'opencode' ? "lists the plugin's skill (`debug skill`)" : 'does not list the skill the config hook adds: Kilo reads its skills before (`debug skill`)', async () => {
+      const listed = await bounded(bin, ['debug', 'skill'], { cwd: project, env, timeoutMs: RUN_TIMEOUT_MS })
+      expect(listed.code, listed.stderr).toBe(0)
+      const skills = JSON.parse(listed.stdout) as Array<{ name: string; location: string }>
+      const skill = skills.find((entry) => entry.name === 'word-help')
+      if (id === 'opencode') expect(skill?.location).toBe(join(pluginDir, 'opencode/skills/word-help/SKILL.md'))
+      else expect(skill).toBeUndefined()
     })
 
     it('runs a tool of the plugin in the user\'s project, with the whole input schema shown, and its afterTool hook adds to the result', async () => {

@@ -146,6 +146,50 @@ describe('a plugin folder for opencode and Kilo', () => {
   })
 })
 
+describe("a plugin folder's agents, commands, approval rules and skills, which the config hook adds", () => {
+  const skillsFixture = resolve(repoRoot, 'test/fixtures/skills-commands')
+  // The skills-commands fixture's valid registry (agent planner, command forecast, skill weather-reports), chart asking first.
+  const REGISTRY = "import { defineRegistry } from 'unplugin-oac'\nimport { valid } from './registries.ts'\nexport const registry = defineRegistry({ ...valid, configs: { default: { approval: { ask: ['chart'] } } } })\n"
+  type Config = { agent?: Record<string, { prompt?: string; permission?: unknown; mode?: string }>; command?: Record<string, unknown>; permission?: unknown; skills?: { paths?: string[] } }
+  let dir: string
+  let configHook: (config: Config) => Promise<void>
+
+  beforeAll(async () => {
+    const project = await copyProject(skillsFixture, 'oac-plugin-folder-opencode-config-')
+    await writeFile(join(project, 'agents/plugin.ts'), REGISTRY)
+    const result = await compile({ root: project, registry: 'agents/plugin.ts:registry', harnesses: ['opencode', 'kilo'], target: 'plugin', plugin: { name: 'weather' } })
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([])
+    dir = join(project, 'plugin')
+    const module = (await import(pathToFileURL(join(dir, 'opencode/index.mjs')).href)) as Record<string, () => Promise<{ config: typeof configHook }>>
+    expect(Object.keys(module).sort()).toEqual(['OacConfig', 'OacTools'])
+    configHook = (await module.OacConfig!()).config
+  })
+
+  it("adds the agent as its agent file would have it, the command in opencode's form, the approval rule and the skills folder", async () => {
+    const config: Config = { skills: { paths: ['/mine'] } }
+    await configHook(config)
+    const planner = config.agent!.planner!
+    expect(planner).toMatchObject({ description: 'Plans field work around the weather.', mode: 'subagent', permission: { '*': 'deny', forecast: 'allow' } })
+    expect(planner.prompt).toMatch(/^You plan field work around the weather\.\n/)
+    expect(planner.prompt).toContain('Call the tool `forecast`')
+    expect(config.command).toEqual({ forecast: { template: 'Get the forecast for $ARGUMENTS and summarise it.', description: 'Forecast for a city', agent: 'planner' } })
+    expect(config.permission).toEqual({ chart: 'ask' })
+    expect(config.skills!.paths).toEqual(['/mine', join(dir, 'opencode/skills')])
+    expect(existsSync(join(dir, 'opencode/skills/weather-reports/SKILL.md'))).toBe(true)
+  })
+
+  it("leaves the user's own agent, command and rule of the same name, and a permission that is one word", async () => {
+    const config: Config = { agent: { planner: { prompt: 'Mine.' } }, command: { forecast: 'mine' }, permission: { chart: 'allow' } }
+    await configHook(config)
+    expect(config.agent!.planner).toEqual({ prompt: 'Mine.' })
+    expect(config.command!.forecast).toBe('mine')
+    expect(config.permission).toEqual({ chart: 'allow' })
+    const worded: Config = { permission: 'allow' }
+    await configHook(worded)
+    expect(worded.permission).toBe('allow')
+  })
+})
+
 describe('a plugin folder for opencode alone', () => {
   it('tells the hooks "opencode" without asking the process', async () => {
     const { tree } = await compiled('oac-plugin-folder-opencode-only-', ['opencode'])

@@ -1,13 +1,16 @@
 import { transformSync } from 'esbuild'
+import { commandPrompt } from '../../compile/commands.js'
+import { harness } from '../../compile/harnesses/index.js'
 import type { Plan } from '../../compile/plan.js'
-import type { Harness } from '../../define/types.js'
+import type { Harness, JsonValue } from '../../define/types.js'
 import { bridgeCode, bridgeImports, generatedHeader, scriptFromShim } from '../codegen/bridge.js'
 import { jsString, jsValue } from '../codegen/escape.js'
 import { jsKey } from '../codegen/js-literal.js'
 import { hasNativeForm } from '../codegen/prompt-docs.js'
 import { hookPluginFile } from '../hook-plugins.js'
 import { registeredHooks } from '../hooks.js'
-import { OPENCODE_RESULT_CODE, opencodeExecute } from '../opencode.js'
+import { OPENCODE_RESULT_CODE, opencodeAgent, opencodeExecute } from '../opencode.js'
+import { skillsIn } from '../skills.js'
 import type { OwnedFile } from '../types.js'
 import type { PluginFormatEmitter } from './index.js'
 
@@ -20,9 +23,10 @@ export const OPENCODE_PLUGIN_MAIN = `${FOLDER}/index.mjs`
  * both read when `"plugin": [...]` names the folder (a path) or the package (an npm name). It exports
  * two plugin functions: `OacTools` gives the tools in-process (the `tool` hook, each calling its
  * script through the bridge, as a project's `.opencode/tool/<tool>.ts` does) and `OacHooks` the hooks
- * (as a project's hooks plugin). Plain JavaScript, the types of the project's TypeScript taken out,
- * importing nothing but Node's built-ins: a plugin folder has no node_modules. Every script is found
- * from the module's own URL. Agents, skills and commands are the other formats' (see docs/plugins/opencode.md).
+ * (as a project's hooks plugin); `OacConfig` adds the agents, commands, approval rules and skills
+ * to the config in the `config` hook, which both call with the config they go on with. Plain
+ * JavaScript, the types of the project's TypeScript taken out, importing nothing but Node's built-ins:
+ * a plugin folder has no node_modules. Every script and folder is found from the module's own URL.
  */
 export const emitOpencodePlugin: PluginFormatEmitter = (plan, harnesses) => {
   const files: OwnedFile[] = []
@@ -36,6 +40,11 @@ export const emitOpencodePlugin: PluginFormatEmitter = (plan, harnesses) => {
   if (hooks) {
     files.push(hooks)
     exports.push(`export { OacHooks } from "./hooks.mjs"`)
+  }
+  const config = configModule(plan, harnesses)
+  if (config) {
+    files.push(...config)
+    exports.push(`export { OacConfig } from "./config.mjs"`)
   }
   if (files.length === 0) return { files: [] }
   const index = [
@@ -99,11 +108,74 @@ function hooksModule(plan: Plan, harnesses: readonly Harness[]): OwnedFile | und
   if (first === undefined) return undefined
   const hooks = registeredHooks(plan, first)
   if (hooks.length === 0) return undefined
-  // Kilo sets KILO_PID to its own process id, opencode OPENCODE_PID (a process started from either inherits it).
-  const harnessCode = harnesses.length === 1 ? jsString(first) : 'process.env.KILO_PID === String(process.pid) ? "kilo" : "opencode"'
-  const file = hookPluginFile(plan, first, hooks, path, harnessCode)
+  const file = hookPluginFile(plan, first, hooks, path, harnessCode(harnesses))
   const [header, ...rest] = file.content.split('\n')
   return { kind: 'owned', path, content: javascript(header!, rest.join('\n')) }
+}
+
+/** The expression of the harness id the module runs in: Kilo sets KILO_PID to its own process id, opencode OPENCODE_PID (a process started from either inherits it). */
+function harnessCode(harnesses: readonly Harness[]): string {
+  return harnesses.length === 1 ? jsString(harnesses[0]!) : 'process.env.KILO_PID === String(process.pid) ? "kilo" : "opencode"'
+}
+
+/** What the `config` hook adds for one harness: its agents, commands and approval rules. */
+function configFor(plan: Plan, id: Harness & ('opencode' | 'kilo')): { [key: string]: JsonValue } {
+  const tools = plan.tools.filter((tool) => hasNativeForm(plan, tool, id))
+  const [file] = harness(id).commands
+  const agents = plan.agents.map((agent) => {
+    const { frontmatter, prompt } = opencodeAgent(plan, agent, tools, id)
+    return [agent.name, { ...frontmatter, prompt }] as const
+  })
+  const commands = (plan.commands ?? []).map((command) => {
+    const agent = command.agent !== undefined && file?.fields.agent ? file.fields.agent(command.agent) : {}
+    return [command.name, { template: file ? commandPrompt(command.prompt, file, command.name) : command.prompt, description: command.description, ...agent }] as const
+  })
+  const approvals = tools.filter((tool) => tool.approval !== undefined).map((tool) => [tool.name, tool.approval!] as const)
+  return { agent: Object.fromEntries(agents), command: Object.fromEntries(commands), permission: Object.fromEntries(approvals) }
+}
+
+/**
+ * The agents, commands, approval rules and skills, which a plugin cannot carry as files: the `config`
+ * hook adds them to the config opencode and Kilo go on with, where the user's own config has none of
+ * that name (opencode 1.18 lists a skill of `skills.paths` added there; Kilo 7.7 reads its skills
+ * before, see docs/plugins/opencode.md).
+ */
+function configModule(plan: Plan, harnesses: readonly Harness[]): OwnedFile[] | undefined {
+  const ids = harnesses.filter((id): id is 'opencode' | 'kilo' => id === 'opencode' || id === 'kilo')
+  const skills = skillsIn(plan, `${FOLDER}/skills`, ids)
+  const configs = ids.map((id) => [id, configFor(plan, id)] as const)
+  const empty = configs.every(([, config]) => Object.values(config).every((part) => Object.keys(part as object).length === 0))
+  if (skills.length === 0 && (configs.length === 0 || empty)) return undefined
+  // One config when both harnesses get the same (their agents' prompts name the same tools), else each its own.
+  const same = configs.every(([, config]) => JSON.stringify(config) === JSON.stringify(configs[0]![1]))
+  const data = same
+    ? [`const CONFIG: Config = ${jsValue(configs[0]![1], '')}`]
+    : [`const CONFIGS: Record<string, Config> = ${jsValue(Object.fromEntries(configs), '')}`, `const CONFIG = CONFIGS[${harnessCode(ids)}]!`]
+  const source = [
+    'import { fileURLToPath } from "node:url"',
+    '',
+    'type Entries = Record<string, unknown>',
+    'type Config = { agent: Entries; command: Entries; permission: Entries }',
+    ...data,
+    '',
+    'const isEntries = (value: unknown): value is Entries | undefined => value === undefined || (typeof value === "object" && value !== null && !Array.isArray(value))',
+    '',
+    'export const OacConfig = async () => {',
+    '  return {',
+    '    config: async (config: { agent?: Entries; command?: Entries; permission?: unknown; skills?: { paths?: string[] } }) => {',
+    '      // The user\'s own agent, command or rule of the same name wins.',
+    '      config.agent = { ...CONFIG.agent, ...config.agent }',
+    '      config.command = { ...CONFIG.command, ...config.command }',
+    '      if (Object.keys(CONFIG.permission).length > 0 && isEntries(config.permission)) config.permission = { ...CONFIG.permission, ...config.permission }',
+    ...(skills.length === 0
+      ? []
+      : ['      config.skills = { ...config.skills, paths: [...(config.skills?.paths ?? []), fileURLToPath(new URL("./skills", import.meta.url))] }']),
+    '    },',
+    '  }',
+    '}',
+  ].join('\n')
+  const header = generatedHeader(`registry (plugin ${JSON.stringify(plan.plugin!.name)}): its agents, commands, approval rules and skills`)
+  return [{ kind: 'owned', path: `${FOLDER}/config.mjs`, content: javascript(header, source) }, ...skills]
 }
 
 /** TypeScript made plain JavaScript (esbuild's type stripping, which prints the code anew), under its header line. */
