@@ -56,6 +56,8 @@ const FAMILY = {
 } as const
 
 let pluginDir = ''
+/** The folder as `npm pack` makes it into a package, which a user's config names by npm spec. */
+let tarball = ''
 let plan: Plan
 const cleanup: string[] = []
 
@@ -70,6 +72,8 @@ beforeAll(async () => {
   const result = await compile({ root: source, registry: 'agents/plugin.ts:plugin', config: 'test', harnesses: ['opencode', 'kilo'], target: pluginDir, plugin: { name: 'word-tools', version: '1.0.0' } })
   expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([])
   plan = result.plan
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', parent], { cwd: pluginDir })
+  tarball = join(parent, stdout.trim())
 })
 
 afterAll(async () => {
@@ -167,6 +171,32 @@ for (const id of ['opencode', 'kilo'] as const) {
       // The tool's script ran in the user's project, not in the plugin folder.
       expect(third!.toolResults[0]?.text).toContain('Deleted reports/draft.md.')
       expect(existsSync(join(project, 'reports/draft.md'))).toBe(false)
+    })
+  })
+}
+
+for (const id of ['opencode', 'kilo'] as const) {
+  const family = FAMILY[id]
+  const { cli } = harness(id).proof
+
+  describe(`${harness(id).title} ${cli.version} loads the plugin as an npm package`, () => {
+    it('installs it from the npm spec in "plugin" (the packed folder, offline), loads its main and runs a tool from its scripts', async () => {
+      const bin = join(await installHarnessPackage(cli.package, cli.version), 'node_modules/.bin', cli.bin)
+      const { home, env: homeEnv } = await isolatedHome()
+      cleanup.push(home)
+      const project = await mkdtemp(join(tmpdir(), `oac-plugin-npm-${id}-`))
+      cleanup.push(project)
+      await promisify(execFile)('git', ['init', '-q', project])
+      const userConfig = join(homeEnv.XDG_CONFIG_HOME!, family.bin)
+      await mkdir(userConfig, { recursive: true })
+      // An npm spec, not a path: installed into the CLI's package cache as a package from a registry is.
+      await writeFile(join(userConfig, family.config), JSON.stringify({ plugin: [`word-tools@file:${tarball}`] }))
+      await preinstallPlugin(await pluginTemplate(family.plugin, family.pluginVersion), userConfig)
+      const env = { ...homeEnv, [`${id.toUpperCase()}_DISABLE_AUTOUPDATE`]: '1', [`${id.toUpperCase()}_DISABLE_MODELS_FETCH`]: '1' }
+      // `debug agent <agent> --tool <id> --params <json>` runs one tool of the agent, no model needed.
+      const ran = await bounded(bin, ['debug', 'agent', 'counter', '--tool', 'count_words', '--params', JSON.stringify({ text: 'one two three four' })], { cwd: project, env, timeoutMs: RUN_TIMEOUT_MS })
+      expect(ran.code, ran.stderr).toBe(0)
+      expect(ran.stdout).toContain('4 words')
     })
   })
 }
