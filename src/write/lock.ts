@@ -34,9 +34,16 @@ export async function acquireLock(lockPath: string, options: LockOptions = {}): 
   const content = JSON.stringify(info)
   const started = Date.now()
   for (let attempt = 0; ; attempt++) {
-    // Each attempt, as another process may remove the empty lock folder when it finishes.
-    await mkdir(dirname(lockPath), { recursive: true })
-    if (await tryCreate(lockPath, content)) {
+    // Each attempt, as another process may remove the empty lock folder when it finishes: also while
+    // this mkdir runs, between its making `.oac` and `.oac/locks` (ENOENT), which the next attempt redoes.
+    const folder = await mkdir(dirname(lockPath), { recursive: true }).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return false
+        throw error
+      },
+    )
+    if (folder && (await tryCreate(lockPath, content))) {
       return async () => {
         // Only our own lock is removed, never one another process took after breaking ours.
         if ((await readFile(lockPath, 'utf8').catch(() => '')) === content) await unlink(lockPath).catch(() => undefined)
