@@ -139,7 +139,7 @@ for (const id of ['opencode', 'kilo'] as const) {
       expect(model.conversation('main')[0]!.toolResults[0]?.text).toContain('Three words.')
     })
 
-    it(id === 'opencode' ? "lists the plugin's skill (`debug skill`)" : 'does not list the skill the config hook adds: Kilo reads its skills before (`debug skill`)', async () => {
+    it(id === 'opencode' ? "lists the plugin's skill (`debug skill`)" : 'does not list the skill the config hook adds (`debug skill`): Kilo 7.7.7 leaves a plugin\'s skills path out', async () => {
       const listed = await bounded(bin, ['debug', 'skill'], { cwd: project, env, timeoutMs: RUN_TIMEOUT_MS })
       expect(listed.code, listed.stderr).toBe(0)
       const skills = JSON.parse(listed.stdout) as Array<{ name: string; location: string }>
