@@ -14,14 +14,14 @@ import { skillsIn } from '../skills.js'
 import type { OwnedFile } from '../types.js'
 import type { PluginFormatEmitter } from './index.js'
 
-/** The folder of the module, and the module `package.json`'s `main` names (opencode's and Kilo's entry of a plugin package). */
+/** The format's folder, and the module in it that `package.json`'s `main` names (opencode's and Kilo's entry of a plugin package). */
 const FOLDER = 'opencode'
-export const OPENCODE_PLUGIN_MAIN = `${FOLDER}/index.mjs`
+const MAIN = `${FOLDER}/index.mjs`
 
 /**
  * opencode and Kilo: one plugin module, `opencode/index.mjs`, named by `package.json`'s `main`, which
  * both read when `"plugin": [...]` names the folder (a path) or the package (an npm name). It exports
- * two plugin functions: `OacTools` gives the tools in-process (the `tool` hook, each calling its
+ * up to three plugin functions: `OacTools` gives the tools in-process (the `tool` hook, each calling its
  * script through the bridge, as a project's `.opencode/tool/<tool>.ts` does) and `OacHooks` the hooks
  * (as a project's hooks plugin); `OacConfig` adds the agents, commands, approval rules and skills
  * to the config in the `config` hook, which both call with the config they go on with. Plain
@@ -53,7 +53,7 @@ export const emitOpencodePlugin: PluginFormatEmitter = (plan, harnesses) => {
     ...exports,
     '',
   ].join('\n')
-  return { files: [{ kind: 'owned', path: OPENCODE_PLUGIN_MAIN, content: index }, ...files], packageJson: { main: OPENCODE_PLUGIN_MAIN } }
+  return { files: [{ kind: 'owned', path: MAIN, content: index }, ...files], packageJson: { main: MAIN } }
 }
 
 /**
