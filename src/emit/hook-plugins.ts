@@ -61,13 +61,17 @@ function imports(path: string, hooks: readonly PlannedHook[]): { code: string[];
   return { code, lists }
 }
 
-/** The plugin or extension that runs `hooks` in `id`'s process. */
-export function hookPluginFile(plan: Plan, id: Harness, hooks: readonly PlannedHook[], path: string): OwnedFile {
+/**
+ * The plugin or extension that runs `hooks` in `id`'s process. `harnessCode`, for opencode's plugin
+ * alone, is the JS expression of the harness id the hooks are told (a plugin folder's module, which
+ * opencode and Kilo both load, finds out which one it runs in); the default is `id`.
+ */
+export function hookPluginFile(plan: Plan, id: Harness, hooks: readonly PlannedHook[], path: string, harnessCode = jsString(id)): OwnedFile {
   const wire = harness(id).hooks.wire
   const sources = [...new Set(hooks.map((hook) => hook.source.file))].join(', ')
   const header = generatedHeader(`${hooks.length === 1 ? 'hook' : 'hooks'} ${hooks.map((hook) => JSON.stringify(hook.name)).join(', ')} (${sources})`)
   const { code, lists } = imports(path, hooks)
-  const body = wire === 'opencode' ? opencodePlugin(id, lists) : piExtension(id, wire === 'omp', lists)
+  const body = wire === 'opencode' ? opencodePlugin(id, lists, harnessCode) : piExtension(id, wire === 'omp', lists)
   const content = [header, ...body.typeImports, ...code, '', HOOK_TYPES, runnerCode(plan.serverName), '', ...body.code, ''].join('\n')
   return { kind: 'owned', path, content }
 }
@@ -78,9 +82,9 @@ export function hookPluginFile(plan: Plan, id: Harness, hooks: readonly PlannedH
  * session context joins the system prompt of every request of the session; prompt context is a part
  * added to the user's message; after a tool, context is appended to its output.
  */
-function opencodePlugin(id: Harness, lists: ReadonlyMap<HookEvent, string>): { typeImports: string[]; code: string[] } {
+function opencodePlugin(id: Harness, lists: ReadonlyMap<HookEvent, string>, harnessCode: string): { typeImports: string[]; code: string[] } {
   const pkg = id === 'kilo' ? '@kilocode/plugin' : '@opencode-ai/plugin'
-  const base = `harness: ${jsString(id)}, cwd: directory`
+  const base = `harness: ${harnessCode}, cwd: directory`
   const handlers: string[] = []
   const list = (event: HookEvent) => lists.get(event)
   if (list('beforeTool')) {

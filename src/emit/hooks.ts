@@ -20,13 +20,18 @@ export const HARNESS_TIMEOUT_MARGIN_MS = 5_000
 export function emitHooks(plan: Plan): OutputFile[] {
   return plan.harnesses.flatMap((id): OutputFile[] => {
     const support = harness(id).hooks
-    // A harness that scopes hooks to agents gets an agent's own hooks in its agent file (see agentHookGroups).
-    const hooks = plan.hooks.filter((hook) => support.events[hook.on] !== undefined && !(hook.agents && support.scopesToAgents))
+    const hooks = registeredHooks(plan, id)
     if (hooks.length === 0) return []
     const registration = support.registration
     if (registration.kind === 'plugin') return [hookPluginFile(plan, id, hooks, registration.file(plan.serverName))]
     return [commandRegistrations(plan, id, hooks, registration)]
   })
+}
+
+/** The hooks `id` registers in its settings or plugin: those of events it has; a harness that scopes hooks to agents gets an agent's own hooks in its agent file (see agentHookGroups). */
+export function registeredHooks(plan: Plan, id: Harness): PlannedHook[] {
+  const support = harness(id).hooks
+  return plan.hooks.filter((hook) => support.events[hook.on] !== undefined && !(hook.agents && support.scopesToAgents))
 }
 
 /** The names a hook of `id` sees for the tools `hook` watches, as one anchored pattern; undefined for every tool (or an event about none). */

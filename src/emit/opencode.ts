@@ -62,28 +62,39 @@ function toolFile(plan: Plan, tool: PlannedTool, family: OpencodeFamily): OwnedF
     'export default tool({',
     `  description: ${jsString(tool.description)},`,
     `  args: ${indentTail(args)},`,
+    ...opencodeExecute(tool, scriptFromShim(path, tool)),
+    '})',
+    '',
+    OPENCODE_RESULT_CODE,
+    bridgeCode(plan),
+  ].join('\n')
+  return { kind: 'owned', path, content }
+}
+
+/**
+ * The `execute` method of an opencode (or Kilo) tool that runs `tool` through the bridge, its script
+ * at `script` relative to the file (two spaces in, one line each): the shim's, and the plugin module's
+ * (src/emit/plugin/opencode.ts).
+ */
+export function opencodeExecute(tool: PlannedTool, script: string): string[] {
+  return [
     '  async execute(args, context) {',
     // Tools ask under their own name: the agent's `permission` for it decides (allow, ask or deny).
     `    await context.ask({ permission: ${jsString(tool.name)}, patterns: ["*"], always: ["*"], metadata: {} })`,
     // A call's title is what opencode shows for it (the tool's name when the result gives none); progress replaces it while it runs.
     ...(tool.title === undefined ? [] : [`    context.metadata({ title: ${jsString(tool.title)} })`]),
-    `    const outcome = await runTool(${jsString(scriptFromShim(path, tool))}, args, {`,
+    `    const outcome = await runTool(${jsString(script)}, args, {`,
     '      cwd: context.directory,',
     '      signal: context.abort,',
     '      progress: (title) => context.metadata({ title }),',
     '    })',
     tool.title === undefined ? '    return toolResult(outcome)' : `    return { ...toolResult(outcome), title: ${jsString(tool.title)} }`,
     '  },',
-    '})',
-    '',
-    RESULT_CODE,
-    bridgeCode(plan),
-  ].join('\n')
-  return { kind: 'owned', path, content }
+  ]
 }
 
-/** How the shim hands opencode (or Kilo) a call's outcome. */
-const RESULT_CODE = `/** The outcome as opencode takes a result: the text, images as attachments, details as metadata; a failed call throws its message. */
+/** How the shim (and the plugin module) hands opencode or Kilo a call's outcome: `toolResult(outcome)`. */
+export const OPENCODE_RESULT_CODE = `/** The outcome as opencode takes a result: the text, images as attachments, details as metadata; a failed call throws its message. */
 function toolResult(outcome: ToolOutcome) {
   if (!outcome.ok) throw new Error(outcome.message)
   return {
@@ -123,20 +134,30 @@ function permissions(plan: Plan, agent: PlannedAgent, tools: readonly PlannedToo
 const askingTools = memoByObject((tools: readonly PlannedTool[]) => new Set(tools.filter((tool) => tool.approval === 'ask').map((tool) => tool.name)))
 
 function agentFile(plan: Plan, agent: PlannedAgent, tools: readonly PlannedTool[], family: OpencodeFamily): OwnedFile {
-  const { permission: extraPermission, ...extras } = agent.harness[family.harness] ?? {}
+  const { frontmatter, prompt } = opencodeAgent(plan, agent, tools, family.harness)
+  // The note is a YAML comment inside the frontmatter: opencode reads frontmatter only from the first line.
+  const note = generatedNote(`agent ${JSON.stringify(agent.name)} (${agent.source.file})`)
+  const content = markdownWithFrontmatter(frontmatter, prompt).replace(/^---\n/, `---\n# ${note}\n`)
+  return { kind: 'owned', path: family.agentFile(agent.name), content }
+}
+
+/**
+ * An agent as opencode (or Kilo) reads one: the fields of its agent file's frontmatter, and its prompt.
+ * `tools` are the plan's tools with a native form there. The agent file's, and the plugin module's
+ * agent config (src/emit/plugin/opencode.ts).
+ */
+export function opencodeAgent(plan: Plan, agent: PlannedAgent, tools: readonly PlannedTool[], harness: OpencodeFamily['harness']): { frontmatter: { [key: string]: JsonValue }; prompt: string } {
+  const { permission: extraPermission, ...extras } = agent.harness[harness] ?? {}
   // A `permission` map from `harness.opencode` refines ours key by key; any other value replaces it.
   const permission =
-    extraPermission === undefined || isRecord(extraPermission) ? { ...permissions(plan, agent, tools, family.harness), ...extraPermission } : extraPermission
+    extraPermission === undefined || isRecord(extraPermission) ? { ...permissions(plan, agent, tools, harness), ...extraPermission } : extraPermission
   const frontmatter: { [key: string]: JsonValue } = {
     description: agent.description,
     mode: agent.mode,
-    ...(agent.model[family.harness] ? { model: agent.model[family.harness]! } : {}),
+    ...(agent.model[harness] ? { model: agent.model[harness]! } : {}),
     // Other fields from `harness.opencode` are written as given, over the generated ones.
     ...extras,
     ...(isRecord(permission) && Object.keys(permission).length === 0 ? {} : { permission }),
   }
-  // The note is a YAML comment inside the frontmatter: opencode reads frontmatter only from the first line.
-  const note = generatedNote(`agent ${JSON.stringify(agent.name)} (${agent.source.file})`)
-  const content = markdownWithFrontmatter(frontmatter, renderAgentPrompt(plan, agent, family.harness)).replace(/^---\n/, `---\n# ${note}\n`)
-  return { kind: 'owned', path: family.agentFile(agent.name), content }
+  return { frontmatter, prompt: renderAgentPrompt(plan, agent, harness) }
 }

@@ -21,7 +21,7 @@ describe('oac CLI: the command line', () => {
   it('documents every option in --help', async () => {
     const { code, out } = await oac(['--help'])
     expect(code).toBe(0)
-    for (const option of ['--config', '--target', '--root', '--native-tools', '--no-native-tools', '--harness', '--server-name', '--bridge', '--no-codex-config', '--force', '--check', '--dry-run', '--reporter']) {
+    for (const option of ['--config', '--target', '--root', '--native-tools', '--no-native-tools', '--harness', '--server-name', '--bridge', '--no-codex-config', '--force', '--check', '--dry-run', '--reporter', '--plugin', '--plugin-name', '--plugin-version']) {
       expect(out).toContain(option)
     }
   })
@@ -42,6 +42,9 @@ describe('oac CLI: the command line', () => {
     [['compile', 'a.ts', '--reporter', 'xml'], '--reporter must be text or json'],
     [['compile', 'a.ts', '--check', '--dry-run'], 'exclude each other'],
     [['compile', 'a.ts', '--bogus'], "Unknown option '--bogus'"],
+    [['compile', 'a.ts', '--plugin', 'out', '--target', 'build'], '--plugin names the folder to write, as --target does: give one of them'],
+    [['compile', 'a.ts', '--plugin-name', 'my-tools'], '--plugin-name and --plugin-version go with --plugin <dir>'],
+    [['compile', 'a.ts', '--plugin-version', '1.0.0'], '--plugin-name and --plugin-version go with --plugin <dir>'],
   ])('rejects %j with exit 2', async (args, message) => {
     const { code, err } = await oac(args)
     expect(code).toBe(2)
@@ -190,5 +193,46 @@ describe('oac compile on the playground', () => {
     expect(err).toContain('staging')
     expect(err).toContain('prod')
     expect(err).toContain('dev')
+  })
+})
+
+describe('oac compile --plugin', () => {
+  let project: string
+  beforeAll(async () => {
+    project = await copyProject(join(repoRoot, 'test/fixtures/plugin-basic'), 'oac-cli-plugin-')
+  })
+  const compilePlugin = (dir: string, ...flags: string[]) => oac(['compile', 'agents/registry.ts:registry', '--root', project, '--plugin', dir, ...flags])
+  const packageOf = async (dir: string) => JSON.parse(await readFile(join(project, dir, 'package.json'), 'utf8')) as Record<string, unknown>
+
+  it("writes a plugin folder named after the project's package.json, and no project files", async () => {
+    const { code, out } = await compilePlugin('plugin-default')
+    expect(code).toBe(0)
+    expect(out).toContain('into plugin-default/')
+    expect(await packageOf('plugin-default')).toMatchObject({ name: 'oac-plugin-basic-fixture', version: '0.1.0' })
+    expect(existsSync(join(project, 'plugin-default/scripts/weather.mjs'))).toBe(true)
+    for (const file of ['.mcp.json', '.opencode', '.claude', 'prompts']) expect(existsSync(join(project, 'plugin-default', file)), file).toBe(false)
+  })
+
+  it('takes the name and version from --plugin-name and --plugin-version', async () => {
+    expect((await compilePlugin('plugin-named', '--plugin-name', 'weather-tools', '--plugin-version', '2.0.0-beta.1')).code).toBe(0)
+    expect(await packageOf('plugin-named')).toMatchObject({ name: 'weather-tools', version: '2.0.0-beta.1' })
+  })
+
+  it('refuses a name some harness would refuse, with one that works, and writes nothing', async () => {
+    const { code, err } = await compilePlugin('plugin-bad-name', '--plugin-name', 'Weather_Tools')
+    expect(code).toBe(1)
+    expect(err).toContain('[plugin-name-invalid]')
+    expect(err).toContain('"Weather_Tools"')
+    expect(err).toContain('fix: Name it e.g. "weather-tools": --plugin-name weather-tools')
+    expect(existsSync(join(project, 'plugin-bad-name'))).toBe(false)
+  })
+
+  it('refuses a version that is not semver, saying how to give one, and writes nothing', async () => {
+    const { code, err } = await compilePlugin('plugin-bad-version', '--plugin-version', '1.2')
+    expect(code).toBe(1)
+    expect(err).toContain('[plugin-version-invalid]')
+    expect(err).toContain('"1.2"')
+    expect(err).toContain('--plugin-version 1.0.0')
+    expect(existsSync(join(project, 'plugin-bad-version'))).toBe(false)
   })
 })

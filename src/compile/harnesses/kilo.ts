@@ -30,8 +30,9 @@ export const kilo = {
   skills: OPENCODE_SKILLS,
   // `.kilo/command` and `.kilo/commands` (Kilo's own docs name the first); not `.opencode/command`.
   commands: [opencodeCommand('Kilo', '.kilo/command')],
-  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
-  plugin: { format: 'opencode', serverName: (_plugin, server) => server, install: '"plugin": ["<dir>"] in kilo.json' },
+  // The folder's `opencode/index.mjs` (package.json `main`) by the folder's path or the package's npm name; a plugin's
+  // tools are shown by their own names, so no server name goes into them (test/harness/plugin-opencode.test.ts).
+  plugin: { format: 'opencode', serverName: (_plugin, server) => server, install: '"plugin": ["<dir>"] (or the npm name) in kilo.json or ~/.config/kilo/kilo.json' },
   proof: {
     cli: { package: '@kilocode/cli', version: '7.7.7', bin: 'kilo' },
     test: 'test/harness/copilot-kilo.test.ts',

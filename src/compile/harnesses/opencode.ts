@@ -50,8 +50,9 @@ export const opencode = {
   checkFields: () => [],
   skills: OPENCODE_SKILLS,
   commands: [opencodeCommand('opencode', '.opencode/command')],
-  // Unchecked until the plugin formats' real-CLI tests (test/harness/plugin-*.test.ts) say otherwise.
-  plugin: { format: 'opencode', serverName: (_plugin, server) => server, install: '"plugin": ["<dir>"] in opencode.json' },
+  // The folder's `opencode/index.mjs` (package.json `main`) by the folder's path or the package's npm name; a plugin's
+  // tools are shown by their own names, so no server name goes into them (test/harness/plugin-opencode.test.ts).
+  plugin: { format: 'opencode', serverName: (_plugin, server) => server, install: '"plugin": ["<dir>"] (or the npm name) in opencode.json or ~/.config/opencode/opencode.json' },
   proof: {
     cli: { package: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
     test: 'test/harness/opencode-pi-omp.test.ts',

@@ -58,5 +58,16 @@ export function emitPlugin(plan: Plan & { plugin: NonNullable<Plan['plugin']> })
       packageJson[key] = key === 'keywords' && Array.isArray(packageJson[key]) && Array.isArray(value) ? [...packageJson[key], ...value] : value
     }
   }
-  return [...parts.flatMap((part) => part.files), { kind: 'owned', path: 'package.json', content: jsonDocument(packageJson) }]
+  const files = parts.flatMap((part) => part.files)
+  packageJson.files = publishedFiles(files)
+  return [...files, { kind: 'owned', path: 'package.json', content: jsonDocument(packageJson) }]
+}
+
+/**
+ * What `npm publish` takes from the folder: the top-level files and folders the formats write, and the
+ * bundler's `scripts/`; not the ownership manifest in `.oac/` (npm adds package.json, a README and a
+ * licence of the team's own by itself).
+ */
+function publishedFiles(files: readonly OutputFile[]): string[] {
+  return [...new Set([...files.map((file) => file.path.split('/')[0]!), 'scripts'])].sort()
 }
