@@ -27,7 +27,7 @@ import { type ScriptedModel, startScriptedModel, type Turn } from './scripted-mo
  *   - with the scripted model, each calls the plugin's `forecast` by the name the description gives
  *     (`plugin.serverName`) and gets its result, the tool working in the user's folder; Claude Code's
  *     plugin hook blocks a call; a command runs as the plugin's agent.
- * What each CLI did is in docs/plugins/claude.md.
+ * What each CLI did is in docs/plugins.md.
  *   npm run build && npx vitest run --config vitest.harness.config.ts test/harness/plugin-claude.test.ts
  */
 
@@ -183,7 +183,7 @@ describe(`${DRIVERS.claude.title}: the plugin`, () => {
     expect(init.agents).not.toContain(`${PLUGIN}:other-agent`)
     expect(init.slash_commands).not.toContain(`${PLUGIN}:other-command`)
     expect(init.agents).toContain(`${PLUGIN}:planner`)
-    // Loaded whatever the manifest says (docs/plugins/claude.md: the root skills/ and hooks/ are shared ground).
+    // Loaded whatever the manifest says (docs/plugins.md: the root skills/ and hooks/ are shared ground).
     expect(init.skills).toContain(`${PLUGIN}:other-skill`)
     expect(init.skills).toContain(`${PLUGIN}:trip-reports`)
     expect((await readFile(log, 'utf8')).trim()).toBe(shared)

@@ -30,7 +30,7 @@ import { type ScriptedModel, startScriptedModel, type ToolCall } from './scripte
  *   oh-my-pi 18.2.3 under bun: `omp plugin install <dir>`, `omp plugin list`, its SDK loading the
  *     native tools (a call; no MCP tool), the hooks' extension, the skills and the command, and a
  *     scripted-model run as the Codex one.
- * What each CLI did is in docs/plugins/codex.md and docs/plugins/pi.md.
+ * What each CLI did is in docs/plugins.md.
  *   npm run build && npx vitest run --config vitest.harness.config.ts test/harness/plugin-codex-pi.test.ts
  */
 

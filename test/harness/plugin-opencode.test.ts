@@ -99,7 +99,7 @@ for (const id of ['opencode', 'kilo'] as const) {
       project = await mkdtemp(join(tmpdir(), `oac-plugin-user-${id}-`))
       cleanup.push(project)
       await promisify(execFile)('git', ['init', '-q', project])
-      // The plugin, by its path, in the user's own config, as docs/plugins/opencode.md says.
+      // The plugin, by its path, in the user's own config, as docs/plugins.md says.
       const userConfig = join(env.XDG_CONFIG_HOME!, family.bin)
       await mkdir(userConfig, { recursive: true })
       await writeFile(join(userConfig, family.config), JSON.stringify({ plugin: [pluginDir] }))

@@ -19,7 +19,7 @@ const ROOT = 'omp'
  *
  * Not the Claude format: omp installs it from a marketplace, but serves its MCP server's tools (as
  * `mcp__<plugin>_<server>_<tool>`) and never runs its hooks; and it links the package of a marketplace
- * plugin too, so a folder installed that way shows each tool twice (docs/plugins/pi.md).
+ * plugin too, so a folder installed that way shows each tool twice (docs/plugins.md).
  */
 export const emitOmpPlugin: PluginFormatEmitter = (plan) => {
   const files: OutputFile[] = []

@@ -138,7 +138,7 @@ function configFor(plan: Plan, id: Harness & ('opencode' | 'kilo')): { [key: str
  * The agents, commands, approval rules and skills, which a plugin cannot carry as files: the `config`
  * hook adds them to the config opencode and Kilo go on with, where the user's own config has none of
  * that name (opencode 1.18 lists a skill of a `skills.paths` entry added there; Kilo 7.7 does not,
- * see docs/plugins/opencode.md).
+ * see docs/plugins.md).
  */
 function configModule(plan: Plan, harnesses: readonly Harness[]): OwnedFile[] | undefined {
   const ids = harnesses.filter((id): id is 'opencode' | 'kilo' => id === 'opencode' || id === 'kilo')
