@@ -7,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
 import { harness } from '../../src/compile/harnesses/index.js'
+import type { Diagnostic } from '../../src/diagnostics.js'
 import { copyProject, repoRoot } from '../util/project.js'
 import { tempDir } from '../util/temp.js'
 
@@ -17,6 +18,7 @@ import { tempDir } from '../util/temp.js'
 const plugin = { name: 'word-tools', version: '2.1.0', description: 'Counts words.' }
 let root: string
 let out: string
+let diagnostics: Diagnostic[]
 
 /** Every file of the folder, relative to it. */
 async function filesOf(dir: string): Promise<string[]> {
@@ -35,7 +37,7 @@ function fromFile(file: string, specifier: string): string {
 beforeAll(async () => {
   root = await copyProject(join(repoRoot, 'test/fixtures/plugin-folder'), 'oac-plugin-codex-pi-')
   out = join(root, 'out')
-  await compile({ root, registry: 'agents/registry.ts:registry', target: 'out', plugin, harnesses: ['codex', 'pi', 'omp', 'gemini'] })
+  diagnostics = (await compile({ root, registry: 'agents/registry.ts:registry', target: 'out', plugin, harnesses: ['codex', 'pi', 'omp', 'gemini'] })).diagnostics
 })
 
 describe('the folder as a whole', () => {
@@ -124,6 +126,12 @@ describe('Codex', () => {
     expect(bareManifest).toEqual({ ...plugin, mcpServers: manifest.mcpServers, hooks: manifest.hooks })
     expect(JSON.parse(await readFile(join(bare, 'out/codex/mcp.json'), 'utf8'))).toEqual({ mcpServers: {} })
     expect(JSON.parse(await readFile(join(bare, 'out/codex/hooks.json'), 'utf8'))).toEqual({ hooks: {} })
+  })
+
+  it('has no agents, and compile says so for Codex alone', () => {
+    const warnings = diagnostics.filter((d) => d.code === 'plugin-unsupported' && d.message.includes("the plugin's agents"))
+    expect(warnings.map((d) => d.message.split(' cannot')[0])).toEqual(['Codex'])
+    expect(warnings[0]!.fix).toContain('without --plugin')
   })
 
   it('shows the model the server under its own name', () => {

@@ -149,7 +149,17 @@ export const codex = {
   commands: [CODEX_COMMAND],
   // A plugin's server keeps its own name: Codex 0.171 shows its tools as `<tool>` in `mcp__<server>`, as a
   // project's, and its hooks see `mcp__<server>__<tool>` (test/harness/plugin-codex-pi.test.ts).
-  plugin: { format: 'codex', serverName: (_plugin, server) => server, install: 'codex plugin marketplace add <dir> && codex plugin add <plugin>@<plugin>' },
+  plugin: {
+    format: 'codex',
+    serverName: (_plugin, server) => server,
+    install: 'codex plugin marketplace add <dir> && codex plugin add <plugin>@<plugin>',
+    unsupported: {
+      agents: {
+        says: 'a Codex plugin has no agents (its manifest, .codex-plugin/plugin.json, names skills, mcpServers, apps and hooks)',
+        fix: 'Compile the agents into the project for Codex (oac compile --harness codex, without --plugin), or accept that Codex users get the tools, skills, commands and hooks alone.',
+      },
+    },
+  },
   proof: {
     cli: { package: '@openai/codex', version: '0.171.0', bin: 'codex' },
     test: 'test/harness/claude-codex.test.ts',
