@@ -114,12 +114,11 @@ function warnUnwrittenApprovals(registry: RegistryDefinition, config: ResolvedCo
   if (decided.length === 0) return
   for (const id of config.harnesses) {
     const { title, approvals } = harness(id)
-    const unsupported = 'unsupported' in approvals ? approvals : undefined
-    if (!unsupported) continue
+    if (!('unsupported' in approvals)) continue
     findings.warning(
       'approval-unsupported',
-      `Config "${config.config}"'s approval rules cannot reach ${title}: ${unsupported.unsupported}. There, ${decided.map((tool) => `"${tool.name}"`).join(', ')} ${decided.length === 1 ? 'runs' : 'run'} as ${title} decides.`,
-      unsupported.fix.replaceAll('<server>', config.serverName),
+      `Config "${config.config}"'s approval rules cannot reach ${title}: ${approvals.unsupported}. There, ${decided.map((tool) => `"${tool.name}"`).join(', ')} ${decided.length === 1 ? 'runs' : 'run'} as ${title} decides.`,
+      approvals.fix.replaceAll('<server>', config.serverName),
       registry.source,
     )
   }
