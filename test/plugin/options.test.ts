@@ -59,7 +59,16 @@ describe('plugin options', () => {
   test('rejects unknown options and lists the known ones', () => {
     const message = problemsOf({ registry: 'r.ts', outDir: 'dist', harness: ['claude'] })
     expect(message).toContain('unknown options `outDir`, `harness`')
-    expect(message).toContain('known: registry, config, target, harnesses, nativeTools, root, serverName, bridge, codexConfig, force, cache')
+    expect(message).toContain('known: registry, config, target, harnesses, nativeTools, root, serverName, bridge, codexConfig, plugin, force, cache')
+  })
+
+  test('takes a plugin folder in place of a target, and says what is wrong with one', () => {
+    const plugin = { dir: 'dist/plugin', name: 'trip-kit', version: '1.0.0', description: 'Trips.' }
+    expect(validateOptions({ registry: 'r.ts', plugin })).toEqual({ registry: 'r.ts', plugin })
+    expect(problemsOf({ registry: 'r.ts', plugin, target: '.' })).toContain('option `target`: `plugin.dir` names the folder to write, as `target` does: give one of them')
+    expect(problemsOf({ registry: 'r.ts', plugin: { name: 'trip-kit' } })).toContain('option `plugin.dir`')
+    expect(problemsOf({ registry: 'r.ts', plugin: { dir: 'p', owner: 'me' } })).toContain('`owner`')
+    expect(problemsOf({ registry: 'r.ts', plugin: 'dist/plugin' })).toContain('option `plugin`: expected { dir, name?, version?, description? }')
   })
 
   test('every bundler entry validates when the plugin is created', () => {
@@ -72,11 +81,13 @@ describe('plugin options', () => {
   })
 
   test('the fast check accepts exactly what the zod schema accepts', () => {
-    const keys = ['registry', 'config', 'target', 'harnesses', 'nativeTools', 'root', 'serverName', 'bridge', 'codexConfig', 'force', 'cache', 'outDir']
+    const keys = ['registry', 'config', 'target', 'harnesses', 'nativeTools', 'root', 'serverName', 'bridge', 'codexConfig', 'plugin', 'force', 'cache', 'outDir']
+    const text = fc.constantFrom('', 'r.ts', 'process', 'inline', 'claude', true, false, 0, 1, null, undefined)
     const value = fc.oneof(
-      fc.constantFrom('', 'r.ts', 'process', 'inline', 'claude', true, false, 0, 1, null, undefined),
+      text,
       fc.array(fc.constantFrom('claude', 'opencode', 'vim', 3, undefined), { maxLength: 3 }),
       fc.constant({}),
+      fc.dictionary(fc.constantFrom('dir', 'name', 'version', 'description', 'owner'), text),
     )
     const options = fc.oneof(fc.dictionary(fc.constantFrom(...keys), value), fc.record({ registry: fc.constant('r.ts') }), value)
     fc.assert(
