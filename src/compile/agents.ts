@@ -6,6 +6,7 @@ import { resolveModels } from './models.js'
 import { agentNameProblem } from './names.js'
 import type { PlannedAgent } from './plan.js'
 import { plannedSource } from './source.js'
+import { checkIdentity, type IdentityRules } from './identity.js'
 
 const MODES: readonly string[] = ['subagent', 'primary', 'all']
 const TOOL_FORMATS: readonly string[] = ['bash', 'json', 'both']
@@ -49,19 +50,20 @@ export interface AgentInputs {
   root: string
 }
 
+const AGENT_IDENTITY: IdentityRules = {
+  noun: 'agent',
+  nameProblem: agentNameProblem,
+  nameFix: 'Rename the agent to lowercase words joined by hyphens, e.g. "code-reviewer".',
+  descriptionFix: 'Describe what the agent does and when to use it: harnesses show it when picking a subagent.',
+}
+
 /** Checks one agent and turns it into its planned form (undefined when it cannot be planned). */
 export function planAgent(agent: AgentDefinition, inputs: AgentInputs, findings: Findings): PlannedAgent | undefined {
   const at = agent.source
   const label = `Agent "${agent.name}"`
   const errorsBefore = findings.diagnostics.filter((d) => d.severity === 'error').length
 
-  const nameProblem = typeof agent.name === 'string' ? agentNameProblem(agent.name) : 'must be a string'
-  if (nameProblem) {
-    findings.error('agent-name-invalid', `The agent name "${String(agent.name)}" ${nameProblem}.`, 'Rename the agent to lowercase words joined by hyphens, e.g. "code-reviewer".', at)
-  }
-  if (typeof agent.description !== 'string' || agent.description.trim() === '') {
-    findings.error('agent-description-missing', `${label} has no description.`, 'Describe what the agent does and when to use it: harnesses show it when picking a subagent.', at)
-  }
+  checkIdentity(agent, AGENT_IDENTITY, at, findings)
   if (inputs.prompt === undefined) {
     findings.error('agent-prompt-invalid', `${label}'s prompt is neither text nor { file }.`, "Set prompt to the prompt text, or to { file: './prompt.md' } (next to this module).", at)
   }

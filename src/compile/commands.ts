@@ -8,6 +8,7 @@ import type { PlannedCommand, PlannedSkill } from './plan.js'
 import { registryList } from './registry-lists.js'
 import { skillNameProblem } from './skills.js'
 import { plannedSource } from './source.js'
+import { checkIdentity, type IdentityRules } from './identity.js'
 
 /** The one placeholder of a command's prompt: what the user typed after the command. */
 export const ARGS_PLACEHOLDER = '{{args}}'
@@ -69,18 +70,19 @@ export function commandFiles(harnesses: readonly Harness[]): Array<{ file: Comma
   return [...byPath.values()]
 }
 
+const COMMAND_IDENTITY: IdentityRules = {
+  noun: 'command',
+  nameProblem: skillNameProblem,
+  nameFix: 'Rename the command to lowercase words joined by hyphens, e.g. "forecast": the user types /forecast.',
+  descriptionFix: 'Say what the command does: harnesses show it in their list of commands.',
+}
+
 /** Checks one command and turns it into its planned form (undefined when it cannot be planned). */
 export function planCommand(command: CommandDefinition, inputs: CommandInputs, findings: Findings): PlannedCommand | undefined {
   const at = command.source
   const label = `Command "${command.name}"`
   const errorsBefore = findings.diagnostics.filter((d) => d.severity === 'error').length
-  const nameProblem = typeof command.name === 'string' ? skillNameProblem(command.name) : 'must be a string'
-  if (nameProblem) {
-    findings.error('command-name-invalid', `The command name "${String(command.name)}" ${nameProblem}.`, 'Rename the command to lowercase words joined by hyphens, e.g. "forecast": the user types /forecast.', at)
-  }
-  if (typeof command.description !== 'string' || command.description.trim() === '') {
-    findings.error('command-description-missing', `${label} has no description.`, 'Say what the command does: harnesses show it in their list of commands.', at)
-  }
+  checkIdentity(command, COMMAND_IDENTITY, at, findings)
   if (command.argumentHint !== undefined && typeof command.argumentHint !== 'string') {
     findings.error('command-field-invalid', `${label}'s argumentHint is not text.`, 'Set argumentHint to a short hint such as "<city>", or leave it out.', at)
   }

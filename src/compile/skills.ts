@@ -8,6 +8,7 @@ import type { PlannedSkill, PlannedTool } from './plan.js'
 import { registryList } from './registry-lists.js'
 import { plannedSource } from './source.js'
 import type { CollectedTools } from './tools.js'
+import { checkIdentity, type IdentityRules } from './identity.js'
 
 /*
  * Skills: checked against the Agent Skills format (agentskills.io: the name is the folder's, 1-64
@@ -108,18 +109,20 @@ export interface SkillInputs {
   root: string
 }
 
+const SKILL_IDENTITY: IdentityRules = {
+  noun: 'skill',
+  nameProblem: skillNameProblem,
+  nameFix: 'Rename the skill to lowercase words joined by hyphens, e.g. "weather-reports": it is the name of its folder.',
+  descriptionFix: 'Say what the skill does and when to use it: harnesses pick a skill by its description.',
+}
+
 /** Checks one skill and turns it into its planned form (undefined when it cannot be planned). */
 export function planSkill(skill: SkillDefinition, inputs: SkillInputs, planned: readonly PlannedTool[], findings: Findings): PlannedSkill | undefined {
   const at: SourceLocation = skill.source
   const label = `Skill "${skill.name}"`
   const errorsBefore = findings.diagnostics.filter((d) => d.severity === 'error').length
-  const nameProblem = typeof skill.name === 'string' ? skillNameProblem(skill.name) : 'must be a string'
-  if (nameProblem) {
-    findings.error('skill-name-invalid', `The skill name "${String(skill.name)}" ${nameProblem}.`, 'Rename the skill to lowercase words joined by hyphens, e.g. "weather-reports": it is the name of its folder.', at)
-  }
-  if (typeof skill.description !== 'string' || skill.description.trim() === '') {
-    findings.error('skill-description-missing', `${label} has no description.`, 'Say what the skill does and when to use it: harnesses pick a skill by its description.', at)
-  } else if (skill.description.length > DESCRIPTION_CAP) {
+  checkIdentity(skill, SKILL_IDENTITY, at, findings)
+  if (typeof skill.description === 'string' && skill.description.length > DESCRIPTION_CAP) {
     findings.error('skill-description-long', `${label}'s description is ${skill.description.length} characters; the Agent Skills format allows ${DESCRIPTION_CAP}.`, `Shorten it to ${DESCRIPTION_CAP} characters at most, and move the details into the instructions.`, at)
   }
   const instructions = inputs.texts.get(skill)

@@ -10,6 +10,7 @@ import { type PlannedTool, scriptsFolder } from './plan.js'
 import { type CanonicalSchema, canonicalSchema } from './schema.js'
 import { schemaLimitations } from './schema-support.js'
 import { plannedSource } from './source.js'
+import { checkIdentity, type IdentityRules } from './identity.js'
 
 export interface CollectedTools {
   /** Every distinct tool: the registry's in order, then each agent's in order of first appearance. */
@@ -106,16 +107,13 @@ function toolTitleProblem(title: unknown): string | undefined {
 export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, rules: ApprovalRules, root: string, findings: Findings, zod?: ZodCopy): PlannedTool | undefined {
   const at = tool.source
   const label = `Tool "${tool.name}"`
-  let ok = true
-  const nameProblem = typeof tool.name === 'string' ? toolNameProblem(tool.name, config.serverName) : 'must be a string'
-  if (nameProblem) {
-    ok = false
-    findings.error('tool-name-invalid', `The tool name "${String(tool.name)}" ${nameProblem}.`, 'Rename the tool to lowercase words joined by "_" or "-", e.g. "search_issues".', at)
+  const identity: IdentityRules = {
+    noun: 'tool',
+    nameProblem: (name) => toolNameProblem(name, config.serverName),
+    nameFix: 'Rename the tool to lowercase words joined by "_" or "-", e.g. "search_issues".',
+    descriptionFix: 'Describe what the tool does and when to use it: the model reads this to choose the tool.',
   }
-  if (typeof tool.description !== 'string' || tool.description.trim() === '') {
-    ok = false
-    findings.error('tool-description-missing', `${label} has no description.`, 'Describe what the tool does and when to use it: the model reads this to choose the tool.', at)
-  }
+  let ok = checkIdentity(tool, identity, at, findings)
   const titleProblem = tool.title === undefined ? undefined : toolTitleProblem(tool.title)
   if (titleProblem) {
     ok = false
@@ -124,7 +122,7 @@ export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, rules:
 
   // Built-ins share a namespace with our tools only where the tool gets a native form.
   const native = config.nativeTools && tool.json
-  const collisions = native && !nameProblem ? builtinCollisions(tool.name, config.harnesses) : []
+  const collisions = native && typeof tool.name === 'string' && identity.nameProblem(tool.name) === undefined ? builtinCollisions(tool.name, config.harnesses) : []
   const refusing = collisions.filter((id) => harness(id).builtinReplacement === 'rejected')
   if (collisions.length && !tool.replacesBuiltin) {
     ok = false
