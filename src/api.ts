@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { ScriptBundler } from './bundle/index.js'
 import { compilePlan, type PlanOptions } from './compile/index.js'
@@ -89,7 +89,9 @@ export class Compiler {
     diagnostics.push(...bundled.diagnostics)
     if (hasErrors(diagnostics)) throw new OacError(diagnostics)
     const files = [...emitted, ...bundled.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-    const watchFiles = [...new Set([...loaded.files, ...bundled.inputs])].sort()
+    // A plugin's name, version and description default to package.json's: a watch build follows its edits.
+    const identity = options.plugin && existsSync(join(this.root, 'package.json')) ? [join(this.root, 'package.json')] : []
+    const watchFiles = [...new Set([...loaded.files, ...bundled.inputs, ...identity])].sort()
     return { plan, files, diagnostics, watchFiles }
   }
 
@@ -102,13 +104,15 @@ export class Compiler {
    * it gets the very plan of the last build, which every later stage then knows at a glance.
    */
   private compile(loaded: LoadedRegistry, options: GenerateOptions): ReturnType<typeof compilePlan> {
-    const key = JSON.stringify({ ...options, root: this.root })
+    // The plugin's identity as package.json gives it now: an edit there (a new version) compiles again.
+    const { plugin, ...rest } = options
+    const planOptions = { ...rest, root: this.root, ...(plugin && { plugin: pluginInfo(this.root, plugin) }) }
+    const key = JSON.stringify(planOptions)
     const last = this.lastCompile
     if (last && last.options === key && last.loaded.registry === loaded.registry && last.loaded.zod === loaded.zod && samePrompts(last.loaded.prompts, loaded.prompts) && sameDecisions(last.loaded.hookDecisions, loaded.hookDecisions)) {
       return last.result
     }
-    const { plugin, ...rest } = options
-    const result = compilePlan(loaded, { ...rest, root: this.root, ...(plugin && { plugin: pluginInfo(this.root, plugin) }) })
+    const result = compilePlan(loaded, planOptions)
     this.lastCompile = { loaded, options: key, result }
     return result
   }

@@ -70,3 +70,25 @@ describe('Compiler: one watch session', () => {
     expect(contentOf(bodyEdited, 'scripts/tools/weather.mjs')).toContain('rainy in')
   })
 })
+
+describe('Compiler: a plugin folder', () => {
+  it("follows the project's package.json for the plugin's identity, and watches it", async () => {
+    const project = await copyProject(basic)
+    const manifest = join(project, 'package.json')
+    await writeFile(manifest, JSON.stringify({ name: '@team/trip-kit', version: '1.0.0', description: 'Trips.' }))
+    const compiler = new Compiler(project)
+    try {
+      const first = await compiler.generate({ ...OPTIONS, plugin: {} })
+      expect(first.plan.plugin).toEqual({ name: 'trip-kit', version: '1.0.0', description: 'Trips.' })
+      expect(first.watchFiles).toContain(manifest)
+      await writeFile(manifest, JSON.stringify({ name: '@team/trip-kit', version: '1.1.0', description: 'Trips.' }))
+      const second = await compiler.generate({ ...OPTIONS, plugin: {} })
+      expect(second.plan.plugin?.version).toBe('1.1.0')
+      expect(contentOf(second, 'package.json')).toContain('"version": "1.1.0"')
+      // Given fields win over package.json's.
+      expect((await compiler.generate({ ...OPTIONS, plugin: { version: '2.0.0' } })).plan.plugin?.version).toBe('2.0.0')
+    } finally {
+      await compiler.dispose()
+    }
+  })
+})
