@@ -28,10 +28,16 @@ export function emitHooks(plan: Plan): OutputFile[] {
   })
 }
 
+/** The plan's hooks of the events harness `id` has. */
+export function hooksOfEvents(plan: Plan, id: Harness): PlannedHook[] {
+  const { events } = harness(id).hooks
+  return plan.hooks.filter((hook) => events[hook.on] !== undefined)
+}
+
 /** The hooks `id` registers in its settings or plugin: those of events it has; a harness that scopes hooks to agents gets an agent's own hooks in its agent file (see agentHookGroups). */
 export function registeredHooks(plan: Plan, id: Harness): PlannedHook[] {
-  const support = harness(id).hooks
-  return plan.hooks.filter((hook) => support.events[hook.on] !== undefined && !(hook.agents && support.scopesToAgents))
+  const { scopesToAgents } = harness(id).hooks
+  return hooksOfEvents(plan, id).filter((hook) => !(hook.agents && scopesToAgents))
 }
 
 /** The names a hook of `id` sees for the tools `hook` watches, as one anchored pattern; undefined for every tool (or an event about none). */
@@ -100,14 +106,9 @@ function commandRegistrations(plan: Plan, id: Harness, hooks: readonly PlannedHo
  */
 export function pluginHookGroups(plan: Plan, id: Harness, root: string, options: { othersRoot?: string } = {}): { [event: string]: JsonValue[] } {
   const support = harness(id).hooks
-  const groups: { [event: string]: JsonValue[] } = {}
-  if (support.registration.kind !== 'command') return groups
+  if (support.registration.kind !== 'command') return {}
   const registration: CommandHookRegistration = { ...support.registration, projectDir: root, ...(options.othersRoot && { othersRoot: options.othersRoot }) }
-  for (const hook of plan.hooks) {
-    const event = support.events[hook.on]
-    if (event !== undefined) (groups[event] ??= []).push(matcherGroup(plan, id, hook, registration))
-  }
-  return groups
+  return groupsByEvent(plan, id, hooksOfEvents(plan, id), registration)
 }
 
 /**
@@ -118,7 +119,7 @@ export function pluginHookGroups(plan: Plan, id: Harness, root: string, options:
 export function pluginHooksFile(plan: Plan, id: Harness, root: string, path: string): OutputFile | undefined {
   const support = harness(id).hooks
   if (support.registration.kind !== 'command' || support.registration.shape !== 'copilot') return undefined
-  const hooks = plan.hooks.filter((hook) => support.events[hook.on] !== undefined)
+  const hooks = hooksOfEvents(plan, id)
   if (hooks.length === 0) return undefined
   return commandRegistrations(plan, id, hooks, { ...support.registration, projectDir: root, file: () => path })
 }
@@ -140,14 +141,15 @@ function matcherGroup(plan: Plan, id: Harness, hook: PlannedHook, registration: 
  * that scopes hooks to agents (Claude Code's frontmatter `hooks`, of its settings' shape); empty elsewhere.
  */
 export function agentHookGroups(plan: Plan, id: Harness, agent: string): { [event: string]: JsonValue[] } {
-  const support = harness(id).hooks
-  const registration = support.registration
+  const { scopesToAgents, registration } = harness(id).hooks
+  if (!scopesToAgents || registration.kind !== 'command') return {}
+  return groupsByEvent(plan, id, hooksOfEvents(plan, id).filter((hook) => hook.agents?.includes(agent)), registration)
+}
+
+/** `hooks` (each of an event `id` has) as matcher groups of the settings' shape, by the harness's event name. */
+function groupsByEvent(plan: Plan, id: Harness, hooks: readonly PlannedHook[], registration: CommandHookRegistration): { [event: string]: JsonValue[] } {
+  const { events } = harness(id).hooks
   const groups: { [event: string]: JsonValue[] } = {}
-  if (!support.scopesToAgents || registration.kind !== 'command') return groups
-  for (const hook of plan.hooks) {
-    const event = support.events[hook.on]
-    if (event === undefined || !hook.agents?.includes(agent)) continue
-    ;(groups[event] ??= []).push(matcherGroup(plan, id, hook, registration))
-  }
+  for (const hook of hooks) (groups[events[hook.on]!] ??= []).push(matcherGroup(plan, id, hook, registration))
   return groups
 }

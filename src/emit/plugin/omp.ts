@@ -3,6 +3,7 @@ import type { CommandFile } from '../../compile/harnesses/types.js'
 import type { JsonValue } from '../../define/types.js'
 import { commandsAs } from '../commands.js'
 import { hookPluginFile } from '../hook-plugins.js'
+import { hooksOfEvents } from '../hooks.js'
 import { ompToolFactory, ompTools } from '../omp.js'
 import type { OutputFile } from '../types.js'
 import type { PluginFormatEmitter } from './index.js'
@@ -33,7 +34,7 @@ export const emitOmpPlugin: PluginFormatEmitter = (plan) => {
     })
   }
   const { hooks: support, commands } = harness('omp')
-  const hooks = plan.hooks.filter((hook) => support.events[hook.on] !== undefined)
+  const hooks = hooksOfEvents(plan, 'omp')
   if (hooks.length > 0 && support.registration.kind === 'plugin') {
     const path = `${ROOT}/extensions/${plan.serverName}-hooks.ts`
     files.push(hookPluginFile(plan, 'omp', hooks, path))

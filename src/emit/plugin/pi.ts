@@ -3,6 +3,7 @@ import type { CommandFile } from '../../compile/harnesses/types.js'
 import type { JsonValue } from '../../define/types.js'
 import { commandsAs } from '../commands.js'
 import { hookPluginFile } from '../hook-plugins.js'
+import { hooksOfEvents } from '../hooks.js'
 import { piExtension, piTools } from '../pi.js'
 import { skillsIn } from '../skills.js'
 import type { OutputFile } from '../types.js'
@@ -30,7 +31,7 @@ export const emitPiPackage: PluginFormatEmitter = (plan) => {
     extensions.push(`./${path}`)
   }
   const { hooks: support, commands } = harness('pi')
-  const hooks = plan.hooks.filter((hook) => support.events[hook.on] !== undefined)
+  const hooks = hooksOfEvents(plan, 'pi')
   if (hooks.length > 0 && support.registration.kind === 'plugin') {
     const path = `${ROOT}/extensions/${plan.serverName}-hooks.ts`
     files.push(hookPluginFile(plan, 'pi', hooks, path))
