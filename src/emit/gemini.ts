@@ -5,7 +5,7 @@ import { mcpServerCommand } from '../runtime/mcp-launcher.js'
 import { agentAllowList } from './allow-list.js'
 import { markdownWithFrontmatter } from './codegen/escape.js'
 import { renderAgentPrompt } from './codegen/prompt-docs.js'
-import { type PermissionLists, permissionItems, servesMcp } from './mcp-tools.js'
+import { type PermissionLists, permissionItems, serverEnv, servesMcp } from './mcp-tools.js'
 import type { OutputFile } from './types.js'
 
 /**
@@ -16,8 +16,7 @@ import type { OutputFile } from './types.js'
  * so the config's variables are listed; `${VAR}` is expanded from the CLI's environment.
  */
 export function settingsServerEntry(plan: Plan): { [key: string]: JsonValue } {
-  const env = Object.fromEntries(plan.env.map((name) => [name, `\${${name}}`]))
-  return { ...mcpServerCommand(plan.serverName), ...(plan.env.length > 0 ? { env } : {}) }
+  return { ...mcpServerCommand(plan.serverName), ...serverEnv(plan) }
 }
 
 /** Gemini CLI or a fork of it: the harness, the folder of its project settings and agents, and where those settings keep approval rules. */

@@ -1,6 +1,6 @@
 /* What the emitters of MCP harnesses share: which tools the server gives each agent. */
 import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
-import type { Harness } from '../define/types.js'
+import type { Harness, JsonValue } from '../define/types.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
 import { hasNativeForm, nativeToolName, toolsByName } from './codegen/prompt-docs.js'
 import { ARRAY_ITEM, type MergeEntry, type MergeFile } from './types.js'
@@ -32,14 +32,22 @@ export function agentTools(plan: Plan, agent: PlannedAgent): PlannedTool[] {
  * selected, the write step warns about one.
  */
 export function mcpJsonFile(plan: Plan): MergeFile {
-  const env = Object.fromEntries(plan.env.map((name) => [name, `\${${name}}`]))
   return {
     kind: 'merge',
     path: '.mcp.json',
     format: 'json',
-    entries: [{ keyPath: ['mcpServers', plan.serverName], value: { ...mcpServerCommand(plan.serverName), ...(plan.env.length > 0 ? { env } : {}) } }],
+    entries: [{ keyPath: ['mcpServers', plan.serverName], value: { ...mcpServerCommand(plan.serverName), ...serverEnv(plan) } }],
     ...(plan.harnesses.includes('copilot') ? { strictJsonReader: 'the GitHub Copilot CLI' } : {}),
   }
+}
+
+/**
+ * The config's variables as a server entry's `env`, each `${VAR}`, which the harness fills from its own
+ * environment when it starts the server (only the name is written down, never the value); nothing
+ * without variables. For `.mcp.json`, Gemini CLI's and Qwen Code's settings, and the plugins' manifests.
+ */
+export function serverEnv(plan: Plan): { [key: string]: JsonValue } {
+  return plan.env.length > 0 ? { env: Object.fromEntries(plan.env.map((name) => [name, `\${${name}}`])) } : {}
 }
 
 /** Where a harness's settings keep the tools that run without asking and those that always ask. */

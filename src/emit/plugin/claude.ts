@@ -8,7 +8,7 @@ import { copilotAgentMarkdown } from '../copilot.js'
 import { jsonDocument } from '../codegen/escape.js'
 import { commandsAs } from '../commands.js'
 import { pluginHookGroups, pluginHooksFile } from '../hooks.js'
-import { servesMcp } from '../mcp-tools.js'
+import { serverEnv, servesMcp } from '../mcp-tools.js'
 import type { OutputFile } from '../types.js'
 import type { PluginFormatEmitter } from './index.js'
 
@@ -84,8 +84,7 @@ export const emitClaudePlugin: PluginFormatEmitter = (plan, harnesses) => {
 
 /** Our MCP server's entry: plain node, the script found from the plugin's root (`root`, the harness's variable), the config's `env` by name. */
 function mcpServer(plan: Plan, root: string): { [key: string]: JsonValue } {
-  const env = Object.fromEntries(plan.env.map((variable) => [variable, `\${${variable}}`]))
-  return { command: 'node', args: [`${root}/${mcpServerScript(plan.serverName)}`], ...(plan.env.length > 0 ? { env } : {}) }
+  return { command: 'node', args: [`${root}/${mcpServerScript(plan.serverName)}`], ...serverEnv(plan) }
 }
 
 /**

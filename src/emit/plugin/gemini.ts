@@ -7,7 +7,7 @@ import { jsonDocument, tomlDocument } from '../codegen/escape.js'
 import { commandsAs } from '../commands.js'
 import { geminiAgentFile } from '../gemini.js'
 import { pluginHookGroups } from '../hooks.js'
-import { servesMcp } from '../mcp-tools.js'
+import { serverEnv, servesMcp } from '../mcp-tools.js'
 import type { OutputFile } from '../types.js'
 import type { PluginFormatEmitter } from './index.js'
 
@@ -65,8 +65,7 @@ function qwenManifest(plan: Plan, gemini: { [key: string]: JsonValue }): { [key:
  */
 function serverEntry(plan: Plan): { [key: string]: JsonValue } {
   const script = `${ROOT}\${/}${mcpServerScript(plan.serverName).split('/').join('${/}')}`
-  const env = Object.fromEntries(plan.env.map((variable) => [variable, `\${${variable}}`]))
-  return { command: 'node', args: [script], ...(plan.env.length > 0 ? { env } : {}) }
+  return { command: 'node', args: [script], ...serverEnv(plan) }
 }
 
 /**
