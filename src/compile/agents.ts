@@ -2,11 +2,11 @@ import { type AgentDefinition, type AnyToolDefinition, type Harness, HARNESSES, 
 import type { ResolvedConfig } from './config.js'
 import type { Findings } from './findings.js'
 import { harness as harnessDescription } from './harnesses/index.js'
+import { checkIdentity, type IdentityRules } from './identity.js'
 import { resolveModels } from './models.js'
 import { agentNameProblem } from './names.js'
 import type { PlannedAgent } from './plan.js'
 import { plannedSource } from './source.js'
-import { checkIdentity, type IdentityRules } from './identity.js'
 
 const MODES: readonly string[] = ['subagent', 'primary', 'all']
 const TOOL_FORMATS: readonly string[] = ['bash', 'json', 'both']

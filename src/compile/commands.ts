@@ -4,11 +4,11 @@ import type { Findings } from './findings.js'
 import { isAgent, isCommand } from './guards.js'
 import { harness } from './harnesses/index.js'
 import type { CommandFile } from './harnesses/types.js'
+import { checkIdentity, type IdentityRules } from './identity.js'
+import { skillNameProblem } from './names.js'
 import type { PlannedCommand, PlannedSkill } from './plan.js'
 import { registryList } from './registry-lists.js'
-import { skillNameProblem } from './skills.js'
 import { plannedSource } from './source.js'
-import { checkIdentity, type IdentityRules } from './identity.js'
 
 /** The one placeholder of a command's prompt: what the user typed after the command. */
 export const ARGS_PLACEHOLDER = '{{args}}'

@@ -32,7 +32,10 @@ import { harness } from './harnesses/index.js'
 const TOOL_NAME = /^[a-z][a-z0-9_-]*$/
 const AGENT_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/
 const SERVER_NAME = /^[A-Za-z0-9_-]+$/
-const NAME_CAP = 64
+/** A skill's, a command's and a plugin's name: the Agent Skills format's, and Claude Code's for a plugin. */
+export const KEBAB_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+/** The most characters of an agent's, a skill's, a command's or a plugin's name. */
+export const NAME_CAP = 64
 const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$/
 
 /** The harness whose cap on the name its model sees leaves tool names the least room, and that room. */
@@ -69,6 +72,14 @@ export function agentNameProblem(name: string): string | undefined {
   if (!AGENT_NAME.test(name)) return 'must be lowercase words of letters and digits joined by single hyphens, starting with a letter'
   if (name.length > NAME_CAP) return `is ${name.length} characters; at most ${NAME_CAP}`
   if (WINDOWS_DEVICE.test(name)) return 'is a Windows device name, which cannot be a file name there'
+  return undefined
+}
+
+/** Why `name` cannot name a skill's folder (or a command), or undefined when it can. */
+export function skillNameProblem(name: string): string | undefined {
+  if (!KEBAB_NAME.test(name)) return 'must be lowercase letters and digits, in words joined by single hyphens (no hyphen first or last)'
+  if (name.length > NAME_CAP) return `is ${name.length} characters; at most ${NAME_CAP}`
+  if (WINDOWS_DEVICE.test(name)) return 'is a Windows device name, which cannot be a folder name there'
   return undefined
 }
 

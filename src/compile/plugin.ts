@@ -3,22 +3,23 @@ import type { ResolvedConfig } from './config.js'
 import type { Findings } from './findings.js'
 import { harness } from './harnesses/index.js'
 import type { PluginLimit, PluginPart } from './harnesses/types.js'
+import { KEBAB_NAME, NAME_CAP } from './names.js'
 import type { PlannedAgent, PlannedTool, PluginInfo } from './plan.js'
 
-// The strictest of the formats: Claude Code's plugin names (kebab-case), which npm, Gemini CLI,
-// Codex and pi all take as well.
-const PLUGIN_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
-const PLUGIN_NAME_MAX = 64
 // Semantic Versioning 2.0.0's own pattern (semver.org), which every manifest's `version` follows.
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/
 
-/** The plugin's identity as given, each field checked against what every manifest accepts; a bad one is reported. */
+/**
+ * The plugin's identity as given, each field checked against what every manifest accepts; a bad one is
+ * reported. The name: the strictest of the formats', Claude Code's (kebab-case, as a skill's), which
+ * npm, Gemini CLI, Codex and pi all take as well.
+ */
 export function checkPluginInfo(info: PluginInfo, registry: RegistryDefinition, findings: Findings): PluginInfo {
-  if (!PLUGIN_NAME.test(info.name) || info.name.length > PLUGIN_NAME_MAX) {
-    const suggestion = info.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, PLUGIN_NAME_MAX) || 'my-agents'
+  if (!KEBAB_NAME.test(info.name) || info.name.length > NAME_CAP) {
+    const suggestion = info.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, NAME_CAP) || 'my-agents'
     findings.error(
       'plugin-name-invalid',
-      `The plugin name "${info.name}" is not one every harness takes: lowercase letters, digits and single hyphens, at most ${PLUGIN_NAME_MAX} characters (Claude Code's rule for plugin names, which npm and the other manifests accept too).`,
+      `The plugin name "${info.name}" is not one every harness takes: lowercase letters, digits and single hyphens, at most ${NAME_CAP} characters (Claude Code's rule for plugin names, which npm and the other manifests accept too).`,
       `Name it e.g. "${suggestion}": --plugin-name ${suggestion} on the command line, or plugin: { name: '${suggestion}' } in the build plugin's options (the default is the project's package.json name).`,
       registry.source,
     )

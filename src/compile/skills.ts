@@ -4,11 +4,12 @@ import type { Findings } from './findings.js'
 import { isSkill, isTool } from './guards.js'
 import { harness } from './harnesses/index.js'
 import type { SkillFolder, TextSyntax } from './harnesses/types.js'
+import { checkIdentity, type IdentityRules } from './identity.js'
+import { skillNameProblem } from './names.js'
 import type { PlannedSkill, PlannedTool } from './plan.js'
 import { registryList } from './registry-lists.js'
 import { plannedSource } from './source.js'
 import type { CollectedTools } from './tools.js'
-import { checkIdentity, type IdentityRules } from './identity.js'
 
 /*
  * Skills: checked against the Agent Skills format (agentskills.io: the name is the folder's, 1-64
@@ -16,21 +17,10 @@ import { checkIdentity, type IdentityRules } from './identity.js'
  * characters), and placed so that every harness shows each skill once (see `skillFolders`).
  */
 
-const SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
-const NAME_CAP = 64
 const DESCRIPTION_CAP = 1024
-const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])$/
 
 /** The folder read by most harnesses (the Agent Skills standard's): a harness that reads it is served from it. */
 const SHARED_FOLDER: SkillFolder = '.agents/skills'
-
-/** Why `name` cannot name a skill's folder (or a command), or undefined when it can. */
-export function skillNameProblem(name: string): string | undefined {
-  if (!SKILL_NAME.test(name)) return 'must be lowercase letters and digits, in words joined by single hyphens (no hyphen first or last)'
-  if (name.length > NAME_CAP) return `is ${name.length} characters; at most ${NAME_CAP}`
-  if (WINDOWS_DEVICE.test(name)) return 'is a Windows device name, which cannot be a folder name there'
-  return undefined
-}
 
 /**
  * The skills folders written for `harnesses`, each with the harnesses served from it: `.agents/skills`

@@ -5,12 +5,12 @@ import type { ZodCopy } from '../load/zod-copy.js'
 import type { Findings } from './findings.js'
 import { isTool } from './guards.js'
 import { harness } from './harnesses/index.js'
+import { checkIdentity, type IdentityRules } from './identity.js'
 import { builtinCollisions, isBuiltinAnywhere, toolNameProblem } from './names.js'
 import { type PlannedTool, scriptsFolder } from './plan.js'
 import { type CanonicalSchema, canonicalSchema } from './schema.js'
 import { schemaLimitations } from './schema-support.js'
 import { plannedSource } from './source.js'
-import { checkIdentity, type IdentityRules } from './identity.js'
 
 export interface CollectedTools {
   /** Every distinct tool: the registry's in order, then each agent's in order of first appearance. */
