@@ -1,10 +1,11 @@
 import { claude } from '../compile/harnesses/claude.js'
 import type { Plan, PlannedAgent } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
+import { agentAllowList } from './allow-list.js'
 import { markdownWithFrontmatter } from './codegen/escape.js'
-import { hasNativeForm, nativeToolName, renderAgentPrompt } from './codegen/prompt-docs.js'
+import { renderAgentPrompt } from './codegen/prompt-docs.js'
 import { agentHookGroups } from './hooks.js'
-import { agentMcpTools, agentTools, mcpJsonFile, permissionItems, servesMcp } from './mcp-tools.js'
+import { mcpJsonFile, permissionItems, servesMcp } from './mcp-tools.js'
 import type { OutputFile } from './types.js'
 
 /**
@@ -39,7 +40,8 @@ export function claudeAgentMarkdown(plan: Plan, agent: PlannedAgent, hooks: { [e
 function claudeFrontmatter(plan: Plan, agent: PlannedAgent, hooks: { [event: string]: JsonValue[] }): { [key: string]: JsonValue } {
   // Compile has rejected fields that would replace the generated ones (`harness-field-reserved`).
   const extra = agent.harness.claude ?? {}
-  const tools = claudeTools(plan, agent)
+  // Its MCP tools, the built-ins it asks for, and `Bash` when its prompt documents a tool's script.
+  const tools = agentAllowList(plan, agent, 'claude', 'Bash')
   return {
     name: agent.name,
     description: agent.description,
@@ -49,20 +51,4 @@ function claudeFrontmatter(plan: Plan, agent: PlannedAgent, hooks: { [event: str
     ...(Object.keys(hooks).length > 0 ? { hooks } : {}),
     ...extra,
   }
-}
-
-/**
- * The agent's allow-list: its MCP tools, the built-ins it asks for, and `Bash` when its prompt
- * documents a tool's script (the same rule as the prompt docs: any format but `json`, or no native form).
- */
-function claudeTools(plan: Plan, agent: PlannedAgent): string[] {
-  const mcp = agentMcpTools(plan, agent, 'claude')
-  const builtins = agent.builtinTools.claude ?? []
-  // A plugin's agents have no bash route (compile lets in native tools alone).
-  const runsScripts = !plan.plugin && agentTools(plan, agent).some(
-    (tool) => (agent.toolFormats[tool.name] ?? 'both') !== 'json' || !hasNativeForm(plan, tool, 'claude'),
-  )
-  const tools = [...mcp.map((tool) => nativeToolName(plan, 'claude', tool.name)), ...builtins]
-  if (runsScripts && !builtins.includes('Bash')) tools.push('Bash')
-  return tools
 }
