@@ -186,7 +186,8 @@ function warnUnsupported(hook: PlannedHook, tools: readonly PlannedTool[], confi
 
 /**
  * The config's hooks, planned: the registry's and those agents list (for those agents alone), each
- * checked, named, and warned about where a selected harness cannot run it as written. `decisions`: what each hook's `run` decides, where its code tells (load reads it).
+ * checked, named, and warned about where a selected harness cannot run it as written. `decisions`:
+ * what each hook's `run` decides, where its code tells (load reads it).
  */
 export function planHooks(
   registry: RegistryDefinition,

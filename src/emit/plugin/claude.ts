@@ -10,7 +10,7 @@ import { commandsAs } from '../commands.js'
 import { pluginHookGroups, pluginHooksFile } from '../hooks.js'
 import { serverEnv, servesMcp } from '../mcp-tools.js'
 import type { OutputFile } from '../types.js'
-import type { PluginFormatEmitter } from './index.js'
+import type { PluginFormatEmitter, PluginPlan } from './index.js'
 
 /** The variable Claude Code (and the Copilot CLI) sets to the installed plugin's folder, in MCP args and hook commands. */
 export const CLAUDE_PLUGIN_ROOT = '${CLAUDE_PLUGIN_ROOT}'
@@ -94,7 +94,7 @@ function mcpServer(plan: Plan, root: string): { [key: string]: JsonValue } {
  * Claude's matchers and wire. So its agents (`copilot/agents/<agent>.agent.md`) and hooks
  * (`copilot/hooks.json`, its own shape) are its own; the commands are Claude's files, the skills the root's.
  */
-function copilotManifest(plan: Plan & { plugin: NonNullable<Plan['plugin']> }, claudeManifest: { [key: string]: JsonValue }): OutputFile[] {
+function copilotManifest(plan: PluginPlan, claudeManifest: { [key: string]: JsonValue }): OutputFile[] {
   const { name, version, description } = plan.plugin
   const files: OutputFile[] = []
   const manifest: { [key: string]: JsonValue } = { name, version, description }

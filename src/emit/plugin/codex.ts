@@ -1,7 +1,7 @@
 import { MCP_SERVER_ENTRY } from '../../bundle/entries.js'
 import { harness } from '../../compile/harnesses/index.js'
 import type { CommandFile } from '../../compile/harnesses/types.js'
-import { type Plan, scriptsFolder } from '../../compile/plan.js'
+import { type Plan, type PluginInfo, scriptsFolder } from '../../compile/plan.js'
 import type { JsonValue } from '../../define/types.js'
 import { jsString, jsonDocument } from '../codegen/escape.js'
 import { hasNativeForm } from '../codegen/prompt-docs.js'
@@ -17,8 +17,6 @@ const ROOT = 'codex'
 
 /** The variable Codex 0.171 sets to the installed plugin's folder for its hook commands (and `CLAUDE_PLUGIN_ROOT`, the same). */
 const ROOT_VARIABLE = '${PLUGIN_ROOT}'
-
-type Info = NonNullable<Plan['plugin']>
 
 /**
  * Codex: `.codex-plugin/plugin.json` naming the MCP server's file, the hooks' file and the skills'
@@ -68,12 +66,12 @@ export const emitCodexPlugin: PluginFormatEmitter = (plan) => {
  * cache, `$CODEX_HOME/plugins/cache/<marketplace>/<plugin>/<version>/` (`CODEX_HOME` forwarded, else
  * `~/.codex`), by this build's name and version, under any marketplace.
  */
-function mcpServer(plan: Plan, info: Info, served: string[]): { [key: string]: JsonValue } {
+function mcpServer(plan: Plan, info: PluginInfo, served: string[]): { [key: string]: JsonValue } {
   const block = mcpServerBlock(plan, served)
   return { ...block, command: 'node', args: ['-e', launcherSource(plan, info)], env_vars: [...plan.env, 'CODEX_HOME'] }
 }
 
-function launcherSource(plan: Plan, info: Info): string {
+function launcherSource(plan: Plan, info: PluginInfo): string {
   const server = `${scriptsFolder(plan.serverName)}/${MCP_SERVER_ENTRY}.cjs`
   return [
     `const { existsSync, readdirSync } = require('node:fs'); const { join } = require('node:path'); const { homedir } = require('node:os');`,

@@ -1,6 +1,6 @@
 import { harness } from '../../compile/harnesses/index.js'
 import type { PluginFormat } from '../../compile/harnesses/types.js'
-import type { Plan } from '../../compile/plan.js'
+import type { Plan, PluginInfo } from '../../compile/plan.js'
 import type { Harness, JsonValue } from '../../define/types.js'
 import { jsonDocument } from '../codegen/escape.js'
 import { skillsIn } from '../skills.js'
@@ -18,8 +18,11 @@ export interface PluginParts {
   packageJson?: { [key: string]: JsonValue }
 }
 
+/** The plan of a plugin folder: its identity is there. */
+export type PluginPlan = Plan & { plugin: PluginInfo }
+
 /** A format's emitter, given the selected harnesses that install the folder in that format. Pure. */
-export type PluginFormatEmitter = (plan: Plan & { plugin: NonNullable<Plan['plugin']> }, harnesses: readonly Harness[]) => PluginParts
+export type PluginFormatEmitter = (plan: PluginPlan, harnesses: readonly Harness[]) => PluginParts
 
 /** Every format's emitter; one line per format, and a format without one does not type-check. */
 const FORMATS = { claude: emitClaudePlugin, gemini: emitGeminiExtension, codex: emitCodexPlugin, pi: emitPiPackage, omp: emitOmpPlugin, opencode: emitOpencodePlugin } satisfies Record<PluginFormat, PluginFormatEmitter>
@@ -41,7 +44,7 @@ const ROOT_SKILL_FORMATS: ReadonlySet<PluginFormat> = new Set(['gemini', 'omp', 
  * and the MCP server are the bundler's, as in a project; every path in a manifest resolves from the
  * plugin's own root, never from a project.
  */
-export function emitPlugin(plan: Plan & { plugin: NonNullable<Plan['plugin']> }): OutputFile[] {
+export function emitPlugin(plan: PluginPlan): OutputFile[] {
   const byFormat = new Map<PluginFormat, Harness[]>()
   for (const id of plan.harnesses) {
     const format = harness(id).plugin.format

@@ -12,7 +12,7 @@ import { registeredHooks } from '../hooks.js'
 import { OPENCODE_RESULT_CODE, opencodeAgent, opencodeExecute } from '../opencode.js'
 import { skillsIn } from '../skills.js'
 import type { OwnedFile } from '../types.js'
-import type { PluginFormatEmitter } from './index.js'
+import type { PluginFormatEmitter, PluginPlan } from './index.js'
 
 /** The format's folder, and the module in it that `package.json`'s `main` names (opencode's and Kilo's entry of a plugin package). */
 const FOLDER = 'opencode'
@@ -140,7 +140,7 @@ function configFor(plan: Plan, id: Harness & ('opencode' | 'kilo')): { [key: str
  * that name (opencode 1.18 lists a skill of a `skills.paths` entry added there; Kilo 7.7 does not,
  * see docs/plugins.md).
  */
-function configModule(plan: Plan, harnesses: readonly Harness[]): OwnedFile[] | undefined {
+function configModule(plan: PluginPlan, harnesses: readonly Harness[]): OwnedFile[] | undefined {
   const ids = harnesses.filter((id): id is 'opencode' | 'kilo' => id === 'opencode' || id === 'kilo')
   const skills = skillsIn(plan, `${FOLDER}/skills`, ids)
   const configs = ids.map((id) => [id, configFor(plan, id)] as const)
@@ -174,7 +174,7 @@ function configModule(plan: Plan, harnesses: readonly Harness[]): OwnedFile[] | 
     '  }',
     '}',
   ].join('\n')
-  const header = generatedHeader(`registry (plugin ${JSON.stringify(plan.plugin!.name)}): its agents, commands, approval rules and skills`)
+  const header = generatedHeader(`registry (plugin ${JSON.stringify(plan.plugin.name)}): its agents, commands, approval rules and skills`)
   return [{ kind: 'owned', path: `${FOLDER}/config.mjs`, content: javascript(header, source) }, ...skills]
 }
 
