@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { ScriptBundler } from './bundle/index.js'
 import { compilePlan, type PlanOptions } from './compile/index.js'
@@ -25,7 +26,10 @@ export interface GenerateOptions extends Omit<PlanOptions, 'root' | 'plugin'> {
 }
 
 export interface CompileOptions extends GenerateOptions {
-  /** Where the agent tree goes, relative to root (default `.`). */
+  /**
+   * Where the agent tree goes, relative to root (default `.`). With `scope: 'user'`, the home folder it
+   * is installed into (default `os.homedir()`): the harnesses find it there when it is their HOME.
+   */
   target?: string
   /** `write` (default), `check` (write nothing, report drift), `dry-run` (write nothing, report changes). */
   mode?: WriteMode
@@ -159,7 +163,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
   try {
     const generated = await compiler.generate(options)
     const report = await writeTarget(generated.files, generated.plan, {
-      target: resolve(compiler.root, options.target ?? '.'),
+      target: resolve(compiler.root, options.target ?? (options.scope === 'user' ? homedir() : '.')),
       mode: options.mode ?? 'write',
       force: options.force ?? false,
       owner: generated.plan.serverName,

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync, realpathSync } from 'node:fs'
+import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -29,6 +30,10 @@ Options:
                            from the project's package.json unless given:
   --plugin-name <name>     the plugin's name (lowercase letters, digits and hyphens)
   --plugin-version <ver>   the plugin's version (semver)
+  --scope <project|user>   user: install for the user running it, in their home folder (~/.claude/,
+                           ~/.codex/, ~/.config/opencode/, ...), so every harness sees the agents and
+                           tools in any folder; the scripts go to ~/.local/share/oac/<server name>/
+                           (default: project)
   --root <dir>             project root; relative paths resolve from here (default: current folder)
   --native-tools           emit native tool forms: MCP server, opencode/pi/omp shims (default)
   --no-native-tools        keep every tool on the bash route (scripts/<tool>.mjs) only
@@ -52,6 +57,8 @@ interface Parsed {
   target: string
   /** Set with --plugin: the target is a plugin folder of this identity (what is not given comes from package.json). */
   plugin?: { name?: string; version?: string }
+  /** `user` with --scope user: the target is the user's home. */
+  scope?: 'user'
   root: string
   nativeTools?: boolean
   harnesses?: Harness[]
@@ -77,6 +84,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
       plugin: { type: 'string' },
       'plugin-name': { type: 'string' },
       'plugin-version': { type: 'string' },
+      scope: { type: 'string' },
       root: { type: 'string' },
       'native-tools': { type: 'boolean' },
       harness: { type: 'string' },
@@ -102,6 +110,9 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
   if (values.plugin === undefined && (values['plugin-name'] !== undefined || values['plugin-version'] !== undefined)) {
     throw new UsageError('--plugin-name and --plugin-version go with --plugin <dir>')
   }
+  if (values.scope !== undefined && values.scope !== 'project' && values.scope !== 'user') throw new UsageError(`--scope must be project or user, not "${values.scope}"`)
+  const user = values.scope === 'user'
+  if (user && (values.target !== undefined || values.plugin !== undefined)) throw new UsageError(`--scope user writes into your home folder (${homedir()}): leave out ${values.target !== undefined ? '--target' : '--plugin'}`)
   const reporter = values.reporter ?? 'text'
   if (reporter !== 'text' && reporter !== 'json') throw new UsageError(`--reporter must be text or json, not "${reporter}"`)
   const bridge = values.bridge
@@ -120,7 +131,8 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
   return {
     registry,
     config: values.config,
-    target: values.plugin ?? values.target ?? '.',
+    target: user ? homedir() : (values.plugin ?? values.target ?? '.'),
+    ...(user && { scope: 'user' as const }),
     ...(values.plugin !== undefined && {
       plugin: { ...(values['plugin-name'] !== undefined && { name: values['plugin-name'] }), ...(values['plugin-version'] !== undefined && { version: values['plugin-version'] }) },
     }),
@@ -207,6 +219,7 @@ async function run(api: typeof import('./api.js'), parsed: Parsed): Promise<Outc
     bridge: parsed.bridge,
     codexConfig: parsed.codexConfig,
     plugin: parsed.plugin,
+    scope: parsed.scope,
   }
   const target = resolve(parsed.root, parsed.target)
   if (parsed.mode === 'write') {

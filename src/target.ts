@@ -22,8 +22,9 @@ export async function writeTarget(files: OutputFile[], plan: Plan, options: Writ
  */
 export function targetDiagnostics(plan: Plan, target: string): Diagnostic[] {
   const diagnostics: Diagnostic[] = []
-  // A plugin folder is installed, not started in: the harness finds its files from the plugin's root.
-  if (plan.plugin) return diagnostics
+  // A plugin folder is installed, not started in: the harness finds its files from the plugin's root;
+  // a user's home is read from any folder.
+  if (plan.plugin || plan.scope === 'user') return diagnostics
   for (const id of plan.harnesses) {
     const { title, projectRoot } = harness(id)
     if (!projectRoot || insideRoot(target, projectRoot.markers)) continue

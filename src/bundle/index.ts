@@ -182,7 +182,7 @@ export class ScriptBundler {
       return { files: [], inputs: [], diagnostics: [] }
     }
     const context: EntryContext = { root: this.root, runtime: this.vendor.runtimeFiles(), version: this.vendor.own().version }
-    const folder = scriptsFolder(plan.serverName)
+    const folder = scriptsFolder(plan)
     // The maps name the tools' modules as seen from a tree at the project root (the default target),
     // so that the tree's bytes do not depend on where it is written; elsewhere, a stack still names
     // the right file and line, under the target folder.

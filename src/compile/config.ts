@@ -21,9 +21,11 @@ export interface PlanOptions {
   codexConfig?: boolean
   /** Compile into a plugin folder of this identity (the driver fills its defaults). */
   plugin?: PluginInfo
+  /** `user`: compile into a user's home rather than a project (default `project`). */
+  scope?: 'project' | 'user'
 }
 
-export type ResolvedConfig = Pick<Plan, 'config' | 'harnesses' | 'nativeTools' | 'serverName' | 'bridge' | 'env' | 'codexConfig' | 'plugin'> & {
+export type ResolvedConfig = Pick<Plan, 'config' | 'harnesses' | 'nativeTools' | 'serverName' | 'bridge' | 'env' | 'codexConfig' | 'plugin' | 'scope'> & {
   profile: ConfigProfile
 }
 
@@ -114,6 +116,10 @@ export function resolveConfig(registry: RegistryDefinition, options: PlanOptions
     }
   }
 
+  if (options.plugin && options.scope === 'user') {
+    findings.error('scope-plugin', 'A plugin folder is installed by each harness, not into a home: the plugin option and scope "user" exclude each other.', 'Give one of them: a plugin folder to publish, or scope "user" to install for yourself.', registry.source)
+  }
+
   return {
     config: name,
     profile,
@@ -124,5 +130,6 @@ export function resolveConfig(registry: RegistryDefinition, options: PlanOptions
     env,
     codexConfig: options.codexConfig ?? true,
     ...(options.plugin && { plugin: checkPluginInfo(options.plugin, registry, findings) }),
+    ...(options.scope === 'user' && { scope: 'user' as const }),
   }
 }

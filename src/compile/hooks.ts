@@ -93,7 +93,7 @@ function planHook(hook: AnyHookDefinition, tools: readonly PlannedTool[], config
     timeoutMs: hook.timeoutMs,
     ...(decisions && { decisions: decisions.filter((kind) => EVENT_DECISIONS[hook.on].includes(kind)) }),
     source: plannedSource(root, hook.source),
-    script: `${scriptsFolder(config.serverName)}/hooks/${hook.name}.mjs`,
+    script: `${scriptsFolder(config)}/hooks/${hook.name}.mjs`,
   }
 }
 

@@ -14,6 +14,7 @@ import { harness, shownServerName } from './harnesses/index.js'
 import type { Plan, PlannedAgent, PlannedCommand, PlannedSkill, PlannedTool } from './plan.js'
 import { collectSkillTools, planSkill, registrySkills } from './skills.js'
 import { collectTools, planTool } from './tools.js'
+import { warnLeftInHome } from './user-scope.js'
 
 export type { PlanOptions } from './config.js'
 export { SCHEMA_SUPPORT } from './schema-support.js'
@@ -197,6 +198,7 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   const ruled = (rule: 'allow' | 'ask') => tools.filter((tool) => tool.json && tool.approval === rule).length
   const parts = { agents: plannedAgents.length, hooks: hooks.length, skills: plannedSkills.length, commands: plannedCommands.length, allow: ruled('allow'), ask: ruled('ask') }
   warnPluginLimits(registry, config, parts, findings)
+  warnLeftInHome(registry, config, { tools: config.nativeTools ? tools.filter((tool) => tool.json).length : 0, commands: plannedCommands.length }, findings)
   const diagnostics = findings.diagnostics
   if (hasErrors(diagnostics)) return { diagnostics }
   const { profile: _profile, ...settings } = config

@@ -7,10 +7,28 @@ export const DEFAULT_SERVER_NAME = 'oac-tools'
 /**
  * The folder of the tool scripts and the MCP server, relative to the target: `scripts`, or
  * `scripts/<serverName>` for an app that names its own server, so that several apps of a monorepo
- * can share one target folder (and one `.mcp.json`) without claiming each other's scripts.
+ * can share one target folder (and one `.mcp.json`) without claiming each other's scripts. In a
+ * user's home, the server's own folder under `~/.local/share/oac/` (see `USER_DATA_FOLDER`).
  */
-export function scriptsFolder(serverName: string): string {
+export function scriptsFolder({ serverName, scope }: Pick<Plan, 'serverName' | 'scope'>): string {
+  if (scope === 'user') return `${USER_DATA_FOLDER}/${serverName}`
   return serverName === DEFAULT_SERVER_NAME ? 'scripts' : `scripts/${serverName}`
+}
+
+/**
+ * Where a user-scope install keeps what no harness reads directly (the scripts, the MCP server, the
+ * harness-neutral prompts), relative to the home: the XDG data folder's default place, one folder per
+ * server name, so two registries installed for one user keep apart. The harnesses' files reach it by
+ * the home folder at run time (`os.homedir()`, `~`), so nothing written names an absolute path.
+ */
+export const USER_DATA_FOLDER = '.local/share/oac'
+
+/**
+ * A script as a shell command names it: relative to the project folder it runs from, or, installed in
+ * a user's home, from `~` (every harness's shell tool expands it), so the command runs from any folder.
+ */
+export function scriptCommandPath(script: string): string {
+  return script.startsWith(`${USER_DATA_FOLDER}/`) ? `~/${script}` : script
 }
 
 /**
@@ -42,6 +60,12 @@ export interface Plan {
   commands?: PlannedCommand[]
   /** Present when the target is a plugin folder (`--plugin`): what its manifests call it. */
   plugin?: PluginInfo
+  /**
+   * `user` when the target is a user's home (`--scope user`): every harness's files go to its user
+   * folders (its description's `userScope`), and tools run in whatever folder the harness runs in.
+   * Absent for a project (or a plugin folder).
+   */
+  scope?: 'user'
 }
 
 /**

@@ -190,7 +190,7 @@ export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, rules:
     schemaKind: canonical.kind,
     schemaPackage: canonical.package,
     source: plannedSource(root, at),
-    script: `${scriptsFolder(config.serverName)}/${tool.name}.mjs`,
+    script: `${scriptsFolder(config)}/${tool.name}.mjs`,
     ...(output?.ok && { output: output.schema }),
     ...(effects && { effects }),
     ...(approval && tool.json && { approval }),

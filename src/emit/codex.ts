@@ -67,7 +67,7 @@ function agentEntries(plan: Plan, agent: PlannedAgent): MergeEntry[] {
 export function mcpServerBlock(plan: Plan, enabledTools: string[]): { [key: string]: JsonValue } {
   const decided = plan.tools.filter((tool) => tool.approval !== undefined && enabledTools.includes(tool.name))
   return {
-    ...mcpServerCommand(plan.serverName),
+    ...mcpServerCommand(plan),
     ...(plan.env.length > 0 ? { env_vars: [...plan.env] } : {}),
     enabled_tools: enabledTools,
     startup_timeout_sec: STARTUP_TIMEOUT_SEC,

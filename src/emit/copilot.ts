@@ -33,7 +33,7 @@ export function emitCopilot(plan: Plan): OutputFile[] {
  */
 function vscodeServerEntry(plan: Plan): { [key: string]: JsonValue } {
   const env = Object.fromEntries(plan.env.map((name) => [name, `\${env:${name}}`]))
-  return { type: 'stdio', ...mcpServerCommand(plan.serverName), cwd: '${workspaceFolder}', ...(plan.env.length > 0 ? { env } : {}) }
+  return { type: 'stdio', ...mcpServerCommand(plan), cwd: '${workspaceFolder}', ...(plan.env.length > 0 ? { env } : {}) }
 }
 
 /** An agent's Copilot agent file (`<agent>.agent.md`): its tools as `<server>/<tool>`, its model, its prompt. */

@@ -16,7 +16,7 @@ import type { OutputFile } from './types.js'
  * so the config's variables are listed; `${VAR}` is expanded from the CLI's environment.
  */
 export function settingsServerEntry(plan: Plan): { [key: string]: JsonValue } {
-  return { ...mcpServerCommand(plan.serverName), ...serverEnv(plan) }
+  return { ...mcpServerCommand(plan), ...serverEnv(plan) }
 }
 
 /** Gemini CLI or a fork of it: the harness, the folder of its project settings and agents, and where those settings keep approval rules. */

@@ -6,6 +6,7 @@ import type { Harness } from '../define/types.js'
 import { generatedHeader } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import type { OwnedFile } from './types.js'
+import { userPath } from './user-scope.js'
 
 /*
  * The plugin (opencode, Kilo) or extension (pi, oh-my-pi) that runs our hooks in the harness's own
@@ -54,8 +55,8 @@ function importPath(from: string, script: string): string {
 }
 
 /** The generated file: the hook scripts it loads, and per event the list of its hooks, by name. */
-function imports(path: string, hooks: readonly PlannedHook[]): { code: string[]; lists: Map<HookEvent, string> } {
-  const code = hooks.map((hook, i) => `const hook${i} = load(${jsString(importPath(path, hook.script))}) // ${hook.name}`)
+function imports(from: string, hooks: readonly PlannedHook[]): { code: string[]; lists: Map<HookEvent, string> } {
+  const code = hooks.map((hook, i) => `const hook${i} = load(${jsString(importPath(from, hook.script))}) // ${hook.name}`)
   const lists = new Map<HookEvent, string>()
   for (const [i, hook] of hooks.entries()) lists.set(hook.on, lists.has(hook.on) ? `${lists.get(hook.on)!.slice(0, -1)}, hook${i}]` : `[hook${i}]`)
   return { code, lists }
@@ -70,7 +71,7 @@ export function hookPluginFile(plan: Plan, id: Harness, hooks: readonly PlannedH
   const wire = harness(id).hooks.wire
   const sources = [...new Set(hooks.map((hook) => hook.source.file))].join(', ')
   const header = generatedHeader(`${hooks.length === 1 ? 'hook' : 'hooks'} ${hooks.map((hook) => JSON.stringify(hook.name)).join(', ')} (${sources})`)
-  const { code, lists } = imports(path, hooks)
+  const { code, lists } = imports(userPath(plan, id, path), hooks)
   const body = wire === 'opencode' ? opencodePlugin(id, lists, harnessCode) : piExtension(id, wire === 'omp', lists)
   const content = [header, ...body.typeImports, ...code, '', HOOK_TYPES, runnerCode(plan.serverName), '', ...body.code, ''].join('\n')
   return { kind: 'owned', path, content }

@@ -55,14 +55,24 @@ export function toolMatcher(plan: Plan, id: Harness, hook: PlannedHook): string 
  * subfolder), by walking up from the working directory as the MCP server's launcher does. A script that
  * cannot be found fails a beforeTool hook closed (exit code 2 blocks in every command harness).
  */
-export function hookCommand(id: Harness, hook: PlannedHook, registration: CommandHookRegistration): string {
+export function hookCommand(plan: Plan, id: Harness, hook: PlannedHook, registration: CommandHookRegistration): string {
+  const missing = hook.on === 'beforeTool' && hook.onError === 'block' ? 2 : 0
+  if (plan.scope === 'user') {
+    // In a user's home the script is found from the home folder, whatever folder the session runs in.
+    const fromHome = [
+      `const { existsSync } = require("node:fs"), { homedir } = require("node:os"), { join } = require("node:path"), { pathToFileURL } = require("node:url");`,
+      `const script = join(homedir(), ${JSON.stringify(hook.script)});`,
+      `if (!existsSync(script)) { console.error(script + " not found: install the agent build for this user again (--scope user)."); process.exit(${missing}) }`,
+      `process.argv.splice(1, 0, script); import(pathToFileURL(script).href)`,
+    ].join(' ')
+    return `node -e ${shellWord(fromHome)} -- --harness ${id}`
+  }
   if (registration.othersRoot !== undefined) {
     // Another harness that runs this file too sets `othersRoot`: the command then does nothing there.
     const unlessOther = `process.env.${registration.othersRoot} || import(require("node:url").pathToFileURL(process.argv[1]).href)`
     return `node -e ${shellWord(unlessOther)} "${registration.projectDir}/${hook.script}" --harness ${id}`
   }
   if (registration.projectDir !== undefined) return `node "${registration.projectDir}/${hook.script}" --harness ${id}`
-  const missing = hook.on === 'beforeTool' && hook.onError === 'block' ? 2 : 0
   const walker = [
     `const { existsSync } = require("node:fs"), { dirname, join } = require("node:path"), { pathToFileURL } = require("node:url");`,
     `const script = ${JSON.stringify(hook.script)}; let dir = process.cwd();`,
@@ -85,7 +95,7 @@ function commandRegistrations(plan: Plan, id: Harness, hooks: readonly PlannedHo
     const byEvent: { [event: string]: JsonValue[] } = {}
     for (const hook of hooks) {
       const matcher = toolMatcher(plan, id, hook)
-      const entry = { type: 'command', bash: hookCommand(id, hook, registration), [registration.timeout.key]: timeoutValue(hook, registration), ...(matcher && { matcher }) }
+      const entry = { type: 'command', bash: hookCommand(plan, id, hook, registration), [registration.timeout.key]: timeoutValue(hook, registration), ...(matcher && { matcher }) }
       ;(byEvent[events[hook.on]!] ??= []).push(entry)
     }
     return { kind: 'owned', path, content: jsonDocument({ version: 1, hooks: byEvent }) }
@@ -129,7 +139,7 @@ function matcherGroup(plan: Plan, id: Harness, hook: PlannedHook, registration: 
   const matcher = toolMatcher(plan, id, hook)
   const handler = {
     type: 'command',
-    command: hookCommand(id, hook, registration),
+    command: hookCommand(plan, id, hook, registration),
     [registration.timeout.key]: timeoutValue(hook, registration),
     ...(registration.named && { name: hook.name, description: hook.description }),
   }

@@ -14,6 +14,7 @@ import { emitQwen } from './qwen.js'
 import { emitHooks } from './hooks.js'
 import { emitPlugin } from './plugin/index.js'
 import { emitSkills } from './skills.js'
+import { userScopeFiles } from './user-scope.js'
 import type { MergeFile, OutputFile } from './types.js'
 
 /** A harness's emitter: the files its description (src/compile/harnesses/<id>.ts) says it gets. Pure. */
@@ -25,11 +26,13 @@ const EMITTERS = { opencode: emitOpencode, claude: emitClaude, codex: emitCodex,
 /**
  * Every generated file but the bundled scripts: pure, so the same plan gives the same bytes anywhere.
  * Skills and commands are written below the emitters, from each harness's description. A plugin
- * folder gets no project files but its formats' (src/emit/plugin/).
+ * folder gets no project files but its formats' (src/emit/plugin/); a user's home gets a project's
+ * files at the places each harness reads them from there (src/emit/user-scope.ts).
  */
 export function emitAll(plan: Plan): OutputFile[] {
   if (plan.plugin) return emitPlugin({ ...plan, plugin: plan.plugin })
-  return combineMerges([...emitPrompts(plan), ...plan.harnesses.flatMap((id) => EMITTERS[id](plan)), ...emitSkills(plan), ...emitCommands(plan), ...emitHooks(plan)])
+  const files = combineMerges([...emitPrompts(plan), ...plan.harnesses.flatMap((id) => EMITTERS[id](plan)), ...emitSkills(plan), ...emitCommands(plan), ...emitHooks(plan)])
+  return plan.scope === 'user' ? userScopeFiles(plan, files) : files
 }
 
 /**

@@ -36,7 +36,7 @@ export function mcpJsonFile(plan: Plan): MergeFile {
     kind: 'merge',
     path: '.mcp.json',
     format: 'json',
-    entries: [{ keyPath: ['mcpServers', plan.serverName], value: { ...mcpServerCommand(plan.serverName), ...serverEnv(plan) } }],
+    entries: [{ keyPath: ['mcpServers', plan.serverName], value: { ...mcpServerCommand(plan), ...serverEnv(plan) } }],
     ...(plan.harnesses.includes('copilot') ? { strictJsonReader: 'the GitHub Copilot CLI' } : {}),
   }
 }

@@ -5,6 +5,7 @@ import { indentTail } from './codegen/js-literal.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
 import { typeboxCode } from './codegen/typebox-code.js'
 import type { OutputFile } from './types.js'
+import { userPath } from './user-scope.js'
 
 /** One extension per MCP server name, so apps sharing a target each keep their own. */
 function extensionPath(plan: Plan): string {
@@ -47,7 +48,7 @@ export function piExtension(plan: Plan, tools: readonly PlannedTool[], path: str
     '  const failed = new Set<string>()',
     '  pi.on("tool_result", (event) => (failed.delete(event.toolCallId) ? { isError: true } : undefined))',
     '',
-    tools.map((tool) => registration(tool, path)).join('\n\n'),
+    tools.map((tool) => registration(plan, tool, path)).join('\n\n'),
     '}',
     '',
     contentBlocksCode(),
@@ -68,7 +69,7 @@ async function confirmCall(ctx: ExtensionContext, tool: string, params: unknown)
 }
 `
 
-function registration(tool: PlannedTool, extension: string): string {
+function registration(plan: Plan, tool: PlannedTool, extension: string): string {
   return [
     '  pi.registerTool({',
     `    name: ${jsString(tool.name)},`,
@@ -78,7 +79,7 @@ function registration(tool: PlannedTool, extension: string): string {
     `    parameters: ${indentTail(typeboxCode(tool.schema), '    ')},`,
     '    async execute(toolCallId, params, signal, onUpdate, ctx) {',
     ...(tool.approval === 'ask' ? [`      await confirmCall(ctx, ${jsString(tool.name)}, params)`] : []),
-    `      const outcome = await runTool(${jsString(scriptFromShim(extension, tool))}, params, {`,
+    `      const outcome = await runTool(${jsString(scriptFromShim(userPath(plan, 'pi', extension), tool))}, params, {`,
     '        cwd: ctx.cwd,',
     '        signal,',
     '        progress: (message) => onUpdate?.({ content: [{ type: "text", text: message }], details: {} }),',

@@ -1,6 +1,6 @@
 import { harness } from '../compile/harnesses/index.js'
 import type { SkillFolder } from '../compile/harnesses/types.js'
-import type { Plan, PlannedSkill, PlannedTool } from '../compile/plan.js'
+import { type Plan, type PlannedSkill, type PlannedTool, scriptCommandPath } from '../compile/plan.js'
 import { skillFolders } from '../compile/skills.js'
 import type { Harness, JsonValue } from '../define/types.js'
 import { jsLineComment, jsString, markdownWithFrontmatter } from './codegen/escape.js'
@@ -18,6 +18,9 @@ const RUN_FROM_SKILL =
 
 /** The same for a plugin's skill, whose tools' scripts are the plugin's: only the skill's copy finds them. */
 const RUN_FROM_PLUGIN_SKILL = "Run it with this skill's folder before `scripts/`, from the folder the tool should work in:"
+
+/** The same for a user's skill, whose commands name the scripts from the home folder. */
+const RUN_FROM_USER_SKILL = 'Run it from the folder the tool should work in:'
 
 /**
  * Every skill's folder in each skills folder the plan's harnesses need (`skillFolders`): SKILL.md
@@ -41,7 +44,8 @@ function skillFiles(plan: Plan, skill: PlannedSkill, folder: string, served: rea
   const byName = toolsByName(plan.tools)
   const tools = skill.tools.map((name) => byName.get(name)).filter((tool): tool is PlannedTool => tool !== undefined)
   const files: OwnedFile[] = [{ kind: 'owned', path: `${dir}/SKILL.md`, content: skillMarkdown(plan, skill, dir, tools, served) }]
-  for (const tool of tools) files.push({ kind: 'owned', path: `${dir}/${tool.script}`, content: launcher(plan, skill, `${dir}/${tool.script}`, tool.script) })
+  // A user's skill needs no copies: its commands name the scripts from `~`, which works from any folder.
+  if (plan.scope !== 'user') for (const tool of tools) files.push({ kind: 'owned', path: `${dir}/${tool.script}`, content: launcher(plan, skill, `${dir}/${tool.script}`, tool.script) })
   if (!skill.modelInvocation) {
     for (const id of served) {
       const { userOnly } = harness(id).skills
@@ -53,7 +57,7 @@ function skillFiles(plan: Plan, skill: PlannedSkill, folder: string, served: rea
 }
 
 function skillMarkdown(plan: Plan, skill: PlannedSkill, dir: string, tools: readonly PlannedTool[], served: readonly Harness[]): string {
-  const allowed = tools.length === 0 ? [] : served.flatMap((id) => harness(id).skills.allowedTools?.(tools.map((tool) => tool.script), dir) ?? [])
+  const allowed = tools.length === 0 ? [] : served.flatMap((id) => harness(id).skills.allowedTools?.(tools.map((tool) => scriptCommandPath(tool.script)), plan.scope === 'user' ? undefined : dir) ?? [])
   const frontmatter: { [key: string]: JsonValue } = {
     name: skill.name,
     description: skill.description,
@@ -61,7 +65,7 @@ function skillMarkdown(plan: Plan, skill: PlannedSkill, dir: string, tools: read
     ...(skill.modelInvocation ? {} : { 'disable-model-invocation': true }),
     ...(allowed.length > 0 ? { 'allowed-tools': allowed.join(', ') } : {}),
   }
-  let body = renderCommandDocs(plan, skill.instructions, skill.tools, plan.plugin ? RUN_FROM_PLUGIN_SKILL : RUN_FROM_SKILL)
+  let body = renderCommandDocs(plan, skill.instructions, skill.tools, plan.plugin ? RUN_FROM_PLUGIN_SKILL : plan.scope === 'user' ? RUN_FROM_USER_SKILL : RUN_FROM_SKILL)
   for (const id of served) body = harness(id).skills.syntax?.escape?.(body) ?? body
   return markdownWithFrontmatter(frontmatter, body)
 }

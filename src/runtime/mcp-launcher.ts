@@ -1,5 +1,5 @@
 import { MCP_SERVER_ENTRY } from '../bundle/entries.js'
-import { scriptsFolder } from '../compile/plan.js'
+import { type Plan, scriptsFolder } from '../compile/plan.js'
 import { jsString } from '../emit/codegen/escape.js'
 
 /**
@@ -8,8 +8,8 @@ import { jsString } from '../emit/codegen/escape.js'
  * loader (about 8 ms on a 2-core machine), which the server's start does not need (tool scripts,
  * which are ES modules, load on their first call).
  */
-export function mcpServerScript(serverName: string): string {
-  return `${scriptsFolder(serverName)}/${MCP_SERVER_ENTRY}.cjs`
+export function mcpServerScript(plan: Pick<Plan, 'serverName' | 'scope'>): string {
+  return `${scriptsFolder(plan)}/${MCP_SERVER_ENTRY}.cjs`
 }
 
 /**
@@ -27,8 +27,17 @@ export function mcpServerScript(serverName: string): string {
  * Checked with the real `claude mcp list` and `codex app-server` from the target folder and from
  * a subfolder (test/harness/claude-codex.test.ts).
  */
-export function mcpLauncherSource(serverName: string): string {
-  const script = jsString(mcpServerScript(serverName))
+export function mcpLauncherSource(plan: Pick<Plan, 'serverName' | 'scope'>): string {
+  const script = jsString(mcpServerScript(plan))
+  // In a user's home the server is found from the home folder, and tools work in the harness's folder.
+  if (plan.scope === 'user') {
+    return [
+      `const { existsSync } = require('node:fs'); const { homedir } = require('node:os'); const { join } = require('node:path');`,
+      `const script = join(homedir(), ${script});`,
+      `if (!existsSync(script)) { console.error(script + ' not found: install the agent build for this user again (--scope user).'); process.exit(1) }`,
+      `require(script)`,
+    ].join(' ')
+  }
   return [
     `const { existsSync } = require('node:fs'); const { dirname, join } = require('node:path');`,
     `const script = ${script}; let dir = process.cwd();`,
@@ -40,6 +49,6 @@ export function mcpLauncherSource(serverName: string): string {
 }
 
 /** `command` and `args` that start the bundled MCP server, for `.mcp.json` and Codex TOML. */
-export function mcpServerCommand(serverName: string): { command: string; args: string[] } {
-  return { command: 'node', args: ['-e', mcpLauncherSource(serverName)] }
+export function mcpServerCommand(plan: Pick<Plan, 'serverName' | 'scope'>): { command: string; args: string[] } {
+  return { command: 'node', args: ['-e', mcpLauncherSource(plan)] }
 }

@@ -14,7 +14,7 @@ function agentToml(plan: Plan, name: string): Record<string, unknown> {
   return parseToml(mergeTomlText(undefined, merged(emitCodex(plan), `.codex/agents/${name}.toml`), []))
 }
 
-const launcher = (serverName = 'oac-tools') => ({ command: 'node', args: ['-e', mcpLauncherSource(serverName)] })
+const launcher = (serverName = 'oac-tools') => ({ command: 'node', args: ['-e', mcpLauncherSource({ serverName })] })
 
 describe('emitCodex', () => {
   const serverBlock = { ...launcher(), env_vars: ['FORECAST_TOKEN', 'REGION'], enabled_tools: ['forecast', 'search_issues'], startup_timeout_sec: 30, tool_timeout_sec: 75 }

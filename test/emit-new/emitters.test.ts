@@ -38,7 +38,7 @@ async function planFor(harnesses: Harness[]): Promise<Plan> {
   return plans.get(key)!
 }
 
-const launcher = mcpServerCommand('oac-tools')
+const launcher = mcpServerCommand({ serverName: 'oac-tools' })
 
 describe('Gemini CLI', () => {
   it('merges only known MCPServerConfig keys into .gemini/settings.json and writes an agent file per agent', async () => {

@@ -50,7 +50,7 @@ export const claude = {
     userOnly: { field: 'disable-model-invocation' },
     // Bash rules: `:*` matches by prefix (the script run from the project); `*` elsewhere is a wildcard
     // (the skill's copy by its absolute path, from any folder). Mixing the two makes `*` literal.
-    allowedTools: (scripts, folder) => scripts.flatMap((script) => [`Bash(node ${script}:*)`, `Bash(node */${folder}/${script} *)`]).join(', '),
+    allowedTools: (scripts, folder) => scripts.flatMap((script) => [`Bash(node ${script}:*)`, ...(folder === undefined ? [] : [`Bash(node */${folder}/${script} *)`])]).join(', '),
     syntax: CLAUDE_SYNTAX,
     activation: { tool: 'Skill' },
   },
@@ -72,6 +72,8 @@ export const claude = {
       },
     },
   },
+  // Checked with the real CLI (test/harness/user-scope.test.ts): user MCP servers are `~/.claude.json`'s top-level `mcpServers`.
+  userScope: { paths: [['.mcp.json', '.claude.json'], ['.claude/', '.claude/']] },
   proof: {
     cli: { package: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
     test: 'test/harness/claude-codex.test.ts',

@@ -160,6 +160,7 @@ export const codex = {
       },
     },
   },
+  userScope: { paths: [['.codex/', '.codex/'], ['.agents/skills/', '.agents/skills/']] },
   proof: {
     cli: { package: '@openai/codex', version: '0.171.0', bin: 'codex' },
     test: 'test/harness/claude-codex.test.ts',

@@ -66,6 +66,18 @@ export const copilot = {
   // `.github/plugin/plugin.json`; the server keeps its name (`<server>-<tool>`), the agents are `<plugin>:<agent>`.
   // `copilot plugin install <dir>` works too, but Copilot warns that installing a path directly is deprecated.
   plugin: { format: 'claude', serverName: (_plugin, server) => server, install: 'copilot plugin marketplace add <dir> && copilot plugin install <plugin>@<plugin>' },
+  userScope: {
+    paths: [
+      ['.mcp.json', '.copilot/mcp-config.json'],
+      ['.github/agents/', '.copilot/agents/'],
+      ['.github/hooks/', '.copilot/hooks/'],
+      ['.agents/skills/', '.agents/skills/'],
+    ],
+    left: [
+      { project: '.vscode/mcp.json', part: 'tools', says: "VS Code keeps a user's MCP servers in its profile folder, which is not at one place in a home" },
+      { project: '.github/prompts/', part: 'commands', says: "VS Code keeps a user's prompt files in its profile folder, which is not at one place in a home" },
+    ],
+  },
   proof: {
     cli: { package: '@github/copilot', version: '1.0.102', bin: 'copilot' },
     test: 'test/harness/copilot-kilo.test.ts',

@@ -64,6 +64,7 @@ export const gemini = {
       },
     },
   },
+  userScope: { paths: [['.gemini/', '.gemini/'], ['.agents/skills/', '.agents/skills/']] },
   proof: {
     cli: { package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
     test: 'test/harness/gemini-qwen.test.ts',

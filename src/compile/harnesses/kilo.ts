@@ -33,6 +33,7 @@ export const kilo = {
   // The folder's `opencode/index.mjs` (package.json `main`) by the folder's path or the package's npm name; a plugin's
   // tools are shown by their own names, so no server name goes into them (test/harness/plugin-opencode.test.ts).
   plugin: { format: 'opencode', serverName: (_plugin, server) => server, install: '"plugin": ["<dir>"] (or the npm name) in kilo.json or ~/.config/kilo/kilo.json' },
+  userScope: { paths: [['.kilo/', '.config/kilo/'], ['.agents/skills/', '.agents/skills/']] },
   proof: {
     cli: { package: '@kilocode/cli', version: '7.7.7', bin: 'kilo' },
     test: 'test/harness/copilot-kilo.test.ts',

@@ -47,6 +47,7 @@ export const omp = {
   // links; no MCP server (test/harness/plugin-codex-pi.test.ts). From the Claude format omp would take the
   // tools over MCP and not run the hooks.
   plugin: { format: 'omp', serverName: (_plugin, server) => server, install: 'omp plugin install <dir>' },
+  userScope: { paths: [['.omp/', '.omp/agent/'], ['.agents/skills/', '.agents/skills/']] },
   proof: {
     cli: { package: '@oh-my-pi/pi-coding-agent', version: '18.2.3', bin: 'omp' },
     test: 'test/harness/opencode-pi-omp.test.ts',

@@ -53,6 +53,7 @@ export const opencode = {
   // The folder's `opencode/index.mjs` (package.json `main`) by the folder's path or the package's npm name; a plugin's
   // tools are shown by their own names, so no server name goes into them (test/harness/plugin-opencode.test.ts).
   plugin: { format: 'opencode', serverName: (_plugin, server) => server, install: '"plugin": ["<dir>"] (or the npm name) in opencode.json or ~/.config/opencode/opencode.json' },
+  userScope: { paths: [['.opencode/', '.config/opencode/'], ['.agents/skills/', '.agents/skills/']] },
   proof: {
     cli: { package: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
     test: 'test/harness/opencode-pi-omp.test.ts',

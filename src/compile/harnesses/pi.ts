@@ -39,6 +39,7 @@ export const pi = {
   commands: [{ reader: 'pi', path: (command) => `.pi/prompts/${command}.md`, format: 'markdown', args: () => '$ARGUMENTS', fields: { argumentHint: 'argument-hint' }, syntax: PI_SYNTAX }],
   // A pi package (`package.json` `pi`); no MCP server, so the server's name is not shown (test/harness/plugin-codex-pi.test.ts).
   plugin: { format: 'pi', serverName: (_plugin, server) => server, install: 'pi install <dir>' },
+  userScope: { paths: [['.pi/', '.pi/agent/'], ['.agents/skills/', '.agents/skills/']] },
   proof: {
     cli: { package: '@mariozechner/pi-coding-agent', version: '0.73.1', bin: 'pi' },
     test: 'test/harness/opencode-pi-omp.test.ts',

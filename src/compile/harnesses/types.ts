@@ -185,7 +185,24 @@ export interface HarnessDescription {
   commands: readonly CommandFile[]
   /** How it installs a plugin folder (`--plugin`, src/emit/plugin/). */
   plugin: PluginSupport
+  /** Where it reads a user's own files, in their home (`--scope user`, src/emit/user-scope.ts). */
+  userScope: UserScopeSupport
   proof: HarnessProof
+}
+
+/**
+ * Where the files a harness reads in a project go in a user's home, for a user-scope install: each of
+ * its project paths (as its emitter and the shared skill, command and hook modules write them) moves to
+ * the home folder it reads the same file from.
+ */
+export interface UserScopeSupport {
+  /**
+   * Pairs of a project path and its place in the home, the first that matches winning. A path ending
+   * in `/` moves a folder (`['.opencode/', '.config/opencode/']`); any other names one file.
+   */
+  paths: ReadonlyArray<readonly [project: string, home: string]>
+  /** Project files it reads that have no place in a home, and why: they are left out, and compile warns when the plan has their part. */
+  left?: ReadonlyArray<{ project: string; part: 'tools' | 'commands'; says: string }>
 }
 
 /** A plugin manifest format, each written by its module in src/emit/plugin/. */
@@ -237,9 +254,10 @@ export interface SkillSupport {
   userOnly: { field: 'disable-model-invocation' } | { file: string; content: string } | { unsupported: string }
   /**
    * Its `allowed-tools` value letting the skill's commands run unasked, where it reads the field: the
-   * scripts (`scripts/<tool>.mjs`) run from the project, and their copies in the skill's `folder`.
+   * scripts as commands name them (`scripts/<tool>.mjs` from the project), and their copies in the
+   * skill's `folder`, where it has copies (a user's skill has none: its commands run from any folder).
    */
-  allowedTools?: (scripts: readonly string[], folder: string) => string
+  allowedTools?: (scripts: readonly string[], folder: string | undefined) => string
   /** What it makes of SKILL.md's text when it loads a skill, where that is more than the text. */
   syntax?: TextSyntax
   /** How its model takes a skill up: a tool of its own, or by reading SKILL.md itself (`via`: the tool it reads with). */

@@ -1,5 +1,5 @@
 import { harness as describe, shownServerName } from '../../compile/harnesses/index.js'
-import type { Plan, PlannedAgent, PlannedTool } from '../../compile/plan.js'
+import { type Plan, type PlannedAgent, type PlannedTool, scriptCommandPath } from '../../compile/plan.js'
 import type { Harness, ToolFormat } from '../../define/types.js'
 import { type FlagSpec, inputFlags, jsonFlagExample } from '../../runtime/flags.js'
 import { markdownCode, markdownFence } from './escape.js'
@@ -47,7 +47,7 @@ function flagDoc(flag: FlagSpec): { usage: string; line: string } {
 }
 
 const bashDocs = memoByObject((tool: PlannedTool): string => {
-  const command = `node ${tool.script}`
+  const command = `node ${scriptCommandPath(tool.script)}`
   const { flags: specs, jsonOnly } = inputFlags(tool.schema)
   const flags = specs.map(flagDoc)
   const lines = [markdownFence([command, ...flags.map((f) => f.usage)].join(' '), 'bash')]
@@ -73,17 +73,18 @@ function jsonIntro(plan: Plan, tool: PlannedTool, harness: Harness | undefined):
     const where = namespace === undefined ? '' : ` (in the namespace ${markdownCode(namespace)})`
     return `Call the tool ${markdownCode(nativeToolName(plan, harness, tool.name))}${where} with input matching this JSON Schema:`
   }
-  return `Input, as JSON (for ${markdownCode(`node ${tool.script} --json`)}), matching this JSON Schema:`
+  return `Input, as JSON (for ${markdownCode(`node ${scriptCommandPath(tool.script)} --json`)}), matching this JSON Schema:`
 }
 
 /** Each tool's sections as rendered so far, by what sets them apart: most agents and harnesses that have a tool document it alike. */
 const sectionsOf = memoByObject((_tool: PlannedTool) => new Map<string, string>())
 
-/** Where agent prompts say their tools' commands run. */
+/** Where agent prompts say their tools' commands run: a project's, from its folder; a user's, from the folder to work in. */
 const RUN_FROM_PROJECT = 'Run it from the project folder:'
+const RUN_FROM_ANY = 'Run it from the folder it should work in:'
 
 /** Renders one tool's section in `format` (`runFrom` introduces its command). */
-function toolSection(plan: Plan, format: ToolFormat, tool: PlannedTool, harness: Harness | undefined, runFrom = RUN_FROM_PROJECT): string {
+function toolSection(plan: Plan, format: ToolFormat, tool: PlannedTool, harness: Harness | undefined, runFrom = plan.scope === 'user' ? RUN_FROM_ANY : RUN_FROM_PROJECT): string {
   // Without a native form the bash route is the only way to call the tool, whatever the format says. A
   // plugin's agents have no bash route (its scripts are not in the project): compile lets in native tools
   // alone; its skills' commands (`bash`) run the skill's copy of a script, which finds the plugin's.

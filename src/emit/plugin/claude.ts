@@ -84,7 +84,7 @@ export const emitClaudePlugin: PluginFormatEmitter = (plan, harnesses) => {
 
 /** Our MCP server's entry: plain node, the script found from the plugin's root (`root`, the harness's variable), the config's `env` by name. */
 function mcpServer(plan: Plan, root: string): { [key: string]: JsonValue } {
-  return { command: 'node', args: [`${root}/${mcpServerScript(plan.serverName)}`], ...serverEnv(plan) }
+  return { command: 'node', args: [`${root}/${mcpServerScript(plan)}`], ...serverEnv(plan) }
 }
 
 /**

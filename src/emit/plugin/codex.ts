@@ -72,7 +72,7 @@ function mcpServer(plan: Plan, info: PluginInfo, served: string[]): { [key: stri
 }
 
 function launcherSource(plan: Plan, info: PluginInfo): string {
-  const server = `${scriptsFolder(plan.serverName)}/${MCP_SERVER_ENTRY}.cjs`
+  const server = `${scriptsFolder(plan)}/${MCP_SERVER_ENTRY}.cjs`
   return [
     `const { existsSync, readdirSync } = require('node:fs'); const { join } = require('node:path'); const { homedir } = require('node:os');`,
     `const cache = join(process.env.CODEX_HOME || join(homedir(), '.codex'), 'plugins', 'cache');`,

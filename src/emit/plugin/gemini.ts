@@ -64,7 +64,7 @@ function qwenManifest(plan: Plan, gemini: { [key: string]: JsonValue }): { [key:
  * (no `*TOKEN*`, `*KEY*`...), so each variable is listed.
  */
 function serverEntry(plan: Plan): { [key: string]: JsonValue } {
-  const script = `${ROOT}\${/}${mcpServerScript(plan.serverName).split('/').join('${/}')}`
+  const script = `${ROOT}\${/}${mcpServerScript(plan).split('/').join('${/}')}`
   return { command: 'node', args: [script], ...serverEnv(plan) }
 }
 
