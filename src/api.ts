@@ -176,6 +176,7 @@ export async function compile(options: CompileOptions): Promise<CompileResult> {
 }
 
 export type { Plan } from './compile/plan.js'
+export { DEFAULT_SERVER_NAME } from './compile/plan.js'
 export type { Diagnostic } from './diagnostics.js'
 export { OacError, formatDiagnostic } from './diagnostics.js'
 export type { OutputFile } from './emit/types.js'

@@ -14,6 +14,7 @@ const HELP = `oac: compile agents and tools into every harness's native files
 
 Usage:
   oac compile <registry>[:<export>] [options]
+  oac remove [--target <dir> | --scope user] [--server-name <name>] [--dry-run] [--reporter <text|json>]
 
   <registry> is a module path, e.g. agents/registry.ts:registry (also agents/registry.ts#registry;
   with no export named, the default export, else the module's one registry export). The original
@@ -48,10 +49,16 @@ Options:
   -h, --help               show this help
   -v, --version            print the version of unplugin-oac
 
+\`oac remove\` takes out everything a compile with that server name (default: oac-tools) wrote into
+the target, as its manifest lists it: its files, and its entries in your settings files, which get
+back the bytes they had before.
+
 Exit codes: 0 success, 1 diagnostics with errors (or drift with --check), 2 bad command line.
 `
 
 interface Parsed {
+  /** `remove`: take out what the server's compiles wrote (no registry). */
+  command: 'compile' | 'remove'
   registry: string
   config?: string
   target: string
@@ -101,10 +108,15 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
   })
   if (values.help) return 'help'
   if (values.version) return 'version'
-  const [command, registry, ...rest] = positionals
-  if (command !== 'compile') throw new UsageError(command ? `unknown command "${command}"; the command is "compile"` : 'missing command')
-  if (!registry) throw new UsageError('missing <registry>, e.g. oac compile agents/registry.ts:registry')
-  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
+  const [command, ...args] = positionals
+  if (command !== 'compile' && command !== 'remove') throw new UsageError(command ? `unknown command "${command}"; the commands are "compile" and "remove"` : 'missing command')
+  const registry = command === 'compile' ? args.shift() : ''
+  if (registry === undefined) throw new UsageError('missing <registry>, e.g. oac compile agents/registry.ts:registry')
+  if (args.length > 0) throw new UsageError(`unexpected argument "${args[0]}"`)
+  if (command === 'remove') {
+    const compileOnly = ['config', 'plugin', 'plugin-name', 'plugin-version', 'native-tools', 'harness', 'bridge', 'codex-config', 'force', 'check'].find((name) => name in values)
+    if (compileOnly) throw new UsageError(`--${compileOnly} goes with oac compile; oac remove takes --target or --scope user, --server-name, --dry-run and --reporter`)
+  }
   if (values.check && values['dry-run']) throw new UsageError('--check and --dry-run exclude each other')
   if (values.plugin !== undefined && values.target !== undefined) throw new UsageError('--plugin names the folder to write, as --target does: give one of them')
   if (values.plugin === undefined && (values['plugin-name'] !== undefined || values['plugin-version'] !== undefined)) {
@@ -129,6 +141,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
     harnesses = names as Harness[]
   }
   return {
+    command,
     registry,
     config: values.config,
     target: user ? homedir() : (values.plugin ?? values.target ?? '.'),
@@ -167,6 +180,7 @@ export async function main(argv: string[], out: (text: string) => void, err: (te
   }
   const [api, report] = await Promise.all([import('./api.js'), import('./cli/report.js')])
   const json = parsed.reporter === 'json'
+  if (parsed.command === 'remove') return remove(api, report, parsed, out, err)
   try {
     const outcome = await run(api, parsed)
     const errors = hasErrors(outcome.diagnostics)
@@ -197,6 +211,29 @@ export async function main(argv: string[], out: (text: string) => void, err: (te
     else err(`${report.formatDiagnostics(diagnostics)}\noac: compile failed\n`)
     return 1
   }
+}
+
+/** `oac remove`: writes an empty tree for the server, which takes out all its manifest lists. */
+async function remove(api: typeof import('./api.js'), report: typeof import('./cli/report.js'), parsed: Parsed, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+  const target = resolve(parsed.root, parsed.target)
+  const owner = parsed.serverName ?? api.DEFAULT_SERVER_NAME
+  const mode = parsed.mode === 'dry-run' ? 'dry-run' : 'write'
+  const result = await api.writeOutputs([], { target, mode, force: false, owner })
+  const failed = hasErrors(result.diagnostics)
+  const files = report.fileLines(result, mode, { target, owner, diagnostics: result.diagnostics })
+  if (parsed.reporter === 'json') {
+    out(`${JSON.stringify({ ok: !failed, mode, diagnostics: result.diagnostics, files }, null, 2)}\n`)
+    return failed ? 1 : 0
+  }
+  if (result.diagnostics.length > 0) err(`${report.formatDiagnostics(result.diagnostics)}\n`)
+  if (failed) {
+    err('oac: remove failed (nothing was removed)\n')
+    return 1
+  }
+  const where = parsed.target.replace(/\/?$/, '/')
+  if (files.length === 0) out(`oac: ${where} holds nothing of ${owner}\n`)
+  else out(`oac: ${mode === 'write' ? 'removed' : 'would remove'} ${owner} from ${where}\n${mode === 'write' ? report.formatTree(files) : report.formatChanges(files)}\n`)
+  return 0
 }
 
 /** What the compile wrote, or in a check or dry run would write; throws OacError when it cannot compile (or write). */
