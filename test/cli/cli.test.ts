@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { parse } from 'smol-toml'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../src/cli.js'
 import { copyProject, repoRoot } from '../util/project.js'
+import { tempDir } from '../util/temp.js'
 
 const execFileAsync = promisify(execFile)
 
@@ -21,7 +22,7 @@ describe('oac CLI: the command line', () => {
   it('documents every option in --help', async () => {
     const { code, out } = await oac(['--help'])
     expect(code).toBe(0)
-    for (const option of ['--config', '--target', '--root', '--native-tools', '--no-native-tools', '--harness', '--server-name', '--bridge', '--no-codex-config', '--force', '--check', '--dry-run', '--reporter', '--plugin', '--plugin-name', '--plugin-version']) {
+    for (const option of ['--config', '--target', '--root', '--native-tools', '--no-native-tools', '--harness', '--server-name', '--bridge', '--no-codex-config', '--force', '--check', '--dry-run', '--reporter', '--plugin', '--plugin-name', '--plugin-version', '--scope']) {
       expect(out).toContain(option)
     }
   })
@@ -45,6 +46,11 @@ describe('oac CLI: the command line', () => {
     [['compile', 'a.ts', '--plugin', 'out', '--target', 'build'], '--plugin names the folder to write, as --target does: give one of them'],
     [['compile', 'a.ts', '--plugin-name', 'my-tools'], '--plugin-name and --plugin-version go with --plugin <dir>'],
     [['compile', 'a.ts', '--plugin-version', '1.0.0'], '--plugin-name and --plugin-version go with --plugin <dir>'],
+    [['compile', 'a.ts', '--scope', 'team'], '--scope must be project or user, not "team"'],
+    [['compile', 'a.ts', '--scope', 'user', '--target', 'build'], '--scope user writes into your home folder'],
+    [['compile', 'a.ts', '--scope', 'user', '--plugin', 'out'], 'leave out --plugin'],
+    [['remove', 'a.ts'], 'unexpected argument "a.ts"'],
+    [['remove', '--harness', 'claude'], '--harness goes with oac compile'],
   ])('rejects %j with exit 2', async (args, message) => {
     const { code, err } = await oac(args)
     expect(code).toBe(2)
@@ -234,5 +240,39 @@ describe('oac compile --plugin', () => {
     expect(err).toContain('"1.2"')
     expect(err).toContain('--plugin-version 1.0.0')
     expect(existsSync(join(project, 'plugin-bad-version'))).toBe(false)
+  })
+})
+
+describe('oac compile --scope user, then oac remove', () => {
+  // The built CLI in a process of its own, whose home is a temp folder.
+  const oacIn = (home: string, cwd: string, ...args: string[]) =>
+    execFileAsync('node', [join(repoRoot, 'dist/cli.js'), ...args], { cwd, env: { PATH: process.env.PATH, HOME: home } }).then(
+      ({ stdout, stderr }) => ({ code: 0, out: stdout, err: stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, out: error.stdout, err: error.stderr }),
+    )
+
+  it("installs into the user's home, and remove takes it all out, leaving the user's settings as they were", async () => {
+    const project = await copyProject(join(repoRoot, 'test/fixtures/plugin-basic'), 'oac-cli-user-')
+    const home = await tempDir('oac-cli-home-')
+    const settings = '{\n  // mine\n  "model": "opus"\n}\n'
+    await mkdir(join(home, '.claude'))
+    await writeFile(join(home, '.claude/settings.json'), settings)
+    const installed = await oacIn(home, project, 'compile', 'agents/registry.ts:registry', '--scope', 'user', '--harness', 'claude,codex')
+    expect(installed.code, installed.err).toBe(0)
+    expect(installed.out).toContain(`into ${home}/`)
+    expect(existsSync(join(home, '.local/share/oac/oac-tools/weather.mjs'))).toBe(true)
+    expect(JSON.parse(await readFile(join(home, '.claude.json'), 'utf8'))).toMatchObject({ mcpServers: { 'oac-tools': { command: 'node' } } })
+    // Nothing lands in the project it was run from.
+    for (const file of ['.mcp.json', '.claude', 'scripts', '.oac']) expect(existsSync(join(project, file)), file).toBe(false)
+
+    const preview = await oacIn(home, project, 'remove', '--scope', 'user', '--dry-run')
+    expect(preview.out).toContain('would remove oac-tools from')
+    expect(existsSync(join(home, '.claude.json'))).toBe(true)
+    const removed = await oacIn(home, project, 'remove', '--scope', 'user')
+    expect(removed.code, removed.err).toBe(0)
+    expect(removed.out).toContain('removed oac-tools from')
+    expect(await readdir(home, { recursive: true })).toEqual(['.claude', '.claude/settings.json'])
+    expect(await readFile(join(home, '.claude/settings.json'), 'utf8')).toBe(settings)
+    expect((await oacIn(home, project, 'remove', '--scope', 'user')).out).toContain('holds nothing of oac-tools')
   })
 })
