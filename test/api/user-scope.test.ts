@@ -72,7 +72,7 @@ describe('a user-scope install', () => {
     expect(written).toEqual(expect.arrayContaining(['.claude.json', '.claude/agents/editor.md', '.claude/skills/counting/SKILL.md', '.claude/commands/count.md', '.claude/settings.json']))
     expect(written).toEqual(expect.arrayContaining(['.codex/config.toml', '.codex/agents/editor.toml', '.codex/hooks.json', '.agents/skills/counting/SKILL.md']))
     expect(written).toEqual(expect.arrayContaining(['.gemini/settings.json', '.gemini/agents/editor.md', '.gemini/commands/count.toml']))
-    expect(written).toEqual(expect.arrayContaining(['.qwen/settings.json', '.qwen/agents/editor.md', '.qwen/commands/count.md', '.qwen/skills/counting/SKILL.md']))
+    expect(written).toEqual(expect.arrayContaining(['.qwen/settings.json', '.qwen/agents/editor.md', '.qwen/commands/count.md']))
     expect(written).toEqual(expect.arrayContaining(['.copilot/mcp-config.json', '.copilot/agents/editor.agent.md', '.copilot/hooks/writing-tools.json']))
     expect(written).toEqual(expect.arrayContaining(['.config/opencode/tool/word_count.ts', '.config/opencode/agent/editor.md', '.config/opencode/opencode.json']))
     expect(written).toEqual(expect.arrayContaining(['.config/kilo/tools/word_count.ts', '.config/kilo/agents/editor.md']))

@@ -51,8 +51,7 @@ export const qwen = {
       ask: { says: 'it reads no approval rules from an extension', fix: 'Tell your users to add the tools to `permissions.ask` of their ~/.qwen/settings.json (mcp__<server>__<tool>), or accept that Qwen Code decides.' },
     },
   },
-  // Qwen Code reads no `~/.agents/skills`: its user skills are its own folder's.
-  userScope: { paths: [['.qwen/', '.qwen/'], ['.agents/skills/', '.qwen/skills/']] },
+  userScope: { paths: [['.qwen/', '.qwen/'], ['.agents/skills/', '.agents/skills/']] },
   proof: {
     cli: { package: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen' },
     test: 'test/harness/gemini-qwen.test.ts',
