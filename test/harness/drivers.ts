@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { stringify as stringifyToml } from 'smol-toml'
+import { isDeepStrictEqual } from 'node:util'
+import { parse as parseJsonc, type ParseError, printParseErrorCode } from 'jsonc-parser'
+import { parse as parseToml, stringify as stringifyToml } from 'smol-toml'
 import { stringify as stringifyYaml } from 'yaml'
 import { gemini } from '../../src/compile/harnesses/gemini.js'
 import { harness } from '../../src/compile/harnesses/index.js'
@@ -20,7 +23,10 @@ import type { ScriptedModel, SeenRequest, ToolCall, Turn } from './scripted-mode
  * a model (rich tool results, say) is a new script over the same drivers.
  */
 
-/** Where one run happens: the compiled project, and a fresh home (`isolatedHome()`) the driver may write the CLI's user settings into. */
+/**
+ * Where one run happens: the compiled project (or any folder, for a user-scope install), and a home
+ * (`isolatedHome()`, fresh or holding a user-scope install) the driver merges the CLI's user settings into.
+ */
 export interface RunContext {
   project: string
   plan: Plan
@@ -71,6 +77,42 @@ export function harnessRun(model: ScriptedModel, command: string, args: readonly
   return bounded(isolated.command, isolated.args, { ...options, timeoutMs: RUN_TIMEOUT_MS })
 }
 
+/*
+ * A driver's settings go into the user's settings file (the home's): a home may already hold what a
+ * user-scope install (`scope: 'user'`) merged there, MCP servers, hooks and permissions, which the run
+ * must keep. In a fresh home the file is exactly what the driver asks for.
+ */
+
+type Settings = Record<string, unknown>
+
+const isSettings = (value: unknown): value is Settings => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** `theirs` with `ours` merged in: objects key by key, a list gains the items it lacks, any other value is ours. */
+function mergeSettings(theirs: unknown, ours: unknown): unknown {
+  if (isSettings(theirs) && isSettings(ours)) {
+    const merged: Settings = { ...theirs }
+    for (const [key, value] of Object.entries(ours)) merged[key] = key in theirs ? mergeSettings(theirs[key], value) : value
+    return merged
+  }
+  if (Array.isArray(theirs) && Array.isArray(ours)) return [...theirs, ...ours.filter((item) => !theirs.some((kept) => isDeepStrictEqual(kept, item)))]
+  return ours
+}
+
+/** Merges `settings` into a JSON settings file (comments allowed, as Gemini CLI's; they are not kept), or writes it. */
+async function mergeJsonSettings(file: string, settings: Settings): Promise<void> {
+  if (!existsSync(file)) return writeFile(file, JSON.stringify(settings))
+  const errors: ParseError[] = []
+  const theirs: unknown = parseJsonc(await readFile(file, 'utf8'), errors, { allowTrailingComma: true })
+  if (errors.length > 0) throw new Error(`${file} is not JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset})`)
+  await writeFile(file, JSON.stringify(mergeSettings(theirs, settings)))
+}
+
+/** Merges `config` into a TOML config file (Codex's), or writes it. */
+async function mergeTomlSettings(file: string, config: Settings): Promise<void> {
+  const theirs = existsSync(file) ? parseToml(await readFile(file, 'utf8')) : {}
+  await writeFile(file, stringifyToml(mergeSettings(theirs, config) as Settings))
+}
+
 const textAnswer = (answer: string): Turn => ({ text: answer })
 const asIs = (text: string) => text
 
@@ -103,7 +145,7 @@ function claudeDriver(): HarnessDriver {
     async run(model, { project, plan, home, env, prompt = 'Go.', args = [] }) {
       await mkdir(join(home, '.claude'), { recursive: true })
       // Approves the project's `.mcp.json` server and lets its tools run without a prompt.
-      await writeFile(join(home, '.claude/settings.json'), JSON.stringify({ enableAllProjectMcpServers: true, permissions: { allow: [`mcp__${plan.serverName}`] } }))
+      await mergeJsonSettings(join(home, '.claude/settings.json'), { enableAllProjectMcpServers: true, permissions: { allow: [`mcp__${plan.serverName}`] } })
       return harnessRun(model, claude, ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5', ...args], {
         cwd: project,
         env: {
@@ -211,7 +253,7 @@ function codexDriver(): HarnessDriver {
         model_providers: { scripted: { name: 'Scripted', base_url: `${model.url}/v1`, wire_api: 'responses' } },
         projects: { [project]: { trust_level: 'trusted' } },
       }
-      await writeFile(join(env.CODEX_HOME!, 'config.toml'), stringifyToml(config))
+      await mergeTomlSettings(join(env.CODEX_HOME!, 'config.toml'), config)
       const offline = ['--disable', 'plugins', '--disable', 'remote_plugin', '-c', 'analytics.enabled=false']
       const approvals = keepApprovals ? [] : ['--dangerously-bypass-approvals-and-sandbox']
       return harnessRun(model, codex, ['exec', ...offline, ...approvals, '--json', ...args, prompt], { cwd: project, env })
@@ -287,13 +329,15 @@ function geminiDriver(): HarnessDriver {
     async run(model, { project, plan, home, env, prompt = 'Go.', args = [], keepApprovals }) {
       const geminiDir = join(home, '.gemini')
       await mkdir(join(geminiDir, 'acknowledgments'), { recursive: true })
-      // The sha256 acknowledgement a user gives once per project agent in the interactive UI.
+      // The sha256 acknowledgement a user gives once per project agent in the interactive UI (a
+      // user-scope install's agents are the home's, which Gemini CLI loads without one).
       const acknowledged: Record<string, string> = {}
       for (const { name } of plan.agents) {
-        acknowledged[name] = createHash('sha256').update(await readFile(join(project, gemini.agentFile(name)), 'utf8')).digest('hex')
+        const file = join(project, gemini.agentFile(name))
+        if (existsSync(file)) acknowledged[name] = createHash('sha256').update(await readFile(file, 'utf8')).digest('hex')
       }
       await writeFile(join(geminiDir, 'acknowledgments/agents.json'), JSON.stringify({ [project]: acknowledged }))
-      await writeFile(join(geminiDir, 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }))
+      await mergeJsonSettings(join(geminiDir, 'settings.json'), { security: { auth: { selectedType: 'gemini-api-key' } } })
       // A named model: with none, a routing classifier asks the endpoint first and retries its odd answers for a minute.
       const approvals = keepApprovals ? [] : ['--approval-mode', 'yolo']
       return harnessRun(model, bin, ['-p', prompt, '-o', 'json', ...approvals, '-m', 'gemini-2.5-flash', ...args], {
@@ -370,8 +414,8 @@ function qwenDriver(): HarnessDriver {
       await mkdir(join(home, '.qwen'), { recursive: true })
       // Its memory agents would ask the model after the run; they are no part of a tool's proof. Qwen's
       // table of models says `scripted` takes text only: the model's modalities say it takes images.
-      await writeFile(join(home, '.qwen/settings.json'), JSON.stringify({ memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false }, model: { generationConfig: { modalities: { image: true } } } }))
-      // The user's once-per-project step: project MCP servers wait for approval.
+      await mergeJsonSettings(join(home, '.qwen/settings.json'), { memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false }, model: { generationConfig: { modalities: { image: true } } } })
+      // The user's once-per-project step: project MCP servers wait for approval (in a folder with none, it says so and succeeds).
       const approved = await harnessRun(model, node, [cli, 'mcp', 'approve', plan.serverName], { cwd: project, env: qwenEnv })
       if (approved.code !== 0) return approved
       const approvals = keepApprovals ? [] : ['--yolo']
