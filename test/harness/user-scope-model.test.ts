@@ -21,7 +21,8 @@ import type { SeenRequest, Turn } from './scripted-model.js'
  * - word_count, whose result names the folder the tool ran in: the CLI's own folder;
  * - delete_note on keep-a: the user-scope hook `keep` blocks it, and the model reads the reason;
  * - delete_note on draft: the hook lets it run.
- * What the CLI reads in a home is test/api/user-scope.test.ts; here, that the real CLI acts on it.
+ * Which registries each of the nine CLIs sees in a home is test/harness/user-scope.test.ts; here, that
+ * the real CLI acts on what it reads there.
  *   npx vitest run --config vitest.harness.config.ts test/harness/user-scope-model.test.ts
  */
 
