@@ -41,6 +41,11 @@ export interface OacPluginOptions {
    */
   plugin?: PluginFolderOptions
   /**
+   * `user`: install for whoever runs the build, into their home folder (each harness's user folders,
+   * the scripts in `~/.local/share/oac/<serverName>/`), in place of a target (default `project`).
+   */
+  scope?: 'project' | 'user'
+  /**
    * Overwrite user files that sit where the agent tree puts files it owns, and user keys our merge
    * entries would change (their values are recorded and put back once the entries are no longer generated).
    */
@@ -83,6 +88,7 @@ const OPTION_SPECS: Record<keyof OacPluginOptions, OptionSpec> = {
   bridge: { kind: 'choice', values: ['process', 'inline'], error: 'expected "process" or "inline"' },
   codexConfig: flag,
   plugin: { kind: 'plugin' },
+  scope: { kind: 'choice', values: ['project', 'user'], error: 'expected "project" or "user"' },
   force: flag,
   cache: flag,
 }
@@ -120,6 +126,7 @@ function isValid(raw: unknown): raw is OacPluginOptions {
     if (!spec || (value === undefined ? REQUIRED.has(key) : !accepts(spec, value))) return false
   }
   if ('plugin' in raw && 'target' in raw && raw.plugin !== undefined && raw.target !== undefined) return false
+  if ('scope' in raw && raw.scope === 'user' && (('target' in raw && raw.target !== undefined) || ('plugin' in raw && raw.plugin !== undefined))) return false
   return [...REQUIRED].every((key) => entries.some(([name, value]) => name === key && value !== undefined))
 }
 
@@ -156,6 +163,10 @@ export function optionsSchema(z: Zod) {
     .refine((options) => options.plugin === undefined || options.target === undefined, {
       error: '`plugin.dir` names the folder to write, as `target` does: give one of them',
       path: ['target'],
+    })
+    .refine((options) => options.scope !== 'user' || (options.target === undefined && options.plugin === undefined), {
+      error: "scope 'user' writes into the home folder of whoever runs the build: leave out `target` and `plugin`",
+      path: ['scope'],
     })
 }
 

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises'
+import { homedir } from 'node:os'
 import { dirname, resolve, sep } from 'node:path'
 import type { Compiler, Generated, WriteReport } from '../api.js'
 import type { Diagnostic } from '../diagnostics.js'
@@ -134,8 +135,9 @@ export class OacSession {
     return spec && resolveModulePath(resolve(this.root, spec.path))
   }
 
-  /** The absolute target folder: the `target` option (or the plugin's folder), else the host's output folder. */
+  /** The absolute target folder: the home with scope `user`, the `target` option (or the plugin's folder), else the host's output folder. */
   target(outDir: string | undefined): string {
+    if (this.options.scope === 'user') return homedir()
     const given = this.options.plugin?.dir ?? this.options.target
     if (given !== undefined) return resolve(this.root, given)
     if (outDir === undefined) {

@@ -59,7 +59,7 @@ describe('plugin options', () => {
   test('rejects unknown options and lists the known ones', () => {
     const message = problemsOf({ registry: 'r.ts', outDir: 'dist', harness: ['claude'] })
     expect(message).toContain('unknown options `outDir`, `harness`')
-    expect(message).toContain('known: registry, config, target, harnesses, nativeTools, root, serverName, bridge, codexConfig, plugin, force, cache')
+    expect(message).toContain('known: registry, config, target, harnesses, nativeTools, root, serverName, bridge, codexConfig, plugin, scope, force, cache')
   })
 
   test('takes a plugin folder in place of a target, and says what is wrong with one', () => {
@@ -69,6 +69,13 @@ describe('plugin options', () => {
     expect(problemsOf({ registry: 'r.ts', plugin: { name: 'trip-kit' } })).toContain('option `plugin.dir`')
     expect(problemsOf({ registry: 'r.ts', plugin: { dir: 'p', owner: 'me' } })).toContain('`owner`')
     expect(problemsOf({ registry: 'r.ts', plugin: 'dist/plugin' })).toContain('option `plugin`: expected { dir, name?, version?, description? }')
+  })
+
+  test("takes scope 'user' in place of a target or a plugin folder", () => {
+    expect(validateOptions({ registry: 'r.ts', scope: 'user' })).toEqual({ registry: 'r.ts', scope: 'user' })
+    expect(problemsOf({ registry: 'r.ts', scope: 'team' })).toContain('option `scope`: expected "project" or "user", got "team"')
+    expect(problemsOf({ registry: 'r.ts', scope: 'user', target: '.' })).toContain("option `scope`: scope 'user' writes into the home folder of whoever runs the build: leave out `target` and `plugin`")
+    expect(problemsOf({ registry: 'r.ts', scope: 'user', plugin: { dir: 'p' } })).toContain('leave out `target` and `plugin`')
   })
 
   test('every bundler entry validates when the plugin is created', () => {
