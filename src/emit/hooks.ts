@@ -52,8 +52,9 @@ export function toolMatcher(plan: Plan, id: Harness, hook: PlannedHook): string 
 /**
  * The command a harness runs for the hook: its script, found from the project folder the harness names
  * in the command (quoted), or, where it names none (Codex runs hooks in the session's folder, perhaps a
- * subfolder), by walking up from the working directory as the MCP server's launcher does. A script that
- * cannot be found fails a beforeTool hook closed (exit code 2 blocks in every command harness).
+ * subfolder), by walking up from the working directory as the MCP server's launcher does; installed in a
+ * user's home, from the home folder. A script that cannot be found fails a beforeTool hook closed (exit
+ * code 2 blocks in every command harness).
  */
 export function hookCommand(plan: Plan, id: Harness, hook: PlannedHook, registration: CommandHookRegistration): string {
   const missing = hook.on === 'beforeTool' && hook.onError === 'block' ? 2 : 0
