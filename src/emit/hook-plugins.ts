@@ -1,12 +1,10 @@
-import { posix } from 'node:path'
 import { harness } from '../compile/harnesses/index.js'
 import type { Plan, PlannedHook } from '../compile/plan.js'
 import type { HookEvent } from '../define/hooks.js'
 import type { Harness } from '../define/types.js'
-import { generatedHeader } from './codegen/bridge.js'
+import { generatedHeader, scriptFrom, scriptUrlCode, scriptUrlImports } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import type { OwnedFile } from './types.js'
-import { userPath } from './user-scope.js'
 
 /*
  * The plugin (opencode, Kilo) or extension (pi, oh-my-pi) that runs our hooks in the harness's own
@@ -20,7 +18,8 @@ import { userPath } from './user-scope.js'
  * tool script, so that the file type-checks in the user's project (a static import of the `.mjs` has
  * no declarations: TS7016 under strict).
  */
-const HOOK_TYPES = `/** A hook script, imported: it loads the hook and runs it on an event (see unplugin-oac's runtime). */
+function hookTypes(plan: Plan): string {
+  return `/** A hook script, imported: it loads the hook and runs it on an event (see unplugin-oac's runtime). */
 type Answer =
   | { kind: "block" | "ask"; reason: string }
   | { kind: "allow"; reason?: string }
@@ -29,12 +28,13 @@ type Answer =
   | { kind: "keepGoing"; reason: string }
 type Hook = Promise<{ handle(event: Record<string, unknown>): Promise<{ answer?: Answer; error?: string }> }>
 
-/** Imports a hook script by its path from this file; a hook that fails to load fails each run of it, with the error. */
+/** Imports a hook script by its path from ${plan.scope === 'user' ? 'the home folder' : 'this file'}; a hook that fails to load fails each run of it, with the error. */
 function load(script: string): Hook {
-  const hook: Hook = import(new URL(script, import.meta.url).href).then((module: { started: Hook }) => module.started)
+  const hook: Hook = import(${scriptUrlCode(plan, 'script')}.href).then((module: { started: Hook }) => module.started)
   hook.catch(() => undefined)
   return hook
 }`
+}
 
 /** The function that runs a list of hooks on one event, in order, each seeing what the one before decided (`apply`); errors go to the log. */
 function runnerCode(server: string): string {
@@ -49,14 +49,9 @@ async function run(hooks: Hook[], event: Record<string, unknown>, apply: (answer
 }`
 }
 
-function importPath(from: string, script: string): string {
-  const relative = posix.relative(posix.dirname(from), script)
-  return relative.startsWith('.') ? relative : `./${relative}`
-}
-
 /** The generated file: the hook scripts it loads, and per event the list of its hooks, by name. */
-function imports(from: string, hooks: readonly PlannedHook[]): { code: string[]; lists: Map<HookEvent, string> } {
-  const code = hooks.map((hook, i) => `const hook${i} = load(${jsString(importPath(from, hook.script))}) // ${hook.name}`)
+function imports(plan: Plan, from: string, hooks: readonly PlannedHook[]): { code: string[]; lists: Map<HookEvent, string> } {
+  const code = hooks.map((hook, i) => `const hook${i} = load(${jsString(scriptFrom(plan, from, hook.script))}) // ${hook.name}`)
   const lists = new Map<HookEvent, string>()
   for (const [i, hook] of hooks.entries()) lists.set(hook.on, lists.has(hook.on) ? `${lists.get(hook.on)!.slice(0, -1)}, hook${i}]` : `[hook${i}]`)
   return { code, lists }
@@ -71,9 +66,9 @@ export function hookPluginFile(plan: Plan, id: Harness, hooks: readonly PlannedH
   const wire = harness(id).hooks.wire
   const sources = [...new Set(hooks.map((hook) => hook.source.file))].join(', ')
   const header = generatedHeader(`${hooks.length === 1 ? 'hook' : 'hooks'} ${hooks.map((hook) => JSON.stringify(hook.name)).join(', ')} (${sources})`)
-  const { code, lists } = imports(userPath(plan, id, path), hooks)
+  const { code, lists } = imports(plan, path, hooks)
   const body = wire === 'opencode' ? opencodePlugin(id, lists, harnessCode) : piExtension(id, wire === 'omp', lists)
-  const content = [header, ...body.typeImports, ...code, '', HOOK_TYPES, runnerCode(plan.serverName), '', ...body.code, ''].join('\n')
+  const content = [header, ...scriptUrlImports(plan), ...body.typeImports, ...code, '', hookTypes(plan), runnerCode(plan.serverName), '', ...body.code, ''].join('\n')
   return { kind: 'owned', path, content }
 }
 

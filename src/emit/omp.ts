@@ -5,7 +5,6 @@ import { indentTail } from './codegen/js-literal.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
 import { zodSchemaCode } from './codegen/zod-code.js'
 import type { OutputFile, OwnedFile } from './types.js'
-import { userPath } from './user-scope.js'
 
 /**
  * oh-my-pi: a `.omp/tools/<tool>/index.ts` factory per JSON tool. omp imports these natively
@@ -46,7 +45,7 @@ export function ompToolFactory(plan: Plan, tool: PlannedTool, path: string): str
     `    parameters: ${indentTail(parameters, '    ')},`,
     ...(approval === undefined ? [] : [`    approval: ${approval},`]),
     '    async execute(_toolCallId, params, onUpdate, _ctx, signal) {',
-    `      const outcome = await runTool(${jsString(scriptFromShim(userPath(plan, 'omp', path), tool))}, params, {`,
+    `      const outcome = await runTool(${jsString(scriptFromShim(plan, path, tool))}, params, {`,
     '        cwd: pi.cwd,',
     '        signal,',
     '        progress: (message) => onUpdate?.({ content: [{ type: "text", text: message }] }),',

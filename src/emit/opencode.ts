@@ -9,7 +9,6 @@ import { memoByObject } from './codegen/memo.js'
 import { hasNativeForm, renderAgentPrompt } from './codegen/prompt-docs.js'
 import { zodShapeCode } from './codegen/zod-code.js'
 import type { OutputFile, OwnedFile } from './types.js'
-import { userPath } from './user-scope.js'
 
 /** opencode or one of its forks: where its tool and agent files go, the package its tools import, and its config file. */
 export interface OpencodeFamily {
@@ -63,7 +62,7 @@ function toolFile(plan: Plan, tool: PlannedTool, family: OpencodeFamily): OwnedF
     'export default tool({',
     `  description: ${jsString(tool.description)},`,
     `  args: ${indentTail(args)},`,
-    ...opencodeExecute(tool, scriptFromShim(userPath(plan, family.harness, path), tool)),
+    ...opencodeExecute(tool, scriptFromShim(plan, path, tool)),
     '})',
     '',
     OPENCODE_RESULT_CODE,

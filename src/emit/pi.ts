@@ -5,7 +5,6 @@ import { indentTail } from './codegen/js-literal.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
 import { typeboxCode } from './codegen/typebox-code.js'
 import type { OutputFile } from './types.js'
-import { userPath } from './user-scope.js'
 
 /** One extension per MCP server name, so apps sharing a target each keep their own. */
 function extensionPath(plan: Plan): string {
@@ -79,7 +78,7 @@ function registration(plan: Plan, tool: PlannedTool, extension: string): string 
     `    parameters: ${indentTail(typeboxCode(tool.schema), '    ')},`,
     '    async execute(toolCallId, params, signal, onUpdate, ctx) {',
     ...(tool.approval === 'ask' ? [`      await confirmCall(ctx, ${jsString(tool.name)}, params)`] : []),
-    `      const outcome = await runTool(${jsString(scriptFromShim(userPath(plan, 'pi', extension), tool))}, params, {`,
+    `      const outcome = await runTool(${jsString(scriptFromShim(plan, extension, tool))}, params, {`,
     '        cwd: ctx.cwd,',
     '        signal,',
     '        progress: (message) => onUpdate?.({ content: [{ type: "text", text: message }], details: {} }),',

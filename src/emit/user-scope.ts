@@ -1,6 +1,5 @@
 import { harness } from '../compile/harnesses/index.js'
 import { type Plan, scriptsFolder } from '../compile/plan.js'
-import type { Harness } from '../define/types.js'
 import type { OutputFile } from './types.js'
 
 /*
@@ -8,7 +7,7 @@ import type { OutputFile } from './types.js'
  * the harnesses that read it read the same file in a home (their descriptions' `userScope`). One project
  * file may become two (`.mcp.json` is Claude Code's `~/.claude.json` and Copilot's
  * `~/.copilot/mcp-config.json`) or none (VS Code's, which a home does not hold). What a file says about
- * another file's place goes through `userPath` too, so the two agree.
+ * a script's place does not depend on it: in a home every file names its scripts from the home folder.
  */
 
 /** The harness-neutral prompts' folder in a project. */
@@ -24,17 +23,6 @@ export function userScopeFiles(plan: Plan, files: readonly OutputFile[]): Output
     for (const path of homes) if (!placed.has(path)) placed.set(path, { ...file, path })
   }
   return [...placed.values()]
-}
-
-/**
- * Where `id` reads, in a home, the file it reads at `path` in a project: for the files of its own that
- * refer to another (a shim to its script), which the harness reads from the same place either way.
- */
-export function userPath(plan: Plan, id: Harness, path: string): string {
-  if (plan.scope !== 'user') return path
-  const home = moved(harness(id).userScope.paths, path)
-  if (home === undefined) throw new Error(`${harness(id).title}'s description says not where ${path} goes in a home.`)
-  return home
 }
 
 /** Its home paths, none for a file no selected harness reads from a home; undefined when no harness says. */

@@ -1,7 +1,7 @@
 import { execFile, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
-import { dirname, join, relative, resolve } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { promisify } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -127,12 +127,14 @@ describe('a user-scope install', () => {
     expect(JSON.parse(blocked.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'keep-a is kept' } })
   })
 
-  it("points each shim and hook plugin at its script by a path relative to its own place in the home", async () => {
+  it('points each shim and hook plugin at its script from the home folder, not from where a linked config folder really is', async () => {
     for (const shim of ['.config/opencode/tool/word_count.ts', '.config/kilo/tools/word_count.ts', '.pi/agent/extensions/writing-tools.ts', '.omp/agent/tools/word_count/index.ts', '.config/opencode/plugins/writing-tools-hooks.ts']) {
       const text = await readFile(join(home, shim), 'utf8')
-      const paths = [...text.matchAll(/(?:runTool|load)\("(\.\.\/[^"]+)"/g)].map((match) => match[1]!)
+      const paths = [...text.matchAll(/(?:runTool|load)\("([^"]+)"/g)].map((match) => match[1]!)
       expect(paths.length, shim).toBeGreaterThan(0)
-      for (const path of paths) expect(existsSync(resolve(dirname(join(home, shim)), path)), `${shim} -> ${path}`).toBe(true)
+      for (const path of paths) expect(existsSync(join(home, path)), `${shim} -> ${path}`).toBe(true)
+      expect(text, shim).toContain('pathToFileURL(join(homedir(), script))')
+      expect(text, shim).not.toContain('import.meta.url')
     }
   })
 })

@@ -12,8 +12,8 @@ import { objectLiteral } from './js-literal.js'
  *
  * resolving with the call's outcome (its text, structured output, images and details, or the
  * failure and its message: runtime/types.ts InvokeResult), which the shim turns into its harness's
- * native result; `script` is relative to the shim file (import.meta.url), so the harness's working
- * directory does not matter.
+ * native result; `script` is relative to the shim file (import.meta.url), or in a user's home to the
+ * home folder (`scriptUrlCode`), so the harness's working directory does not matter.
  *
  * - `process` (default): spawns `node <script> --json --envelope 1`, writes the input to stdin and
  *   reads the result envelope from stdout (see ENVELOPE_VERSION); a script that exits without one
@@ -30,12 +30,22 @@ export const PROGRESS_PREFIX = 'oac:progress '
 
 /** The import lines the bridge needs, for the top of the shim file. */
 export function bridgeImports(plan: Plan): string[] {
-  if (plan.bridge === 'inline') return []
-  return [
-    `import { spawn } from "node:child_process"`,
-    `import { createInterface } from "node:readline"`,
-    `import { fileURLToPath } from "node:url"`,
-  ]
+  const spawns = plan.bridge === 'inline' ? [] : [`import { spawn } from "node:child_process"`, `import { createInterface } from "node:readline"`, `import { fileURLToPath } from "node:url"`]
+  return [...spawns, ...scriptUrlImports(plan)]
+}
+
+/**
+ * The URL of the script that `script` (a JS expression) names as `scriptFromShim` gave it: relative to the
+ * generated file; in a user's home, from the home folder, which a config folder linked from elsewhere (a
+ * dotfiles checkout) does not change. In a home it needs `homedir`, `join` and `pathToFileURL` imported.
+ */
+export function scriptUrlCode(plan: Plan, script: string): string {
+  return plan.scope === 'user' ? `pathToFileURL(join(homedir(), ${script}))` : `new URL(${script}, import.meta.url)`
+}
+
+/** The imports `scriptUrlCode` needs. */
+export function scriptUrlImports(plan: Plan): string[] {
+  return plan.scope === 'user' ? [`import { homedir } from "node:os"`, `import { join } from "node:path"`, `import { pathToFileURL } from "node:url"`] : []
 }
 
 /** The `ToolCall` and `ToolOutcome` types and the `runTool` function, for the bottom of the shim file. */
@@ -53,16 +63,16 @@ export function bridgeCode(plan: Plan): string {
     '  | { ok: true; text: string; structured?: unknown; images?: Array<{ data: string; mimeType: string }>; details?: unknown }',
     '  | { ok: false; kind: "invalid-input" | "tool-error"; message: string; details?: unknown }',
   ].join('\n')
-  return `${types}\n\n${plan.bridge === 'inline' ? inlineBridge(plan) : processBridge()}\n`
+  return `${types}\n\n${plan.bridge === 'inline' ? inlineBridge(plan) : processBridge(plan)}\n`
 }
 
-function processBridge(): string {
+function processBridge(plan: Plan): string {
   return `const PROGRESS = ${jsString(PROGRESS_PREFIX)}
 
 /** Runs a tool script with the input as JSON on stdin: resolves with the outcome its result envelope holds, rejects with its stderr when it has none. */
 function runTool(script: string, input: unknown, call: ToolCall): Promise<ToolOutcome> {
   return new Promise((resolve, reject) => {
-    const path = fileURLToPath(new URL(script, import.meta.url))
+    const path = fileURLToPath(${scriptUrlCode(plan, 'script')})
     const child = spawn("node", [path, "--json", "--envelope", ${jsString(ENVELOPE_VERSION)}], { cwd: call.cwd, signal: call.signal })
     let stdout = ""
     const errors: string[] = []
@@ -112,7 +122,7 @@ interface ToolModule {
 
 /** Runs a tool in this process through its bundled script's \`invoke\`: resolves with the call's outcome. */
 async function runTool(script: string, input: unknown, call: ToolCall): Promise<ToolOutcome> {
-  const entry: ToolModule = await import(new URL(script, import.meta.url).href)
+  const entry: ToolModule = await import(${scriptUrlCode(plan, 'script')}.href)
   return entry.invoke(input, {
     signal: call.signal ?? new AbortController().signal,
     cwd: call.cwd,
@@ -140,9 +150,15 @@ function contentBlocks(outcome: ToolOutcome) {
 `
 }
 
-/** The tool's script as a path relative to the shim file that runs it (both relative to the target). */
-export function scriptFromShim(shimPath: string, tool: PlannedTool): string {
-  const relative = posix.relative(posix.dirname(shimPath), tool.script)
+/** The tool's script as the shim file at `shimPath` names it: relative to the shim, or in a user's home to the home (see `scriptUrlCode`). */
+export function scriptFromShim(plan: Plan, shimPath: string, tool: PlannedTool): string {
+  return scriptFrom(plan, shimPath, tool.script)
+}
+
+/** A script (relative to the target) as the generated file at `from` names it for `scriptUrlCode`. */
+export function scriptFrom(plan: Plan, from: string, script: string): string {
+  if (plan.scope === 'user') return script
+  const relative = posix.relative(posix.dirname(from), script)
   return relative.startsWith('.') ? relative : `./${relative}`
 }
 

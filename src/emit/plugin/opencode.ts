@@ -71,7 +71,7 @@ function toolsModule(plan: Plan, harnesses: readonly Harness[]): OwnedFile | und
       `      ${jsKey(tool.name)}: {`,
       `        description: ${jsString(tool.description)},`,
       `        args: SCHEMAS[${jsString(tool.name)}].properties,`,
-      ...opencodeExecute(tool, scriptFromShim(path, tool)).map((line) => `      ${line}`),
+      ...opencodeExecute(tool, scriptFromShim(plan, path, tool)).map((line) => `      ${line}`),
       '      },',
     ].join('\n'),
   )
