@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -15,9 +15,9 @@ import { offlineRun } from './offline.js'
  * User scope in the real CLIs: the two registries of test/fixtures/user-scope (`writing`: word_count,
  * delete_note, the agent editor, the skill counting, the command count; `travel`: forecast, planner,
  * packing, trip), installed side by side with `scope: 'user'` into one temp home that already holds the
- * user's own settings. Each CLI, started offline in an unrelated folder with that HOME and none of its
- * override variables, must see both registries' tools; then `travel` is removed and each must see
- * `writing` alone. That the files land byte for byte and go again is test/api/user-scope.test.ts; the
+ * user's own settings, its ~/.config a link to a dotfiles checkout. Each CLI, started offline in an
+ * unrelated folder with that HOME and none of its override variables, must see both registries' tools;
+ * then `travel` is removed and each must see `writing` alone. That the files land byte for byte and go again is test/api/user-scope.test.ts; the
  * scripted-model runs are test/harness/user-scope-model.test.ts. What each CLI did is in docs/user-scope.md.
  *   npm run build && npx vitest run --config vitest.harness.config.ts test/harness/user-scope.test.ts
  */
@@ -51,6 +51,10 @@ beforeAll(async () => {
   cleanup.push(home)
   env = { PATH: process.env.PATH, HOME: home, TMPDIR: isolated.env.TMPDIR }
   work = await temp('oac-user-work-')
+  // ~/.config links to a dotfiles checkout, as dotfiles managers make it: opencode's and Kilo's files are
+  // written through the link, and their tool files find the scripts from the home, not from where they really are.
+  const dotfiles = await temp('oac-user-dotfiles-')
+  await symlink(dotfiles, join(home, '.config'), 'dir')
   // The user's own settings, which the install merges into.
   const own: Record<string, string> = {
     '.claude.json': '{\n  "numStartups": 1\n}\n',
