@@ -22,7 +22,8 @@ import { offlineRun } from './offline.js'
  *   npm run build && npx vitest run --config vitest.harness.config.ts test/harness/user-scope.test.ts
  */
 
-const REGISTRIES = { writing: { server: 'writing-tools', tool: 'word_count', agent: 'editor', skill: 'counting', command: 'count' }, travel: { server: 'travel-tools', tool: 'forecast', agent: 'planner', skill: 'packing', command: 'trip' } } as const
+/** Each registry's server name, and a tool and the agent given it. */
+const REGISTRIES = { writing: { server: 'writing-tools', tool: 'word_count', agent: 'editor' }, travel: { server: 'travel-tools', tool: 'forecast', agent: 'planner' } } as const
 type Registry = keyof typeof REGISTRIES
 
 const cleanup: string[] = []
@@ -31,6 +32,8 @@ let home: string
 let env: NodeJS.ProcessEnv
 /** The folder each CLI starts in: a user's folder that holds nothing of ours. */
 let work: string
+/** What a CLI printed last, for the message of a test that fails. */
+let lastOutput = ''
 
 async function temp(prefix: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix))
@@ -165,9 +168,6 @@ const SEES: Record<Harness, () => Promise<Registry[]>> = {
     return loaded(await run(join(dir, '../bun'), [script, work, JSON.stringify(calls())], { PATH: `${join(dir, '..')}:${env.PATH}` }))
   },
 }
-
-/** What a CLI printed, for the message of a test that fails. */
-let lastOutput = ''
 
 /** The registries whose server `listed` says is there. */
 function registries(listed: (server: string) => boolean): Registry[] {
