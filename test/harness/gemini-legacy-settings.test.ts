@@ -47,7 +47,8 @@ const FIRST_LAYOUT = `{
 const DEPRECATED_NESTED = FIRST_LAYOUT.replace('"usageStatisticsEnabled": false', '"usageStatisticsEnabled": false,\n  "general": { "disableAutoUpdate": true }')
 
 const SETTINGS = '.gemini/settings.json'
-const OURS = ['mcpServers', 'tools']
+// The server, the approval rules and the playground's hook (its `guard`), each after the user's keys.
+const OURS = ['mcpServers', 'tools', 'hooks']
 const KEPT = 'keep'
 const driver = DRIVERS.gemini
 
