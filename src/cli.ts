@@ -231,7 +231,10 @@ async function remove(api: typeof import('./api.js'), report: typeof import('./c
     return 1
   }
   const where = parsed.target.replace(/\/?$/, '/')
-  if (files.length === 0) out(`oac: ${where} holds nothing of ${owner}\n`)
+  if (files.length === 0) {
+    const others = await api.owners(target)
+    out(`oac: ${where} holds nothing of ${owner}${others.length > 0 ? ` (it holds ${others.join(', ')}: name one with --server-name)` : ''}\n`)
+  }
   else out(`oac: ${mode === 'write' ? 'removed' : 'would remove'} ${owner} from ${where}\n${mode === 'write' ? report.formatTree(files) : report.formatChanges(files)}\n`)
   return 0
 }

@@ -11,6 +11,7 @@ import { displayPath, type WriteOptions, type WritePlan, type WriteReport } from
 import { validateOutputs } from './validate.js'
 
 export { isOwnWrite, ownWrites } from './execute.js'
+export { owners } from './owners.js'
 export { mergeJsonText } from './json-merge.js'
 export type { WriteMode, WriteOptions, WriteReport } from './plan.js'
 export { mergeTomlText } from './toml-merge.js'

@@ -273,6 +273,16 @@ describe('oac compile --scope user, then oac remove', () => {
     expect(removed.out).toContain('removed oac-tools from')
     expect(await readdir(home, { recursive: true })).toEqual(['.claude', '.claude/settings.json'])
     expect(await readFile(join(home, '.claude/settings.json'), 'utf8')).toBe(settings)
-    expect((await oacIn(home, project, 'remove', '--scope', 'user')).out).toContain('holds nothing of oac-tools')
+    expect((await oacIn(home, project, 'remove', '--scope', 'user')).out).toBe(`oac: ${home}/ holds nothing of oac-tools\n`)
+  })
+
+  it('names what a target holds when it holds nothing of the server to remove', async () => {
+    const project = await copyProject(join(repoRoot, 'test/fixtures/plugin-basic'), 'oac-cli-owners-')
+    const home = await tempDir('oac-cli-home-')
+    expect((await oacIn(home, project, 'compile', 'agents/registry.ts:registry', '--scope', 'user', '--harness', 'pi', '--server-name', 'weather-tools')).code).toBe(0)
+    const removed = await oacIn(home, project, 'remove', '--scope', 'user')
+    expect(removed.code).toBe(0)
+    expect(removed.out).toBe(`oac: ${home}/ holds nothing of oac-tools (it holds weather-tools: name one with --server-name)\n`)
+    expect((await oacIn(home, project, 'remove', '--scope', 'user', '--server-name', 'weather-tools')).out).toContain('removed weather-tools from')
   })
 })
