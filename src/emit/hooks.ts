@@ -2,9 +2,10 @@ import { harness, shownServerName } from '../compile/harnesses/index.js'
 import type { CommandHookRegistration } from '../compile/harnesses/types.js'
 import type { Plan, PlannedHook } from '../compile/plan.js'
 import type { Harness, JsonValue } from '../define/types.js'
+import { homeScriptLookup } from '../runtime/mcp-launcher.js'
 import { jsonDocument, shellWord } from './codegen/escape.js'
 import { hookPluginFile } from './hook-plugins.js'
-import { listItemPath, type MergeEntry, type OutputFile } from './types.js'
+import { listItemPath, type MergeEntry, type OutputFile, type OwnedFile } from './types.js'
 
 /*
  * Where each harness finds our hooks: a registration per hook in its settings (a command with JSON
@@ -60,12 +61,7 @@ export function hookCommand(plan: Plan, id: Harness, hook: PlannedHook, registra
   const missing = hook.on === 'beforeTool' && hook.onError === 'block' ? 2 : 0
   if (plan.scope === 'user') {
     // In a user's home the script is found from the home folder, whatever folder the session runs in.
-    const fromHome = [
-      `const { existsSync } = require("node:fs"), { homedir } = require("node:os"), { join } = require("node:path"), { pathToFileURL } = require("node:url");`,
-      `const script = join(homedir(), ${JSON.stringify(hook.script)});`,
-      `if (!existsSync(script)) { console.error(script + " not found: install the agent build for this user again (--scope user)."); process.exit(${missing}) }`,
-      `process.argv.splice(1, 0, script); import(pathToFileURL(script).href)`,
-    ].join(' ')
+    const fromHome = `${homeScriptLookup(hook.script, missing)} process.argv.splice(1, 0, script); import(require("node:url").pathToFileURL(script).href)`
     return `node -e ${shellWord(fromHome)} -- --harness ${id}`
   }
   if (registration.othersRoot !== undefined) {
@@ -133,6 +129,16 @@ export function pluginHooksFile(plan: Plan, id: Harness, root: string, path: str
   const hooks = hooksOfEvents(plan, id)
   if (hooks.length === 0) return undefined
   return commandRegistrations(plan, id, hooks, { ...support.registration, projectDir: root, file: () => path })
+}
+
+/**
+ * The extension that runs the plan's hooks in `id`'s process from a plugin folder (pi's, oh-my-pi's), at
+ * `<folder>/extensions/<server>-hooks.ts`; undefined where `id` runs none of them that way.
+ */
+export function pluginHookExtension(plan: Plan, id: Harness, folder: string): OwnedFile | undefined {
+  const hooks = hooksOfEvents(plan, id)
+  if (hooks.length === 0 || harness(id).hooks.registration.kind !== 'plugin') return undefined
+  return hookPluginFile(plan, id, hooks, `${folder}/extensions/${plan.serverName}-hooks.ts`)
 }
 
 /** A hook as a matcher group of the settings' shape: its matcher, and the command with its timeout. */

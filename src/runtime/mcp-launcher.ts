@@ -30,14 +30,7 @@ export function mcpServerScript(plan: Pick<Plan, 'serverName' | 'scope'>): strin
 export function mcpLauncherSource(plan: Pick<Plan, 'serverName' | 'scope'>): string {
   const script = jsString(mcpServerScript(plan))
   // In a user's home the server is found from the home folder, and tools work in the harness's folder.
-  if (plan.scope === 'user') {
-    return [
-      `const { existsSync } = require('node:fs'); const { homedir } = require('node:os'); const { join } = require('node:path');`,
-      `const script = join(homedir(), ${script});`,
-      `if (!existsSync(script)) { console.error(script + ' not found: install the agent build for this user again (--scope user).'); process.exit(1) }`,
-      `require(script)`,
-    ].join(' ')
-  }
+  if (plan.scope === 'user') return `${homeScriptLookup(mcpServerScript(plan), 1)} require(script)`
   return [
     `const { existsSync } = require('node:fs'); const { dirname, join } = require('node:path');`,
     `const script = ${script}; let dir = process.cwd();`,
@@ -45,6 +38,19 @@ export function mcpLauncherSource(plan: Pick<Plan, 'serverName' | 'scope'>): str
     `if (dirname(dir) === dir) { console.error(script + ' not found in ' + process.cwd() + ' or any folder above it: run the agent build first.'); process.exit(1) }`,
     `dir = dirname(dir) }`,
     `process.chdir(dir); require(join(dir, script))`,
+  ].join(' ')
+}
+
+/**
+ * The start of a `node -e` script that sets `script` to `relative` in the home folder (`os.homedir()`),
+ * and exits with `missing` and a message naming it when it is not there: how a user-scope install's
+ * MCP server entries and hook commands find their scripts from whatever folder the harness runs in.
+ */
+export function homeScriptLookup(relative: string, missing: number): string {
+  return [
+    `const { existsSync } = require("node:fs"), { homedir } = require("node:os"), { join } = require("node:path");`,
+    `const script = join(homedir(), ${JSON.stringify(relative)});`,
+    `if (!existsSync(script)) { console.error(script + " not found: install the agent build for this user again (--scope user)."); process.exit(${missing}) }`,
   ].join(' ')
 }
 

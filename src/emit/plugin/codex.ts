@@ -1,8 +1,8 @@
-import { MCP_SERVER_ENTRY } from '../../bundle/entries.js'
 import { harness } from '../../compile/harnesses/index.js'
 import type { CommandFile } from '../../compile/harnesses/types.js'
-import { type Plan, type PluginInfo, scriptsFolder } from '../../compile/plan.js'
+import type { Plan, PluginInfo } from '../../compile/plan.js'
 import type { JsonValue } from '../../define/types.js'
+import { mcpServerScript } from '../../runtime/mcp-launcher.js'
 import { jsString, jsonDocument } from '../codegen/escape.js'
 import { hasNativeForm } from '../codegen/prompt-docs.js'
 import { mcpServerBlock } from '../codex.js'
@@ -72,7 +72,7 @@ function mcpServer(plan: Plan, info: PluginInfo, served: string[]): { [key: stri
 }
 
 function launcherSource(plan: Plan, info: PluginInfo): string {
-  const server = `${scriptsFolder(plan)}/${MCP_SERVER_ENTRY}.cjs`
+  const server = mcpServerScript(plan)
   return [
     `const { existsSync, readdirSync } = require('node:fs'); const { join } = require('node:path'); const { homedir } = require('node:os');`,
     `const cache = join(process.env.CODEX_HOME || join(homedir(), '.codex'), 'plugins', 'cache');`,

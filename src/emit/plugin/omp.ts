@@ -2,8 +2,7 @@ import { harness } from '../../compile/harnesses/index.js'
 import type { CommandFile } from '../../compile/harnesses/types.js'
 import type { JsonValue } from '../../define/types.js'
 import { commandsAs } from '../commands.js'
-import { hookPluginFile } from '../hook-plugins.js'
-import { hooksOfEvents } from '../hooks.js'
+import { pluginHookExtension } from '../hooks.js'
 import { ompToolFactory, ompTools } from '../omp.js'
 import type { OutputFile } from '../types.js'
 import type { PluginFormatEmitter } from './index.js'
@@ -33,16 +32,14 @@ export const emitOmpPlugin: PluginFormatEmitter = (plan) => {
       return `./${path}`
     })
   }
-  const { hooks: support, commands } = harness('omp')
-  const hooks = hooksOfEvents(plan, 'omp')
-  if (hooks.length > 0 && support.registration.kind === 'plugin') {
-    const path = `${ROOT}/extensions/${plan.serverName}-hooks.ts`
-    files.push(hookPluginFile(plan, 'omp', hooks, path))
-    manifest.extensions = [`./${path}`]
+  const hooks = pluginHookExtension(plan, 'omp', ROOT)
+  if (hooks) {
+    files.push(hooks)
+    manifest.extensions = [`./${hooks.path}`]
   }
   if ((plan.commands ?? []).length > 0) {
     // omp reads the markdown commands of a package's `commands/` (its manifest's `commands` key is never read in 18.2).
-    const file: CommandFile = { ...commands[0]!, path: (command) => `commands/${command}.md` }
+    const file: CommandFile = { ...harness('omp').commands[0]!, path: (command) => `commands/${command}.md` }
     files.push(...commandsAs(plan, file, ['omp']))
   }
   return { files, packageJson: { omp: manifest } }

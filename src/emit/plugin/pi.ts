@@ -2,8 +2,7 @@ import { harness } from '../../compile/harnesses/index.js'
 import type { CommandFile } from '../../compile/harnesses/types.js'
 import type { JsonValue } from '../../define/types.js'
 import { commandsAs } from '../commands.js'
-import { hookPluginFile } from '../hook-plugins.js'
-import { hooksOfEvents } from '../hooks.js'
+import { pluginHookExtension } from '../hooks.js'
 import { piExtension, piTools } from '../pi.js'
 import { skillsIn } from '../skills.js'
 import type { OutputFile } from '../types.js'
@@ -30,12 +29,10 @@ export const emitPiPackage: PluginFormatEmitter = (plan) => {
     files.push({ kind: 'owned', path, content: piExtension(plan, tools, path) })
     extensions.push(`./${path}`)
   }
-  const { hooks: support, commands } = harness('pi')
-  const hooks = hooksOfEvents(plan, 'pi')
-  if (hooks.length > 0 && support.registration.kind === 'plugin') {
-    const path = `${ROOT}/extensions/${plan.serverName}-hooks.ts`
-    files.push(hookPluginFile(plan, 'pi', hooks, path))
-    extensions.push(`./${path}`)
+  const hooks = pluginHookExtension(plan, 'pi', ROOT)
+  if (hooks) {
+    files.push(hooks)
+    extensions.push(`./${hooks.path}`)
   }
   if (extensions.length > 0) manifest.extensions = extensions
   if ((plan.skills ?? []).length > 0) {
@@ -43,7 +40,7 @@ export const emitPiPackage: PluginFormatEmitter = (plan) => {
     manifest.skills = [`./${ROOT}/skills`]
   }
   if ((plan.commands ?? []).length > 0) {
-    const prompts: CommandFile = { ...commands[0]!, path: (command) => `${ROOT}/prompts/${command}.md` }
+    const prompts: CommandFile = { ...harness('pi').commands[0]!, path: (command) => `${ROOT}/prompts/${command}.md` }
     files.push(...commandsAs(plan, prompts, ['pi']))
     manifest.prompts = [`./${ROOT}/prompts`]
   }
