@@ -1,5 +1,5 @@
 import { posix } from 'node:path'
-import type { Plan, PlannedTool } from '../../compile/plan.js'
+import type { Plan } from '../../compile/plan.js'
 import { ENVELOPE_VERSION } from '../../runtime/types.js'
 import { jsLineComment, jsString } from './escape.js'
 import { objectLiteral } from './js-literal.js'
@@ -35,7 +35,7 @@ export function bridgeImports(plan: Plan): string[] {
 }
 
 /**
- * The URL of the script that `script` (a JS expression) names as `scriptFromShim` gave it: relative to the
+ * The URL of the script that `script` (a JS expression) names as `scriptFrom` gave it: relative to the
  * generated file; in a user's home, from the home folder, which a config folder linked from elsewhere (a
  * dotfiles checkout) does not change. In a home it needs `homedir`, `join` and `pathToFileURL` imported.
  */
@@ -150,12 +150,7 @@ function contentBlocks(outcome: ToolOutcome) {
 `
 }
 
-/** The tool's script as the shim file at `shimPath` names it: relative to the shim, or in a user's home to the home (see `scriptUrlCode`). */
-export function scriptFromShim(plan: Plan, shimPath: string, tool: PlannedTool): string {
-  return scriptFrom(plan, shimPath, tool.script)
-}
-
-/** A script (relative to the target) as the generated file at `from` names it for `scriptUrlCode`. */
+/** A script (relative to the target) as the generated file at `from` names it for `scriptUrlCode`: relative to that file, or in a user's home to the home. */
 export function scriptFrom(plan: Plan, from: string, script: string): string {
   if (plan.scope === 'user') return script
   const relative = posix.relative(posix.dirname(from), script)
