@@ -1,5 +1,6 @@
 import { harness } from '../compile/harnesses/index.js'
 import { type Plan, scriptsFolder } from '../compile/plan.js'
+import type { Harness } from '../define/types.js'
 import type { OutputFile } from './types.js'
 
 /*
@@ -32,6 +33,11 @@ function homePaths(plan: Plan, path: string): string[] | undefined {
   if (homes.length > 0) return homes
   const left = plan.harnesses.some((id) => harness(id).userScope.left?.some((entry) => isUnder(path, entry.project)))
   return left ? [] : undefined
+}
+
+/** Where harness `id` reads, in a home, the file it reads at `path` in a project; undefined where it reads none there. */
+export function homePath(id: Harness, path: string): string | undefined {
+  return moved(harness(id).userScope.paths, path)
 }
 
 function moved(paths: ReadonlyArray<readonly [string, string]>, path: string): string | undefined {
