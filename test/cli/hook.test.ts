@@ -145,6 +145,30 @@ describe('oac hook: the text it prints', () => {
   })
 })
 
+describe('oac hook --scope user', () => {
+  it('tries the tree installed in the home, whose commands find their scripts from the home folder', async () => {
+    const home = await tempDir('oac-hook-home-')
+    await compile({ root, registry: 'trial.ts:trial', scope: 'user', target: home })
+    const saved = process.env.HOME
+    process.env.HOME = home
+    let out = ''
+    try {
+      const code = await main(['hook', 'guard', '--scope', 'user', '--tool', 'shell', '--input', '{"command":"rm -rf ~"}', '--harness', 'claude,codex,copilot,opencode', '--json'], (t) => (out += t), () => undefined)
+      expect(code).toBe(0)
+    } finally {
+      process.env.HOME = saved
+      await rm(home, { recursive: true, force: true })
+    }
+    const { harnesses } = JSON.parse(out) as { harnesses: Trial[] }
+    expect(harnesses.map((entry) => [entry.harness, entry.decision, entry.reason])).toEqual([
+      ['claude', 'block', 'no rm -rf'],
+      ['codex', 'block', 'no rm -rf'],
+      ['copilot', 'block', 'no rm -rf'],
+      ['opencode', 'block', 'no rm -rf'],
+    ])
+  })
+})
+
 describe('oac hook: the command line', () => {
   it.each([
     [['nope'], 'the tree in', 'has no hook "nope". Its hooks: after, allower, guard, helper-only, keeper, lenient, shaper, thrower, welcome.'],
