@@ -71,6 +71,8 @@ export interface HarnessTrial {
   harness: Harness
   /** Why the hook did not run in this harness (not an error: the harness would not run it either). */
   skipped?: string
+  /** The tree holds no registration of the hook for this harness, though the harness has its event: the tree was compiled without it. */
+  unregistered?: true
   /** What the harness took from the hook: absent, no decision. */
   answer?: HookAnswer
   /** What the harness shows the user besides (a command's `systemMessage`). */
@@ -102,7 +104,7 @@ function readText(tree: CompiledTree, path: string): string | undefined {
 }
 
 /** The hook's registration in harness `id`, from the files the compile wrote there (for Claude Code, also an agent's own hooks). */
-export function registration(tree: CompiledTree, id: Harness, name: string): Registration | undefined {
+function registration(tree: CompiledTree, id: Harness, name: string): Registration | undefined {
   const { hooks: support, agentFile } = harness(id)
   const script = tree.hooks.get(name)
   if (script === undefined) return undefined
@@ -196,9 +198,8 @@ export async function tryHook(tree: CompiledTree, id: Harness, name: string, on:
   const { title, hooks: support } = harness(id)
   const found = registration(tree, id, name)
   if (!found) {
-    const event = support.events[on]
-    const skipped = event === undefined ? `${title} has no ${on} event: the hook does not run there` : `the tree holds no registration of the hook for ${title} (compile with ${id} among the harnesses)`
-    return { harness: id, skipped, via: '' }
+    if (support.events[on] === undefined) return { harness: id, skipped: `${title} has no ${on} event: the hook does not run there`, via: '' }
+    return { harness: id, skipped: `the tree holds no registration of the hook for ${title} (compile with ${id} among the harnesses)`, unregistered: true, via: '' }
   }
   const native = sample.tool === undefined ? undefined : nativeTool(tree, id, sample.tool)
   if (sample.tool !== undefined && native === undefined) return { harness: id, skipped: `${title} has no built-in ${sample.tool} tool`, via: found.file }
@@ -281,8 +282,12 @@ async function tryInProcess(id: Harness, found: Extract<Registration, { kind: 'p
     if (answer) trial.answer = answer
     if (outcome.error !== undefined) trial.error = outcome.error
   } catch (error) {
-    // The generated plugin awaits the hook's loading at each run: its failure is each run's error.
-    trial.error = `The hook could not be loaded: ${error instanceof Error ? error.message : String(error)}`
+    // The generated plugin awaits the hook's loading at each run, and throws its failure out of the handler:
+    // a tool call's handler that throws blocks the call with the error's message (opencode's plugin API;
+    // pi 0.73's emitToolCall rethrows it), whatever the hook's onError.
+    const message = error instanceof Error ? error.message : String(error)
+    if (sample.kind === 'beforeTool') trial.answer = { kind: 'block', reason: message }
+    trial.error = `The hook could not be loaded: ${message}`
   } finally {
     methods.forEach((method, i) => (console[method] = saved[i]!))
   }
@@ -290,16 +295,16 @@ async function tryInProcess(id: Harness, found: Extract<Registration, { kind: 'p
   return trial
 }
 
-/** The hook's event, from its registration in a command harness, or else from the hook itself, imported. */
-export async function hookEvent(tree: CompiledTree, name: string, harnesses: readonly Harness[], started: () => Promise<StartedHook>): Promise<HookEvent | undefined> {
+/** The hook's event, from its registration in a command harness, or else from the hook itself, imported; throws when it cannot be loaded. */
+export async function hookEvent(tree: CompiledTree, name: string, harnesses: readonly Harness[], started: () => Promise<StartedHook>): Promise<HookEvent> {
   for (const id of harnesses) {
     const found = registration(tree, id, name)
     if (found?.kind === 'command') return found.on
   }
   try {
     return (await started()).hook.on
-  } catch {
-    return undefined
+  } catch (error) {
+    throw new Error(`the hook "${name}" is registered in no command harness of ${harnesses.join(', ')}, and its script ${tree.hooks.get(name)} could not be loaded to tell its event: ${error instanceof Error ? error.message : String(error)}`)
   }
 }
 

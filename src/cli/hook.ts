@@ -120,6 +120,16 @@ export async function hookCommand(argv: string[], out: (text: string) => void, e
     out(HOOK_HELP)
     return 0
   }
+  try {
+    return await tryHookCommand(args, out, err)
+  } catch (error) {
+    // A manifest that cannot be read, a settings file that cannot be parsed: said, not thrown.
+    err(`oac hook: ${error instanceof Error ? error.message : String(error)}\n`)
+    return 1
+  }
+}
+
+async function tryHookCommand(args: HookArgs, out: (text: string) => void, err: (text: string) => void): Promise<number> {
   const fail = (message: string, code: 1 | 2) => {
     err(`oac hook: ${message}\n`)
     return code
@@ -140,7 +150,6 @@ export async function hookCommand(argv: string[], out: (text: string) => void, e
   const harnesses = args.harnesses ?? [...HARNESSES]
   const started = importer(tree, args.name)
   const on = await hookEvent(tree, args.name, harnesses, started)
-  if (on === undefined) return fail(`the hook "${args.name}" is registered in none of ${harnesses.join(', ')}, and its script ${script} could not be loaded to tell its event.`, 1)
   if (args.event !== undefined && args.event !== on) return fail(`the hook "${args.name}" runs on ${on}, not ${args.event}.`, 2)
   const aboutTool = on === 'beforeTool' || on === 'afterTool'
   if (aboutTool && args.sample.tool === undefined) {
@@ -150,7 +159,8 @@ export async function hookCommand(argv: string[], out: (text: string) => void, e
   const sample = aboutTool ? args.sample : { ...args.sample, tool: undefined }
   const trials = await tryEach(harnesses, (id) => tryHook(tree, id, args.name, on, sample, started))
   // Without --harness, the harnesses the tree does not have the hook in are left out.
-  const shown = args.harnesses ? trials : trials.filter((trial) => !trial.skipped?.includes('holds no registration'))
+  const shown = args.harnesses ? trials : trials.filter((trial) => !trial.unregistered)
+  if (shown.length === 0) return fail(`the hook "${args.name}" is registered in none of ${harnesses.join(', ')}: compile with them among the harnesses.`, 1)
   const failed = shown.some((trial) => trial.error !== undefined)
   if (args.json) {
     out(`${JSON.stringify({ ok: !failed, hook: args.name, event: on, target: args.target, ...(aboutTool && { tool: sample.tool, input: sample.input }), harnesses: shown.map(jsonTrial) }, null, 2)}\n`)
@@ -160,7 +170,6 @@ export async function hookCommand(argv: string[], out: (text: string) => void, e
   const width = Math.max(...shown.map((trial) => trial.harness.length)) + 1
   const lines = shown.map((trial) => trialLines(trial, width))
   out(`oac: hook "${args.name}" (${on})${about}, in ${where}\n${lines.join('\n')}\n`)
-  if (shown.length === 0) return fail(`the hook "${args.name}" is registered in none of ${harnesses.join(', ')}.`, 1)
   return failed ? 1 : 0
 }
 
@@ -217,10 +226,10 @@ function trialLines(trial: HarnessTrial, width: number): string {
 
 /** A trial for --json: the decision by name (`none` for no decision). */
 function jsonTrial(trial: HarnessTrial): Record<string, unknown> {
-  const { harness: id, answer, skipped, ...rest } = trial
+  const { harness: id, answer, skipped, message, error, output, via } = trial
   const title = harness(id).title
   if (skipped !== undefined) return { harness: id, title, ran: false, skipped }
   const decision = answer === undefined ? 'none' : answer.kind === 'addContext' ? 'context' : answer.kind
   const detail = answer === undefined ? {} : answer.kind === 'rewrite' ? { input: answer.input } : answer.kind === 'addContext' ? { context: answer.text } : 'reason' in answer && answer.reason !== undefined ? { reason: answer.reason } : {}
-  return { harness: id, title, ran: true, decision, ...detail, ...rest }
+  return { harness: id, title, ran: true, decision, ...detail, ...(message !== undefined && { message }), ...(error !== undefined && { error }), ...(output !== undefined && { output }), via }
 }

@@ -1,5 +1,5 @@
-import { rm } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { cp, readFile, rm, writeFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
 import { main } from '../../src/cli.js'
@@ -128,6 +128,21 @@ describe('oac hook: a hook that fails', () => {
     const { code, by } = await trial(['lenient', '--tool', 'shell', '--input', '{"command":"ls"}', '--harness', 'claude,copilot,kilo'])
     expect(code).toBe(1)
     for (const id of ['claude', 'copilot', 'kilo'] as const) expect(by[id], id).toMatchObject({ decision: 'none', error: 'The hook "lenient" failed: lenient broke' })
+  })
+
+  it('a hook whose code fails to load blocks a tool call, in every harness, with why', async () => {
+    const broken = await tempDir('oac-hook-broken-')
+    await cp(target, broken, { recursive: true })
+    const code = join(broken, 'scripts/hooks/guard.code.mjs')
+    await writeFile(code, `throw new Error("guard code broke at load")\n${await readFile(code, 'utf8')}`)
+    let out = ''
+    const exit = await main(['hook', 'guard', '--target', broken, '--tool', 'shell', '--input', '{"command":"ls"}', '--harness', 'claude,copilot,opencode,pi', '--json'], (t) => (out += t), () => undefined)
+    await rm(broken, { recursive: true, force: true })
+    expect(exit).toBe(1)
+    const by = Object.fromEntries((JSON.parse(out) as { harnesses: Trial[] }).harnesses.map((entry) => [entry.harness, entry]))
+    // A command exits 2 with why (the launcher's fail-closed answer); a plugin's handler throws the error, which blocks the call.
+    for (const id of ['claude', 'copilot']) expect(by[id], id).toMatchObject({ decision: 'block', reason: 'The hook "guard" could not be loaded: guard code broke at load', error: 'The hook "guard" could not be loaded: guard code broke at load' })
+    for (const id of ['opencode', 'pi']) expect(by[id], id).toMatchObject({ decision: 'block', reason: 'guard code broke at load', error: 'The hook could not be loaded: guard code broke at load' })
   })
 })
 
