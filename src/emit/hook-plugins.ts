@@ -3,6 +3,7 @@ import type { Plan, PlannedHook } from '../compile/plan.js'
 import { targetOf } from '../compile/target.js'
 import type { HookEvent } from '../define/hooks.js'
 import type { Harness } from '../define/types.js'
+import type { HookAnswer, HookEventData, HookWire } from '../runtime/hook-types.js'
 import { generatedHeader } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import type { OwnedFile } from './types.js'
@@ -225,6 +226,35 @@ function piExtension(id: Harness, omp: boolean, lists: ReadonlyMap<HookEvent, st
     typeImports: omp ? [] : [`import type { ExtensionAPI } from "@mariozechner/pi-coding-agent"`],
     code: [omp ? 'export default function (pi: OmpExtensionAPI) {' : 'export default function (pi: ExtensionAPI) {', handlers.join('\n\n'), '}', ...(omp ? [OMP_TYPES] : [])],
   }
+}
+
+/** The wire of a harness that runs hooks in its own process, through the plugin or extension above. */
+export type PluginWire = Extract<HookWire, 'opencode' | 'pi' | 'omp'>
+
+/**
+ * The event the generated handler of `sample.kind` hands each hook in harness `id` (the objects built in
+ * opencodePlugin and piExtension above, from the harness's own): `oac hook` hands a hook the same.
+ */
+export function pluginEvent(wire: PluginWire, id: Harness, sample: Omit<HookEventData, 'harness' | 'tool' | 'builtin'>): HookEventData {
+  const event: HookEventData = { kind: sample.kind, harness: id, cwd: sample.cwd }
+  // opencode's hooks get the session's id; pi's extension events carry none.
+  if (wire === 'opencode' && sample.sessionId !== undefined) event.sessionId = sample.sessionId
+  if (sample.kind === 'beforeTool' || sample.kind === 'afterTool') Object.assign(event, { nativeTool: sample.nativeTool, input: { ...sample.input } })
+  if (sample.kind === 'afterTool') event.result = sample.result ?? { text: '', isError: false }
+  if (sample.kind === 'userPrompt') event.prompt = sample.prompt ?? ''
+  // Only omp's session_stop says whether the agent was kept going already.
+  if (sample.kind === 'stop') event.continued = wire === 'omp' && sample.continued === true
+  return event
+}
+
+/**
+ * What the generated plugin or extension does with a hook's decision, as the harness takes it: each
+ * applies block, rewrite, context and keepGoing (where its harness can: the runtime's fallbacks have
+ * already made the others a block or nothing) and passes `allow` over (no plugin API grants a call).
+ * pi's and omp's `ask` confirms in the harness's UI, and blocks where it has none (`-p`).
+ */
+export function pluginAnswer(answer: HookAnswer | undefined): HookAnswer | undefined {
+  return answer?.kind === 'allow' ? undefined : answer
 }
 
 /**
