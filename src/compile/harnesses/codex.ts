@@ -1,5 +1,7 @@
+import { join } from 'node:path'
 import type { JsonValue } from '../../define/types.js'
 import type { JsonSchema } from '../plan.js'
+import { settingsFolder } from './doctor-steps.js'
 import type { CommandFile, HarnessDescription, HarnessFieldProblem } from './types.js'
 
 /**
@@ -166,5 +168,31 @@ export const codex = {
     test: 'test/harness/claude-codex.test.ts',
     // `codex mcp list --json` parses the config (the project's only when trusted) but starts no server.
     list: { kind: 'command', args: () => ['mcp', 'list', '--json'], expect: ({ server }) => new RegExp(`"name":\\s*"${server}"`) },
+  },
+  // Lists a project's servers only once the folder is trusted (it reads no `.codex/` before).
+  doctor: {
+    reads: ['.codex/'],
+    probe: {
+      args: () => ['mcp', 'list', '--json'],
+      read: ({ stdout }, { server }, { scope }) => {
+        let listed: Array<{ name?: string; enabled?: boolean }>
+        try {
+          listed = JSON.parse(stdout) as Array<{ name?: string; enabled?: boolean }>
+        } catch {
+          return { ready: false, problem: `printed no server list: ${stdout.trim().split('\n')[0] ?? 'nothing'}` }
+        }
+        const ours = listed.find((entry) => entry.name === server)
+        if (!ours) return scope === 'project' ? { ready: false, step: 'trust' } : { ready: false, problem: `does not list the server ${server}` }
+        if (ours.enabled === false) return { ready: false, problem: `lists the server ${server} as disabled` }
+        return { ready: true, sees: `server ${server} configured` }
+      },
+    },
+    fixes: {
+      trust: (place) => ({
+        says: 'does not trust the folder, so it reads nothing of .codex/',
+        ask: `run \`codex\` in ${place.target} and trust it`,
+        edits: [{ file: join(settingsFolder(place, 'CODEX_HOME', '.codex'), 'config.toml'), format: 'toml', path: ['projects', place.target, 'trust_level'], op: 'set', value: 'trusted' }],
+      }),
+    },
   },
 } satisfies HarnessDescription
