@@ -73,7 +73,8 @@ export async function doctor(options: DoctorOptions = {}): Promise<DoctorReport>
   if (diagnostics.length > 0) throw new DoctorError(diagnostics.map((d) => `${d.message} ${d.fix}`).join('\n'))
   const paths = [...Object.keys(manifest.files), ...Object.keys(manifest.merges)]
   const place: DoctorPlace = { target, scope, home, env, server }
-  const held = HARNESSES.filter((id) => holds(HARNESS_TABLE[id], paths, scope))
+  // The manifest names the harnesses; one of an earlier build does not, and the files it lists tell.
+  const held = HARNESSES.filter((id) => (manifest.harnesses ? manifest.harnesses.includes(id) : holds(HARNESS_TABLE[id], paths, scope)))
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS
   const harnesses = await Promise.all(held.map((id) => check(HARNESS_TABLE[id], place, names(HARNESS_TABLE[id], manifest, server, scope), timeoutMs)))
   return { ok: harnesses.every((h) => h.status !== 'needs-step' && h.status !== 'failed'), target, scope, server, harnesses }
@@ -99,7 +100,7 @@ function inTarget(description: HarnessDescription, path: string, scope: 'project
   return undefined
 }
 
-/** Whether the tree holds a file the harness reads. */
+/** Whether the tree holds a file the harness reads (where a manifest of an earlier build does not name the harnesses). */
 function holds(description: HarnessDescription, paths: readonly string[], scope: 'project' | 'user'): boolean {
   return description.doctor.reads.some((read) => {
     const where = inTarget(description, read, scope)
@@ -136,10 +137,16 @@ async function check(description: HarnessDescription, place: DoctorPlace, names:
   const reading = entry.probe.read(run, names, place)
   if (reading.ready) return { ...found, status: 'ready', sees: reading.sees, fixes: [] }
   if ('problem' in reading) {
-    const exit = run.code === 0 ? '' : ` (it exited with ${run.code}: ${run.stderr.trim().split('\n').at(-1) ?? ''})`
+    const exit = run.code === 0 ? '' : ` (it exited with ${run.code}: ${errorLine(run.stderr)})`
     return { ...found, status: 'failed', detail: `${reading.problem}${exit}`, fixes: [] }
   }
   const fix = entry.fixes[reading.step]
   if (!fix) throw new Error(`${description.id}'s doctor reads a step "${reading.step}" it has no fix for`)
   return { ...found, status: 'needs-step', fixes: [fix(place)] }
+}
+
+/** The line of a CLI's stderr that says what went wrong: its first error line, else its last line. */
+function errorLine(stderr: string): string {
+  const lines = stderr.split('\n').map((line) => line.trim()).filter(Boolean)
+  return lines.find((line) => /error/i.test(line)) ?? lines.at(-1) ?? 'nothing on stderr'
 }

@@ -125,7 +125,8 @@ export type DoctorReading = { ready: true; sees: string } | { ready: false; step
 export interface HarnessDoctor {
   /**
    * Paths (project paths, as the emitter writes them; moved by `userScope` for a home) that show the
-   * compiled tree holds files the harness reads: a path ending in `/` names a folder.
+   * compiled tree holds files the harness reads, a path ending in `/` naming a folder: how a manifest of
+   * an earlier build, which does not name its harnesses, tells them.
    */
   reads: readonly string[]
   /** The path of a tool's own file, where the harness has one per tool: the probe looks for each. */
