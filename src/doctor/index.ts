@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import { HARNESS_TABLE } from '../compile/harnesses/index.js'
-import type { DoctorFix, DoctorNames, DoctorPlace, HarnessDescription } from '../compile/harnesses/types.js'
+import type { DoctorFix, DoctorNames, DoctorPlace, DoctorProbe, DoctorReading, HarnessDescription } from '../compile/harnesses/types.js'
 import { HARNESSES, type Harness } from '../define/types.js'
 import { type Manifest, manifestPath, readManifest } from '../write/manifest.js'
 import { owners } from '../write/owners.js'
@@ -132,17 +132,37 @@ async function check(description: HarnessDescription, place: DoctorPlace, names:
   // A file the CLI would fetch on start: its probe would reach the network, so it is not run.
   const missing = (entry.needs?.(place, version) ?? []).filter((need) => !existsSync(need.file))
   if (missing.length > 0) return { ...found, status: 'needs-step', fixes: missing.map((need) => need.fix) }
-  const run = await runBounded(bin, entry.probe.args(names), { cwd: place.target, env: { ...place.env, ...entry.probe.env }, timeoutMs })
-  if (run.timedOut) return { ...found, status: 'failed', detail: `\`${description.proof.cli.bin} ${entry.probe.args(names).join(' ')}\` did not finish in ${Math.round(timeoutMs / 1000)} s`, fixes: [] }
-  const reading = entry.probe.read(run, names, place)
-  if (reading.ready) return { ...found, status: 'ready', sees: reading.sees, fixes: [] }
-  if ('problem' in reading) {
-    const exit = run.code === 0 ? '' : ` (it exited with ${run.code}: ${errorLine(run.stderr)})`
-    return { ...found, status: 'failed', detail: `${reading.problem}${exit}`, fixes: [] }
+  const probes = [entry.probe, ...(entry.hooks && holdsFile(place, description, entry.hooks.file) ? [entry.hooks.probe] : [])]
+  const sees: string[] = []
+  for (const probe of probes) {
+    const reading = await ask(bin, probe, place, names, timeoutMs)
+    if ('sees' in reading) sees.push(reading.sees)
+    else if ('problem' in reading) return { ...found, status: 'failed', detail: reading.problem, fixes: [] }
+    else if ('fix' in reading) return { ...found, status: 'needs-step', fixes: [reading.fix] }
+    else {
+      const fix = entry.fixes[reading.step]
+      if (!fix) throw new Error(`${description.id}'s doctor reads a step "${reading.step}" it has no fix for`)
+      return { ...found, status: 'needs-step', fixes: [fix(place)] }
+    }
   }
-  const fix = entry.fixes[reading.step]
-  if (!fix) throw new Error(`${description.id}'s doctor reads a step "${reading.step}" it has no fix for`)
-  return { ...found, status: 'needs-step', fixes: [fix(place)] }
+  return { ...found, status: 'ready', sees: sees.join('; '), fixes: [] }
+}
+
+/** Runs one probe and reads it; a run that did not finish, or failed, is a problem that says so. */
+async function ask(bin: string, probe: DoctorProbe, place: DoctorPlace, names: DoctorNames, timeoutMs: number): Promise<DoctorReading> {
+  const args = probe.args(names)
+  const session = probe.session && { lines: probe.session.lines(place), until: probe.session.until }
+  const run = await runBounded(bin, args, { cwd: place.target, env: { ...place.env, ...probe.env }, timeoutMs, ...(session && { session }) })
+  if (run.timedOut) return { ready: false, problem: `\`${basename(bin)} ${args.join(' ')}\` did not finish in ${Math.round(timeoutMs / 1000)} s` }
+  const reading = probe.read(run, names, place)
+  if (!('problem' in reading) || run.code === 0) return reading
+  return { ready: false, problem: `${reading.problem} (it exited with ${run.code}: ${errorLine(run.stderr)})` }
+}
+
+/** Whether the target holds a file of the harness's (a project path, moved into the home for a user's install). */
+function holdsFile(place: DoctorPlace, description: HarnessDescription, file: string): boolean {
+  const where = inTarget(description, file, place.scope)
+  return where !== undefined && existsSync(join(place.target, where))
 }
 
 /** The line of a CLI's stderr that says what went wrong: its first error line, else its last line. */

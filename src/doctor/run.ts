@@ -40,12 +40,21 @@ export interface ProbeRun {
 }
 
 /**
- * Runs a command to its end with nothing on stdin, killed past `timeoutMs` with everything it started
+ * Runs a command to its end, with nothing on stdin or a session's lines (stdin closed once its answer came), killed past `timeoutMs` with everything it started
  * (a harness starts our MCP server to list it): the whole process group, which then stops holding the pipes.
  */
-export function runBounded(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<ProbeRun> {
+export function runBounded(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; session?: { lines: string[]; until: RegExp } },
+): Promise<ProbeRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' })
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32' })
+    // A closed stdin ends a session; a CLI that is gone before it reads it makes the write fail (EPIPE), which its exit tells better.
+    child.stdin.on('error', () => undefined)
+    const { session } = options
+    if (session) child.stdin.write(session.lines.map((line) => `${line}\n`).join(''))
+    else child.stdin.end()
     let stdout = ''
     let stderr = ''
     let timedOut = false
@@ -63,7 +72,10 @@ export function runBounded(command: string, args: readonly string[], options: { 
       child.stdout.destroy()
       child.stderr.destroy()
     }, options.timeoutMs)
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk
+      if (session && session.until.test(stdout)) child.stdin.end()
+    })
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
     child.on('error', (error) => {
       clearTimeout(timer)

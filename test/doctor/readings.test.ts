@@ -80,6 +80,28 @@ describe('the doctor reads each CLI as it printed', () => {
     })
   })
 
+  it("Codex's hooks: each one untrusted gets the trust its app-server names; trusted, they are ready", () => {
+    const { probe } = harness('codex').doctor.hooks!
+    const untrusted = fixture('codex-hooks-untrusted') as Fixture & { stdin: string[] }
+    // The fixture was made with the command and the requests the entry sends.
+    expect(untrusted.command).toBe(['codex', ...probe.args(server)].join(' '))
+    expect(untrusted.stdin).toEqual(probe.session!.lines(place('project')))
+    const key = '<target>/.codex/hooks.json:pre_tool_use:0:0'
+    const hash = JSON.parse(untrusted.stdout.split('\n').find((line) => line.startsWith('{"id":1,'))!).result.data[0].hooks[0].currentHash as string
+    expect(hash).toMatch(/^sha256:[0-9a-f]{64}$/)
+    expect(probe.read(untrusted, server, place('project'))).toEqual({
+      ready: false,
+      fix: {
+        says: 'has not trusted 1 hook of .codex/hooks.json, which it skips without a word',
+        ask: 'run `codex` in <target> and choose "Trust all and continue" (or trust each in /hooks)',
+        edits: [{ file: '<home>/.codex/config.toml', format: 'toml', path: ['hooks', 'state', key, 'trusted_hash'], op: 'set', value: hash }],
+      },
+    })
+    expect(probe.read(fixture('codex-hooks-trusted'), server, place('project'))).toEqual({ ready: true, sees: '1 hook trusted' })
+    // Hooks of another folder's file are not the target's.
+    expect(probe.read(untrusted, server, { ...place('project'), target: '<other>' })).toEqual({ ready: true, sees: '0 hooks trusted' })
+  })
+
   it('output that is not the JSON a list command prints is a problem naming its first line', () => {
     const { probe } = harness('codex').doctor
     if ('unprobed' in probe) throw new Error('codex has a probe')

@@ -21,7 +21,7 @@ import { playgroundProject } from './project.js'
  * `oac doctor` against the real CLIs, each at its pinned version: in a fresh home (nothing trusted,
  * nothing approved, no plugin package) it exits 1 and names the seven harnesses that hide our tools
  * until a one-time step; after the steps it printed, taken as a user would (its commands run, its
- * settings edits made), it exits 0. Both runs with no network but loopback (where the machine allows).
+ * settings edits made), it names Codex's hooks, which wait for their own trust; after that step, it exits 0. Both runs with no network but loopback (where the machine allows).
  * Opt-in tier: `npm run build && npx vitest run --config vitest.harness.config.ts test/harness/doctor.test.ts`.
  */
 
@@ -90,7 +90,7 @@ async function take(fix: DoctorFix): Promise<void> {
 }
 
 describe('oac doctor with the real CLIs', () => {
-  it('in a fresh home names the seven harnesses that wait for a step and exits 1; after the steps it printed, exits 0', { timeout: 600_000 }, async () => {
+  it('in a fresh home names the seven harnesses that wait for a step and exits 1; after the steps it printed (then Codex\'s hook trust), exits 0', { timeout: 600_000 }, async () => {
     const fresh = await doctor()
     expect(fresh.code, fresh.stderr).toBe(1)
     expect(fresh.report.ok).toBe(false)
@@ -103,6 +103,15 @@ describe('oac doctor with the real CLIs', () => {
 
     for (const check of fresh.report.harnesses) for (const fix of check.fixes) await take(fix)
 
+    // Codex lists a folder's hooks only once it trusts the folder: then each waits for its own trust.
+    const trusted = await doctor()
+    expect(trusted.code).toBe(1)
+    const waiting = trusted.report.harnesses.filter((h) => h.status !== 'ready' && h.status !== 'unprobed')
+    expect(waiting.map((h) => [h.harness, h.fixes.map((fix) => fix.says)]), JSON.stringify(trusted.report, null, 2)).toEqual([
+      ['codex', ['has not trusted 1 hook of .codex/hooks.json, which it skips without a word']],
+    ])
+    for (const fix of waiting[0]!.fixes) await take(fix)
+
     const after = await doctor()
     expect(after.code, JSON.stringify(after.report, null, 2)).toBe(0)
     expect(Object.fromEntries(after.report.harnesses.map((h) => [h.harness, h.status]))).toEqual({
@@ -111,6 +120,6 @@ describe('oac doctor with the real CLIs', () => {
       omp: 'unprobed',
     })
     const sees = Object.fromEntries(after.report.harnesses.map((h) => [h.harness, h.sees]))
-    expect(sees).toMatchObject({ claude: 'server oac-tools connected', gemini: 'server oac-tools connected', qwen: 'server oac-tools connected', opencode: '6 tools (agent build)', kilo: '6 tools (agent code)' })
+    expect(sees).toMatchObject({ codex: 'server oac-tools configured; 1 hook trusted', claude: 'server oac-tools connected', gemini: 'server oac-tools connected', qwen: 'server oac-tools connected', opencode: '6 tools (agent build)', kilo: '6 tools (agent code)' })
   })
 })

@@ -118,8 +118,20 @@ export interface DoctorNames {
   tools: string[]
 }
 
-/** What a probe's output says: the harness sees our tools; it waits for one of the doctor's `fixes`; or something else is wrong. */
-export type DoctorReading = { ready: true; sees: string } | { ready: false; step: string } | { ready: false; problem: string }
+/**
+ * What a probe's output says: the harness sees our tools; it waits for one of the doctor's `fixes`, or
+ * for a fix made of what the output names (`fix`); or something else is wrong.
+ */
+export type DoctorReading = { ready: true; sees: string } | { ready: false; step: string } | { ready: false; fix: DoctorFix } | { ready: false; problem: string }
+
+/** A model-free command run in the target, with extra environment that keeps it off the network, and how to read its output. */
+export interface DoctorProbe {
+  args: (names: DoctorNames) => string[]
+  env?: Record<string, string>
+  /** Lines written to its stdin (JSON-RPC requests), which is closed once its stdout matches `until` (the answer). */
+  session?: { lines: (place: DoctorPlace) => string[]; until: RegExp }
+  read: (output: { stdout: string; stderr: string }, names: DoctorNames, place: DoctorPlace) => DoctorReading
+}
 
 /** How `oac doctor` asks the installed harness CLI whether it sees what the compile wrote, and the steps that make it. */
 export interface HarnessDoctor {
@@ -136,13 +148,10 @@ export interface HarnessDoctor {
    * them from the network on start (opencode's and Kilo's plugin package). `version` is the installed CLI's.
    */
   needs?: (place: DoctorPlace, version: string | undefined) => Array<{ file: string; fix: DoctorFix }>
-  /**
-   * The model-free command run in the target, with extra environment that keeps it off the network, and
-   * how to read its output; `unprobed` where the harness has no such command (and needs no step).
-   */
-  probe:
-    | { args: (names: DoctorNames) => string[]; env?: Record<string, string>; read: (output: { stdout: string; stderr: string }, names: DoctorNames, place: DoctorPlace) => DoctorReading }
-    | { unprobed: string }
+  /** What asks the CLI whether it sees our tools; `unprobed` where the harness has no such command (and needs no step). */
+  probe: DoctorProbe | { unprobed: string }
+  /** Where the tree's hooks wait for the user's trust of each (Codex): what asks, run once the probe reads ready, when the tree holds `file`. */
+  hooks?: { file: string; probe: DoctorProbe }
   /** The one-time steps a reading can name, by that name. */
   fixes: Record<string, (place: DoctorPlace) => DoctorFix>
 }
