@@ -4,7 +4,7 @@ import { basename, join, resolve } from 'node:path'
 import { ScriptBundler } from './bundle/index.js'
 import { compilePlan, type PlanOptions } from './compile/index.js'
 import type { Plan, PluginInfo } from './compile/plan.js'
-import { type Diagnostic, hasErrors, OacError } from './diagnostics.js'
+import { type Diagnostic, hasErrors, OacError, withLevels } from './diagnostics.js'
 import { emitAll } from './emit/index.js'
 import type { OutputFile } from './emit/types.js'
 import { RegistryBundler } from './load/bundle.js'
@@ -90,7 +90,7 @@ export class Compiler {
     const bundled = await this.bundler.build(plan, () => {
       emitted = this.emit(plan)
     })
-    diagnostics.push(...bundled.diagnostics)
+    diagnostics.push(...withLevels(plan.diagnosticLevels, bundled.diagnostics))
     if (hasErrors(diagnostics)) throw new OacError(diagnostics)
     const files = [...emitted, ...bundled.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     // A plugin's name, version and description default to package.json's: a watch build follows its edits.

@@ -66,7 +66,12 @@ export interface Plan {
    * Absent for a project (or a plugin folder).
    */
   scope?: 'user'
+  /** The warning codes the config (or the driver) turned off or down to a note; absent when none. */
+  diagnosticLevels?: DiagnosticLevels
 }
+
+/** Warning codes by what they become: hidden, or shown as a note that does not count as a warning. */
+export type DiagnosticLevels = Readonly<Record<string, 'off' | 'note'>>
 
 /**
  * A plugin folder's identity, the same in every harness's manifest and its `package.json`: a name

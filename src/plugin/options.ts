@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { HARNESSES, type Harness } from '../define/types.js'
+import { DIAGNOSTIC_LEVELS, type DiagnosticLevelMap, HARNESSES, type Harness } from '../define/types.js'
 
 /** What users pass to `oac()` in their bundler config. */
 export interface OacPluginOptions {
@@ -55,6 +55,11 @@ export interface OacPluginOptions {
    * (a record in `<root>/node_modules/.cache/oac/`; default true). See the README's caching section.
    */
   cache?: boolean
+  /**
+   * Warnings a team has read, by code: `'off'` hides one, `'note'` shows it without counting it as a
+   * warning, over the config profile's `diagnostics` code by code. Errors stay errors.
+   */
+  diagnostics?: DiagnosticLevelMap
 }
 
 export interface PluginFolderOptions {
@@ -73,6 +78,7 @@ type OptionSpec =
   | { kind: 'choice'; values: readonly [string, ...string[]]; error: string }
   | { kind: 'harnesses' }
   | { kind: 'plugin' }
+  | { kind: 'levels' }
 
 const text = (what: string): OptionSpec => ({ kind: 'text', what })
 const flag: OptionSpec = { kind: 'flag' }
@@ -91,6 +97,7 @@ const OPTION_SPECS: Record<keyof OacPluginOptions, OptionSpec> = {
   scope: { kind: 'choice', values: ['project', 'user'], error: 'expected "project" or "user"' },
   force: flag,
   cache: flag,
+  diagnostics: { kind: 'levels' },
 }
 const REQUIRED: ReadonlySet<string> = new Set(['registry'])
 const PLUGIN_FIELDS: readonly string[] = ['dir', 'name', 'version', 'description']
@@ -112,6 +119,9 @@ function accepts(spec: OptionSpec, value: unknown): boolean {
       const fields: Record<string, unknown> = { ...value }
       return typeof fields.dir === 'string' && fields.dir !== '' && Object.entries(fields).every(([key, field]) => PLUGIN_FIELDS.includes(key) && typeof field === 'string' && field !== '')
     }
+    case 'levels':
+      // Which codes exist is compile's to say (a warning naming the nearest), as for a config profile's.
+      return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((level) => (DIAGNOSTIC_LEVELS as readonly unknown[]).includes(level))
   }
 }
 
@@ -153,6 +163,10 @@ export function optionsSchema(z: Zod) {
           { error: 'expected { dir, name?, version?, description? }' },
         )
       }
+      case 'levels':
+        return z.record(z.string(), z.enum(DIAGNOSTIC_LEVELS as ['off', 'note', 'warning'], { error: `expected one of ${DIAGNOSTIC_LEVELS.join(', ')}` }), {
+          error: "expected levels by code, e.g. { 'tools-not-scoped': 'off' }",
+        })
     }
   }
   const shape = Object.fromEntries(

@@ -64,9 +64,12 @@ export async function treeAssets(
   return report ? { assets, report } : { assets }
 }
 
-/** Writes the agent tree into the target with write/ (only changed files; stale owned files removed), with the target's warnings; throws OacError on errors. */
+/**
+ * Writes the agent tree into the target with write/ (only changed files; stale owned files removed), with the target's warnings; throws OacError on errors.
+ * A note (a warning the config turned down) is left out: a bundler's warnings are what it counts as such.
+ */
 export async function writeTree(generated: Generated, target: string, force: boolean): Promise<WriteReport> {
   const report = await writeTarget(generated.files, generated.plan, { target, mode: 'write', force, owner: generated.plan.serverName })
   if (hasErrors(report.diagnostics)) throw new OacError(report.diagnostics)
-  return report
+  return { ...report, diagnostics: report.diagnostics.filter((d) => d.severity !== 'note') }
 }
