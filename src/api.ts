@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { ScriptBundler } from './bundle/index.js'
 import { compilePlan, type PlanOptions } from './compile/index.js'
+import { packageMetadata } from './compile/package-metadata.js'
 import type { Plan, PluginInfo } from './compile/plan.js'
 import { type Diagnostic, hasErrors, OacError, withLevels } from './diagnostics.js'
 import { emitAll } from './emit/index.js'
@@ -133,15 +134,18 @@ export class Compiler {
 
 /** The plugin's identity: what was given, the rest from the project's package.json (read at each compile, as a build reads it). */
 function pluginInfo(root: string, given: Partial<PluginInfo>): PluginInfo {
-  let project: { name?: unknown; version?: unknown; description?: unknown } = {}
+  let project: Record<string, unknown> = {}
   try {
-    project = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as typeof project
+    const parsed: unknown = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+    if (typeof parsed === 'object' && parsed !== null) project = parsed as Record<string, unknown>
   } catch {
     // No package.json (or none that parses): the defaults below.
   }
   const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined)
   const name = given.name ?? text(project.name)?.replace(/^@[^/]+\//, '') ?? basename(root)
   return {
+    ...packageMetadata(project),
+    ...given,
     name,
     version: given.version ?? text(project.version) ?? '0.1.0',
     description: given.description ?? text(project.description) ?? `The agents and tools of ${name}, compiled by unplugin-oac.`,
