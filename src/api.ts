@@ -3,7 +3,7 @@ import { homedir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { ScriptBundler } from './bundle/index.js'
 import { compilePlan, type PlanOptions } from './compile/index.js'
-import { packageMetadata } from './compile/package-metadata.js'
+import { type PackageMetadataInput, packageMetadata } from './compile/package-metadata.js'
 import type { Plan, PluginInfo } from './compile/plan.js'
 import { type Diagnostic, hasErrors, OacError, withLevels } from './diagnostics.js'
 import { emitAll } from './emit/index.js'
@@ -23,7 +23,7 @@ export interface GenerateOptions extends Omit<PlanOptions, 'root' | 'plugin'> {
    * Each field left out comes from the project's package.json (`name` without its scope, `version`,
    * `description`), else the root folder's name, 0.1.0 and a sentence naming the plugin.
    */
-  plugin?: Partial<PluginInfo>
+  plugin?: Partial<Pick<PluginInfo, 'name' | 'version' | 'description'>> & PackageMetadataInput
 }
 
 export interface CompileOptions extends GenerateOptions {
@@ -133,7 +133,7 @@ export class Compiler {
 }
 
 /** The plugin's identity: what was given, the rest from the project's package.json (read at each compile, as a build reads it). */
-function pluginInfo(root: string, given: Partial<PluginInfo>): PluginInfo {
+function pluginInfo(root: string, given: NonNullable<GenerateOptions['plugin']>): PluginInfo {
   let project: Record<string, unknown> = {}
   try {
     const parsed: unknown = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
@@ -145,7 +145,7 @@ function pluginInfo(root: string, given: Partial<PluginInfo>): PluginInfo {
   const name = given.name ?? text(project.name)?.replace(/^@[^/]+\//, '') ?? basename(root)
   return {
     ...packageMetadata(project),
-    ...given,
+    ...packageMetadata(given),
     name,
     version: given.version ?? text(project.version) ?? '0.1.0',
     description: given.description ?? text(project.description) ?? `The agents and tools of ${name}, compiled by unplugin-oac.`,

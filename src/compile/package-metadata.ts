@@ -1,12 +1,24 @@
 import type { PluginAuthor, PluginMetadata } from './plan.js'
 
+/** The metadata as package.json (or a driver's options) writes it, before it is normalised. */
+export interface PackageMetadataInput {
+  /** `"Name <email> (url)"` or `{ name, email?, url? }`. */
+  author?: string | PluginAuthor
+  /** An SPDX licence id, e.g. MIT. */
+  license?: string
+  /** A URL, `github:owner/repo`, `owner/repo`, or `{ type, url }`. */
+  repository?: string | { type?: string; url: string }
+  homepage?: string
+  keywords?: string[]
+}
+
 /**
  * The metadata a plugin's manifests carry from the project's package.json, normalised as npm does
  * (normalize-package-data): `author` "Name <email> (url)" becomes an object, `repository` a URL
  * (the `github:owner/repo` and `owner/repo` shorthands and `{ type, url }` included), keywords the
  * non-empty strings. What is absent or not of its type is left out.
  */
-export function packageMetadata(project: Record<string, unknown>): PluginMetadata {
+export function packageMetadata(project: { [key in keyof PackageMetadataInput]?: unknown }): PluginMetadata {
   const author = personOf(project.author)
   const repository = repositoryUrl(project.repository)
   const license = text(project.license)

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import type { PackageMetadataInput } from '../compile/package-metadata.js'
 import { DIAGNOSTIC_LEVELS, type DiagnosticLevelMap, HARNESSES, type Harness } from '../define/types.js'
 
 /** What users pass to `oac()` in their bundler config. */
@@ -62,7 +63,8 @@ export interface OacPluginOptions {
   diagnostics?: DiagnosticLevelMap
 }
 
-export interface PluginFolderOptions {
+/** A plugin folder: where, and what its manifests say; a field left out comes from the project's package.json. */
+export interface PluginFolderOptions extends PackageMetadataInput {
   dir: string
   /** Lowercase letters, digits and single hyphens. */
   name?: string
@@ -100,7 +102,7 @@ const OPTION_SPECS: Record<keyof OacPluginOptions, OptionSpec> = {
   diagnostics: { kind: 'levels' },
 }
 const REQUIRED: ReadonlySet<string> = new Set(['registry'])
-const PLUGIN_FIELDS: readonly string[] = ['dir', 'name', 'version', 'description']
+const PLUGIN_FIELDS: readonly string[] = ['dir', 'name', 'version', 'description', 'license', 'homepage']
 
 function accepts(spec: OptionSpec, value: unknown): boolean {
   switch (spec.kind) {
@@ -117,12 +119,28 @@ function accepts(spec: OptionSpec, value: unknown): boolean {
     case 'plugin': {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
       const fields: Record<string, unknown> = { ...value }
-      return typeof fields.dir === 'string' && fields.dir !== '' && Object.entries(fields).every(([key, field]) => PLUGIN_FIELDS.includes(key) && typeof field === 'string' && field !== '')
+      const { author, repository, keywords, ...texts } = fields
+      return (
+        typeof fields.dir === 'string' &&
+        fields.dir !== '' &&
+        Object.entries(texts).every(([key, field]) => PLUGIN_FIELDS.includes(key) && typeof field === 'string' && field !== '') &&
+        (author === undefined || isText(author) || (isRecord(author) && isText(author.name) && [author.email, author.url].every((part) => part === undefined || isText(part)))) &&
+        (repository === undefined || isText(repository) || (isRecord(repository) && isText(repository.url) && (repository.type === undefined || isText(repository.type)))) &&
+        (keywords === undefined || (Array.isArray(keywords) && keywords.every(isText)))
+      )
     }
     case 'levels':
       // Which codes exist is compile's to say (a warning naming the nearest), as for a config profile's.
       return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((level) => (DIAGNOSTIC_LEVELS as readonly unknown[]).includes(level))
   }
+}
+
+function isText(value: unknown): value is string {
+  return typeof value === 'string' && value !== ''
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** True for valid options in a plain object: the common case, checked without loading zod (a startup cost every build pays). */
@@ -159,8 +177,18 @@ export function optionsSchema(z: Zod) {
       case 'plugin': {
         const field = (what: string) => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}, got an empty string` })
         return z.strictObject(
-          { dir: field('the plugin folder, relative to the project root'), name: field('a plugin name').optional(), version: field('a version').optional(), description: field('a description').optional() },
-          { error: 'expected { dir, name?, version?, description? }' },
+          {
+            dir: field('the plugin folder, relative to the project root'),
+            name: field('a plugin name').optional(),
+            version: field('a version').optional(),
+            description: field('a description').optional(),
+            author: z.union([field('an author'), z.strictObject({ name: field('a name'), email: field('an email').optional(), url: field('a URL').optional() })], { error: 'expected "Name <email> (url)" or { name, email?, url? }' }).optional(),
+            license: field('an SPDX licence id, e.g. MIT').optional(),
+            repository: z.union([field('a repository'), z.strictObject({ type: field('a type').optional(), url: field('a URL') })], { error: 'expected a URL, "github:owner/repo", or { type, url }' }).optional(),
+            homepage: field('a URL').optional(),
+            keywords: z.array(field('a keyword'), { error: 'expected a list of keywords' }).optional(),
+          },
+          { error: 'expected { dir, name?, version?, description?, author?, license?, repository?, homepage?, keywords? }' },
         )
       }
       case 'levels':

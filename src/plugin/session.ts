@@ -253,7 +253,8 @@ export class OacSession {
       const [{ Compiler }, { manifestModule, manifestOf }] = await Promise.all([import('../api.js'), import('./manifest.js')])
       const compiler = (this.compiler ??= new Compiler(this.root))
       const { plugin, ...options } = this.options
-      const generated = await compiler.generate({ ...options, ...(plugin && { plugin: { name: plugin.name, version: plugin.version, description: plugin.description } }) })
+      const { dir: _dir, ...identity } = plugin ?? { dir: '' }
+      const generated = await compiler.generate({ ...options, ...(plugin && { plugin: identity }) })
       this.knownFiles = generated.watchFiles
       const fresh = [...generated.watchFiles].filter((file) => !before.has(file))
       const after = await fingerprint(fresh)
