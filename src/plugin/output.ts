@@ -64,12 +64,9 @@ export async function treeAssets(
   return report ? { assets, report } : { assets }
 }
 
-/**
- * Writes the agent tree into the target with write/ (only changed files; stale owned files removed), with the target's warnings; throws OacError on errors.
- * A note (a warning the config turned down) is left out: a bundler's warnings are what it counts as such.
- */
+/** Writes the agent tree into the target with write/ (only changed files; stale owned files removed), with the target's warnings and notes; throws OacError on errors. */
 export async function writeTree(generated: Generated, target: string, force: boolean): Promise<WriteReport> {
   const report = await writeTarget(generated.files, generated.plan, { target, mode: 'write', force, owner: generated.plan.serverName })
   if (hasErrors(report.diagnostics)) throw new OacError(report.diagnostics)
-  return { ...report, diagnostics: report.diagnostics.filter((d) => d.severity !== 'note') }
+  return report
 }

@@ -60,7 +60,7 @@ async function changeReason(previous: Fingerprint): Promise<string | undefined> 
 export interface BuildResult {
   /** The code of `virtual:oac`. */
   manifestModule: string
-  /** The compile's warnings. */
+  /** The compile's warnings, and its notes (warnings a config turned down), which hosts show as info. */
   warnings: Diagnostic[]
   /** The generated files, relative to the target. */
   outputs: string[]
@@ -261,7 +261,7 @@ export class OacSession {
       const sources = new Set(generated.watchFiles)
       const result: BuildResult = {
         manifestModule: manifestModule(manifestOf(generated.plan, generated.files)),
-        warnings: generated.diagnostics.filter((d) => d.severity === 'warning'),
+        warnings: generated.diagnostics.filter((d) => d.severity !== 'error'),
         outputs: generated.files.map((file) => file.path),
         generated,
       }
