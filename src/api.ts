@@ -3,8 +3,9 @@ import { homedir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
 import { ScriptBundler } from './bundle/index.js'
 import { compilePlan, type PlanOptions } from './compile/index.js'
+import { type PackageMetadataInput, packageMetadata } from './compile/package-metadata.js'
 import type { Plan, PluginInfo } from './compile/plan.js'
-import { type Diagnostic, hasErrors, OacError } from './diagnostics.js'
+import { type Diagnostic, hasErrors, OacError, withLevels } from './diagnostics.js'
 import { emitAll } from './emit/index.js'
 import type { OutputFile } from './emit/types.js'
 import { RegistryBundler } from './load/bundle.js'
@@ -22,7 +23,7 @@ export interface GenerateOptions extends Omit<PlanOptions, 'root' | 'plugin'> {
    * Each field left out comes from the project's package.json (`name` without its scope, `version`,
    * `description`), else the root folder's name, 0.1.0 and a sentence naming the plugin.
    */
-  plugin?: Partial<PluginInfo>
+  plugin?: Partial<Pick<PluginInfo, 'name' | 'version' | 'description'>> & PackageMetadataInput
 }
 
 export interface CompileOptions extends GenerateOptions {
@@ -90,7 +91,7 @@ export class Compiler {
     const bundled = await this.bundler.build(plan, () => {
       emitted = this.emit(plan)
     })
-    diagnostics.push(...bundled.diagnostics)
+    diagnostics.push(...withLevels(plan.diagnosticLevels, bundled.diagnostics))
     if (hasErrors(diagnostics)) throw new OacError(diagnostics)
     const files = [...emitted, ...bundled.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     // A plugin's name, version and description default to package.json's: a watch build follows its edits.
@@ -132,16 +133,19 @@ export class Compiler {
 }
 
 /** The plugin's identity: what was given, the rest from the project's package.json (read at each compile, as a build reads it). */
-function pluginInfo(root: string, given: Partial<PluginInfo>): PluginInfo {
-  let project: { name?: unknown; version?: unknown; description?: unknown } = {}
+function pluginInfo(root: string, given: NonNullable<GenerateOptions['plugin']>): PluginInfo {
+  let project: Record<string, unknown> = {}
   try {
-    project = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as typeof project
+    const parsed: unknown = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+    if (typeof parsed === 'object' && parsed !== null) project = parsed as Record<string, unknown>
   } catch {
     // No package.json (or none that parses): the defaults below.
   }
   const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined)
   const name = given.name ?? text(project.name)?.replace(/^@[^/]+\//, '') ?? basename(root)
   return {
+    ...packageMetadata(project),
+    ...packageMetadata(given),
     name,
     version: given.version ?? text(project.version) ?? '0.1.0',
     description: given.description ?? text(project.description) ?? `The agents and tools of ${name}, compiled by unplugin-oac.`,

@@ -4,7 +4,7 @@ import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { HARNESSES, type Harness } from './define/types.js'
+import { DIAGNOSTIC_LEVELS, type DiagnosticLevel, HARNESSES, type Harness } from './define/types.js'
 import type { Plan, WriteReport } from './api.js'
 import { showStacks } from './debug.js'
 import { type Diagnostic, hasErrors } from './diagnostics.js'
@@ -45,6 +45,10 @@ Options:
   --bridge <kind>          how native shims run a tool: process (default) or inline
   --no-codex-config        do not merge the MCP block into .codex/config.toml (add the server to your own Codex config)
   --force                  overwrite user files and merged keys in the way (a key's value comes back later)
+  --diagnostic <code=level>
+                           a warning's level: off, note (shown, not counted as a warning) or warning,
+                           e.g. tools-not-scoped=off; repeatable, and over the config's diagnostics;
+                           errors stay errors
   --check                  write nothing; exit 1 when the target differs from what would be generated
   --dry-run                write nothing; print what would change
   --reporter <text|json>   output format (default: text)
@@ -84,6 +88,8 @@ interface Parsed {
   bridge?: 'process' | 'inline'
   codexConfig?: boolean
   force: boolean
+  /** `--diagnostic code=level`, by code. */
+  diagnostics?: Record<string, DiagnosticLevel>
   mode: 'write' | 'check' | 'dry-run'
   reporter: 'text' | 'json'
 }
@@ -110,6 +116,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
       bridge: { type: 'string' },
       'codex-config': { type: 'boolean' },
       force: { type: 'boolean' },
+      diagnostic: { type: 'string', multiple: true },
       check: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       reporter: { type: 'string' },
@@ -125,7 +132,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
   if (registry === undefined) throw new UsageError('missing <registry>, e.g. oac compile agents/registry.ts:registry')
   if (args.length > 0) throw new UsageError(`unexpected argument "${args[0]}"`)
   if (command === 'remove') {
-    const compileOnly = ['config', 'plugin', 'plugin-name', 'plugin-version', 'native-tools', 'harness', 'bridge', 'codex-config', 'force', 'check'].find((name) => name in values)
+    const compileOnly = ['config', 'plugin', 'plugin-name', 'plugin-version', 'native-tools', 'harness', 'bridge', 'codex-config', 'force', 'diagnostic', 'check'].find((name) => name in values)
     if (compileOnly) throw new UsageError(`--${compileOnly} goes with oac compile; oac remove takes --target or --scope user, --server-name, --dry-run and --reporter`)
   }
   if (values.check && values['dry-run']) throw new UsageError('--check and --dry-run exclude each other')
@@ -151,6 +158,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
     }
     harnesses = names as Harness[]
   }
+  const diagnostics = values.diagnostic === undefined ? undefined : diagnosticLevels(values.diagnostic)
   return {
     command,
     registry,
@@ -167,9 +175,23 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
     bridge,
     codexConfig: values['codex-config'],
     force: values.force ?? false,
+    ...(diagnostics && { diagnostics }),
     mode: values.check ? 'check' : values['dry-run'] ? 'dry-run' : 'write',
     reporter,
   }
+}
+
+/** `--diagnostic code=level` options, by code (a later one for the same code wins). */
+function diagnosticLevels(options: readonly string[]): Record<string, DiagnosticLevel> {
+  const levels: Record<string, DiagnosticLevel> = {}
+  for (const option of options) {
+    const [code, level] = option.split('=', 2)
+    if (!code || level === undefined || !(DIAGNOSTIC_LEVELS as readonly string[]).includes(level)) {
+      throw new UsageError(`--diagnostic takes <code>=<level>, the level one of ${DIAGNOSTIC_LEVELS.join(', ')} (e.g. --diagnostic tools-not-scoped=off); got "${option}"`)
+    }
+    levels[code] = level as DiagnosticLevel
+  }
+  return levels
 }
 
 /** Runs the CLI and returns the exit code. The pipeline is imported only when there is work to do. */
@@ -271,6 +293,7 @@ async function run(api: typeof import('./api.js'), parsed: Parsed): Promise<Outc
     serverName: parsed.serverName,
     bridge: parsed.bridge,
     codexConfig: parsed.codexConfig,
+    diagnostics: parsed.diagnostics,
     plugin: parsed.plugin,
     scope: parsed.scope,
   }

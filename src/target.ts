@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path'
 import { harness } from './compile/harnesses/index.js'
 import type { Plan } from './compile/plan.js'
 import { targetOf } from './compile/target.js'
-import type { Diagnostic } from './diagnostics.js'
+import { type Diagnostic, withLevels } from './diagnostics.js'
 import type { OutputFile } from './emit/types.js'
 import { type WriteOptions, type WriteReport, writeOutputs } from './write/index.js'
 
@@ -14,7 +14,7 @@ import { type WriteOptions, type WriteReport, writeOutputs } from './write/index
  */
 export async function writeTarget(files: OutputFile[], plan: Plan, options: WriteOptions): Promise<WriteReport> {
   const report = await writeOutputs(files, { ...options, harnesses: plan.harnesses })
-  return { ...report, diagnostics: [...report.diagnostics, ...targetDiagnostics(plan, options.target)] }
+  return { ...report, diagnostics: withLevels(plan.diagnosticLevels, [...report.diagnostics, ...targetDiagnostics(plan, options.target)]) }
 }
 
 /**

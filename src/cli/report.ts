@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs'
-import { join, relative, resolve, sep } from 'node:path'
+import { relative, resolve, sep } from 'node:path'
 import { type Diagnostic, formatDiagnostic } from '../diagnostics.js'
 import { manifestPath } from '../write/manifest.js'
 import type { WriteMode, WriteReport } from '../write/index.js'
@@ -16,10 +15,10 @@ export interface FileLine {
 
 /**
  * One line per file of the target. In a check or dry run the manifest under `.oac/` is listed too when
- * it would change (files written or removed, or the manifest missing), and each file carries the codes
- * of the diagnostics that name it (`file` is relative to the working folder, or absolute).
+ * it would change, and each file carries the codes of the diagnostics that name it (`file` is relative
+ * to the working folder, or absolute).
  */
-export function fileLines(report: Pick<WriteReport, 'written' | 'unchanged' | 'removed'>, mode: WriteMode, context: { target: string; owner: string; diagnostics: readonly Diagnostic[] }): FileLine[] {
+export function fileLines(report: Pick<WriteReport, 'written' | 'unchanged' | 'removed' | 'manifestChanged'>, mode: WriteMode, context: { target: string; owner: string; diagnostics: readonly Diagnostic[] }): FileLine[] {
   const preview = mode !== 'write'
   const problems = new Map<string, string[]>()
   for (const diagnostic of context.diagnostics) {
@@ -36,10 +35,7 @@ export function fileLines(report: Pick<WriteReport, 'written' | 'unchanged' | 'r
     ...report.unchanged.map((path) => line(path, 'unchanged')),
     ...report.removed.map((path) => line(path, preview ? 'would remove' : 'removed')),
   ]
-  const manifest = manifestPath(context.owner)
-  const changes = report.written.length + report.removed.length > 0
-  const generates = lines.length > 0
-  if (preview && (changes || (generates && !existsSync(join(context.target, manifest))))) lines.push(line(manifest, 'would write'))
+  if (preview && report.manifestChanged) lines.push(line(manifestPath(context.owner), 'would write'))
   return lines.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 }
 

@@ -1,4 +1,5 @@
-import { type ConfigProfile, type Harness, HARNESSES, type RegistryDefinition } from '../define/types.js'
+import { type ConfigProfile, type DiagnosticLevel, type Harness, HARNESSES, type RegistryDefinition } from '../define/types.js'
+import { resolveDiagnosticLevels } from './diagnostic-levels.js'
 import type { Findings } from './findings.js'
 import { serverNameProblem } from './names.js'
 import { DEFAULT_SERVER_NAME, type Plan, type PluginInfo } from './plan.js'
@@ -23,9 +24,11 @@ export interface PlanOptions {
   plugin?: PluginInfo
   /** `user`: compile into a user's home rather than a project (default `project`). */
   scope?: 'project' | 'user'
+  /** Levels of warning codes, over the profile's `diagnostics` code by code (`--diagnostic`, the plugin's option). */
+  diagnostics?: Readonly<Record<string, DiagnosticLevel>>
 }
 
-export type ResolvedConfig = Pick<Plan, 'config' | 'harnesses' | 'nativeTools' | 'serverName' | 'bridge' | 'env' | 'codexConfig' | 'plugin' | 'scope'> & {
+export type ResolvedConfig = Pick<Plan, 'config' | 'harnesses' | 'nativeTools' | 'serverName' | 'bridge' | 'env' | 'codexConfig' | 'plugin' | 'scope' | 'diagnosticLevels'> & {
   profile: ConfigProfile
 }
 
@@ -120,6 +123,7 @@ export function resolveConfig(registry: RegistryDefinition, options: PlanOptions
     findings.error('scope-plugin', 'A plugin folder is installed by each harness, not into a home: the plugin option and scope "user" exclude each other.', 'Give one of them: a plugin folder to publish, or scope "user" to install for yourself.', registry.source)
   }
 
+  const diagnosticLevels = resolveDiagnosticLevels(profile.diagnostics, options.diagnostics, name, registry, findings)
   return {
     config: name,
     profile,
@@ -131,5 +135,6 @@ export function resolveConfig(registry: RegistryDefinition, options: PlanOptions
     codexConfig: options.codexConfig ?? true,
     ...(options.plugin && { plugin: checkPluginInfo(options.plugin, registry, findings) }),
     ...(options.scope === 'user' && { scope: 'user' as const }),
+    ...(diagnosticLevels && { diagnosticLevels }),
   }
 }

@@ -1,4 +1,5 @@
 import type { SourceLocation } from '../define/types.js'
+import type { DiagnosticCode } from '../diagnostic-codes.js'
 import type { Diagnostic } from '../diagnostics.js'
 import { diagnosticLocation } from './source.js'
 
@@ -8,15 +9,15 @@ export class Findings {
 
   constructor(private readonly root: string) {}
 
-  error(code: string, message: string, fix: string, at?: SourceLocation): void {
+  error(code: DiagnosticCode, message: string, fix: string, at?: SourceLocation): void {
     this.add('error', code, message, fix, at)
   }
 
-  warning(code: string, message: string, fix: string, at?: SourceLocation): void {
+  warning(code: DiagnosticCode, message: string, fix: string, at?: SourceLocation): void {
     this.add('warning', code, message, fix, at)
   }
 
-  add(severity: Diagnostic['severity'], code: string, message: string, fix: string, at?: SourceLocation): void {
+  add(severity: Diagnostic['severity'], code: DiagnosticCode, message: string, fix: string, at?: SourceLocation): void {
     this.diagnostics.push({ severity, code, message, fix, ...(at && diagnosticLocation(this.root, at)) })
   }
 

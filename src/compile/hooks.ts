@@ -1,5 +1,6 @@
 import { type AnyHookDefinition, BUILTIN_TOOLS, type BuiltinTool, EVENT_DECISIONS, HOOK_EVENTS, type HookDecisionKind } from '../define/hooks.js'
 import type { AnyToolDefinition, RegistryDefinition } from '../define/types.js'
+import type { DiagnosticCode } from '../diagnostic-codes.js'
 import type { ResolvedConfig } from './config.js'
 import type { Findings } from './findings.js'
 import { isAgent, isHook, isTool } from './guards.js'
@@ -67,7 +68,7 @@ function selectedHooks(hooks: AnyHookDefinition[], config: ResolvedConfig, regis
 /** The hook's checked settings and the tools it watches, or undefined after reporting what is wrong. */
 function planHook(hook: AnyHookDefinition, tools: readonly PlannedTool[], config: ResolvedConfig, root: string, findings: Findings, decisions: HookDecisionKind[] | undefined): PlannedHook | undefined {
   let ok = true
-  const problem = (code: string, message: string, fix: string) => {
+  const problem = (code: DiagnosticCode, message: string, fix: string) => {
     findings.error(code, message, fix, hook.source)
     ok = false
   }

@@ -1,5 +1,5 @@
 import type { AgentDefinition, Harness, RegistryDefinition, SourceLocation } from '../define/types.js'
-import { type Diagnostic, hasErrors } from '../diagnostics.js'
+import { type Diagnostic, hasErrors, withLevels } from '../diagnostics.js'
 import type { LoadedRegistry } from '../load/index.js'
 import { planAgent } from './agents.js'
 import { approvalRules, checkApprovalNames } from './approval.js'
@@ -199,7 +199,7 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   const native = config.nativeTools ? tools.filter((tool) => tool.json).length : 0
   const parts = { agents: plannedAgents.length, hooks: hooks.length, skills: plannedSkills.length, commands: plannedCommands.length, allow: ruled('allow'), ask: ruled('ask'), tools: native }
   warnTargetLimits(registry, config, parts, findings)
-  const diagnostics = findings.diagnostics
+  const diagnostics = withLevels(config.diagnosticLevels, findings.diagnostics)
   if (hasErrors(diagnostics)) return { diagnostics }
   const { profile: _profile, ...settings } = config
   const extras = { ...(plannedSkills.length > 0 && { skills: plannedSkills }), ...(plannedCommands.length > 0 && { commands: plannedCommands }) }

@@ -39,16 +39,38 @@ export interface Plan {
    * Absent for a project (or a plugin folder).
    */
   scope?: 'user'
+  /** The warning codes the config (or the driver) turned off or down to a note; absent when none. */
+  diagnosticLevels?: DiagnosticLevels
 }
+
+/** Warning codes by what they become: hidden, or shown as a note that does not count as a warning. */
+export type DiagnosticLevels = Readonly<Record<string, 'off' | 'note'>>
 
 /**
  * A plugin folder's identity, the same in every harness's manifest and its `package.json`: a name
  * every format takes (lowercase letters, digits and single hyphens), a semver version, a description.
  */
-export interface PluginInfo {
+export interface PluginInfo extends PluginMetadata {
   name: string
   version: string
   description: string
+}
+
+/** What the project's package.json says of its makers, written into each manifest that has the field. */
+export interface PluginMetadata {
+  author?: PluginAuthor
+  /** An SPDX licence id, e.g. MIT. */
+  license?: string
+  /** A URL of the source repository. */
+  repository?: string
+  homepage?: string
+  keywords?: string[]
+}
+
+export interface PluginAuthor {
+  name: string
+  email?: string
+  url?: string
 }
 
 /** A JSON Schema object (draft 2020-12 subset) for a tool's input, always `type: 'object'` at the root. */

@@ -31,7 +31,7 @@ export function checkPluginInfo(info: PluginInfo, registry: RegistryDefinition, 
       registry.source,
     )
   }
-  return { name: info.name, version: info.version, description: info.description.replace(/\s+/g, ' ').trim() }
+  return { ...info, description: info.description.replace(/\s+/g, ' ').trim() }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { JsonValue } from '../define/types.js'
+import type { DiagnosticCode } from '../diagnostic-codes.js'
 import { isZodVersion, type ZodCopy, type ZodVersion } from '../load/zod-copy.js'
 import type { JsonSchema, PlannedTool } from './plan.js'
 import { isSchemaObject, mapSchema, walkSchema } from './schema-walk.js'
@@ -8,7 +9,7 @@ export type SchemaPackage = PlannedTool['schemaPackage']
 
 export type CanonicalSchema =
   | { ok: true; schema: JsonSchema; kind: SchemaKind; package: SchemaPackage }
-  | { ok: false; code: string; message: string; fix: string; kind?: SchemaKind }
+  | { ok: false; code: DiagnosticCode; message: string; fix: string; kind?: SchemaKind }
 
 /** TypeBox 0.34 (`@sinclair/typebox`) marks its schemas with this symbol; TypeBox 1.x (`typebox`) with a hidden `~kind`. */
 const TYPEBOX_0_KIND = Symbol.for('TypeBox.Kind')

@@ -78,7 +78,7 @@ export type TargetPart = PluginPart | 'tools'
 /** A part a harness cannot take from a target, as the warning compile gives. */
 export interface TargetLimit {
   part: TargetPart
-  code: string
+  code: 'plugin-unsupported' | 'user-scope-left'
   message: string
   fix: string
 }

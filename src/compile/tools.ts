@@ -1,4 +1,4 @@
-import type { AgentDefinition, AnyToolDefinition, RegistryDefinition, SourceLocation } from '../define/types.js'
+import type { AgentDefinition, AnyToolDefinition, Harness, RegistryDefinition, SourceLocation } from '../define/types.js'
 import { type ApprovalRules, toolApproval, toolEffects } from './approval.js'
 import type { ResolvedConfig } from './config.js'
 import type { ZodCopy } from '../load/zod-copy.js'
@@ -138,7 +138,7 @@ export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, rules:
   } else if (refusing.length) {
     ok = false
     findings.error(
-      `tool-replaces-builtin-${refusing[0]}`,
+      `tool-replaces-builtin-${refusing[0] as Harness}`,
       `${label} sets replacesBuiltin, but ${refusing.join(', ')} ${refusing.length === 1 ? 'rejects' : 'reject'} custom tools named like ${refusing.length === 1 ? 'its' : 'their'} built-ins ("${tool.name}" conflicts with an existing tool).`,
       `Rename the tool, or leave ${refusing.join(', ')} out of the harnesses for this config.`,
       at,

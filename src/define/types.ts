@@ -2,6 +2,7 @@
 // both src/define and dist/define, so the one hand-written file serves the sources and the package).
 import type { SinclairObject, SinclairSchema, SinclairStatic, TypeBoxObject, TypeBoxSchema, TypeBoxStatic } from '../../peer-types.js'
 import type { z } from 'zod'
+import type { DiagnosticCode } from '../diagnostic-codes.js'
 import type { AnyHookDefinition } from './hooks.js'
 
 /**
@@ -244,7 +245,19 @@ export interface ConfigProfile {
   approval?: ToolApprovalRules
   /** Names of the registry's hooks to compile (default: all of them). */
   hooks?: readonly string[]
+  /**
+   * Warnings a team has read, by code (the word in brackets): `'off'` hides one, `'note'` shows it
+   * without counting it as a warning. Errors stay errors. E.g. `{ 'tools-not-scoped': 'off' }`.
+   */
+  diagnostics?: DiagnosticLevelMap
 }
+
+/** What a warning code becomes (see ConfigProfile.diagnostics). */
+export type DiagnosticLevel = 'off' | 'note' | 'warning'
+export const DIAGNOSTIC_LEVELS: readonly DiagnosticLevel[] = ['off', 'note', 'warning']
+
+/** Levels by diagnostic code (`codex-no-project-root` for a harness's own). */
+export type DiagnosticLevelMap = Readonly<Partial<Record<DiagnosticCode, DiagnosticLevel>>>
 
 /** Text written inline, or a file resolved next to the module that defines it. */
 export type TextSource = string | { file: string }

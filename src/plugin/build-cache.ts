@@ -123,7 +123,7 @@ function isDiagnostic(value: unknown): value is Diagnostic {
   if (!isObject(value)) return false
   const { severity, code, message, fix, file, line, column } = value
   return (
-    (severity === 'warning' || severity === 'error') &&
+    (severity === 'warning' || severity === 'error' || severity === 'note') &&
     isString(code) &&
     isString(message) &&
     [fix, file].every((field) => field === undefined || isString(field)) &&

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { dirname, isAbsolute, resolve } from 'node:path'
 import type { BuildOptions, OutputFile, PartialMessage, PluginBuild } from 'esbuild'
-import type { Diagnostic } from '../diagnostics.js'
+import { type Diagnostic, formatDiagnostic } from '../diagnostics.js'
 import { diagnosticsOf, locationOf, SummaryGate, summaryLine, WarningGate } from './report.js'
 import { isInside } from './paths.js'
 import type { OacSession } from './session.js'
@@ -79,6 +79,11 @@ export function esbuildSetup(session: OacSession): (build: PluginBuild) => void 
     const summaries = new SummaryGate()
     // esbuild's JS API prints only warnings and errors by default; the summary is an info message.
     const printsInfo = options.logLevel === 'info' || options.logLevel === 'debug' || options.logLevel === 'verbose'
+    // A note (a warning the config turned down) is info too: esbuild's messages are errors and warnings.
+    const shown = (diagnostics: readonly Diagnostic[]) => {
+      if (printsInfo) for (const note of diagnostics.filter((d) => d.severity === 'note')) process.stderr.write(`[unplugin-oac] ${formatDiagnostic(note)}\n`)
+      return split(diagnostics, session.root)
+    }
     // With write: true the tree is written (in or outside outdir), so the cache may serve it; with write: false
     // a tree inside outdir joins the output files, whose bytes come from a compile.
     const cacheTarget = () => (options.write === false || (outDir === undefined && session.options.target === undefined) ? undefined : session.target(outDir))
@@ -94,7 +99,7 @@ export function esbuildSetup(session: OacSession): (build: PluginBuild) => void 
     build.onStart(async () => {
       try {
         const result = await session.refresh(cacheTarget())
-        return split(compileWarnings.changed(result.warnings), session.root)
+        return shown(compileWarnings.changed(result.warnings))
       } catch (error) {
         compileWarnings.reset()
         session.markReported(error)
@@ -136,7 +141,7 @@ export function esbuildSetup(session: OacSession): (build: PluginBuild) => void 
         if (!outputs) {
           const { warnings, summary } = await session.writeInto(target, built)
           if (printsInfo && summaries.changed(summary)) process.stderr.write(`[unplugin-oac] ${summaryLine(summary, session.root)}\n`)
-          return split(writeWarnings.changed(warnings), session.root)
+          return shown(writeWarnings.changed(warnings))
         }
         // write: false: nothing touches the disk; a tree inside outdir joins the build's output files.
         if (!outDir || !isInside(target, outDir)) return

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
-import { HARNESSES, type Harness } from '../define/types.js'
+import type { PackageMetadataInput } from '../compile/package-metadata.js'
+import { DIAGNOSTIC_LEVELS, type DiagnosticLevelMap, HARNESSES, type Harness } from '../define/types.js'
 
 /** What users pass to `oac()` in their bundler config. */
 export interface OacPluginOptions {
@@ -55,9 +56,15 @@ export interface OacPluginOptions {
    * (a record in `<root>/node_modules/.cache/oac/`; default true). See docs/builds.md, Caching.
    */
   cache?: boolean
+  /**
+   * Warnings a team has read, by code: `'off'` hides one, `'note'` shows it without counting it as a
+   * warning, over the config profile's `diagnostics` code by code. Errors stay errors.
+   */
+  diagnostics?: DiagnosticLevelMap
 }
 
-export interface PluginFolderOptions {
+/** A plugin folder: where, and what its manifests say; a field left out comes from the project's package.json. */
+export interface PluginFolderOptions extends PackageMetadataInput {
   dir: string
   /** Lowercase letters, digits and single hyphens. */
   name?: string
@@ -73,6 +80,7 @@ type OptionSpec =
   | { kind: 'choice'; values: readonly [string, ...string[]]; error: string }
   | { kind: 'harnesses' }
   | { kind: 'plugin' }
+  | { kind: 'levels' }
 
 const text = (what: string): OptionSpec => ({ kind: 'text', what })
 const flag: OptionSpec = { kind: 'flag' }
@@ -91,9 +99,10 @@ const OPTION_SPECS: Record<keyof OacPluginOptions, OptionSpec> = {
   scope: { kind: 'choice', values: ['project', 'user'], error: 'expected "project" or "user"' },
   force: flag,
   cache: flag,
+  diagnostics: { kind: 'levels' },
 }
 const REQUIRED: ReadonlySet<string> = new Set(['registry'])
-const PLUGIN_FIELDS: readonly string[] = ['dir', 'name', 'version', 'description']
+const PLUGIN_FIELDS: readonly string[] = ['dir', 'name', 'version', 'description', 'license', 'homepage']
 
 function accepts(spec: OptionSpec, value: unknown): boolean {
   switch (spec.kind) {
@@ -110,9 +119,28 @@ function accepts(spec: OptionSpec, value: unknown): boolean {
     case 'plugin': {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
       const fields: Record<string, unknown> = { ...value }
-      return typeof fields.dir === 'string' && fields.dir !== '' && Object.entries(fields).every(([key, field]) => PLUGIN_FIELDS.includes(key) && typeof field === 'string' && field !== '')
+      const { author, repository, keywords, ...texts } = fields
+      return (
+        typeof fields.dir === 'string' &&
+        fields.dir !== '' &&
+        Object.entries(texts).every(([key, field]) => PLUGIN_FIELDS.includes(key) && typeof field === 'string' && field !== '') &&
+        (author === undefined || isText(author) || (isRecord(author) && isText(author.name) && [author.email, author.url].every((part) => part === undefined || isText(part)))) &&
+        (repository === undefined || isText(repository) || (isRecord(repository) && isText(repository.url) && (repository.type === undefined || isText(repository.type)))) &&
+        (keywords === undefined || (Array.isArray(keywords) && keywords.every(isText)))
+      )
     }
+    case 'levels':
+      // Which codes exist is compile's to say (a warning naming the nearest), as for a config profile's.
+      return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((level) => (DIAGNOSTIC_LEVELS as readonly unknown[]).includes(level))
   }
+}
+
+function isText(value: unknown): value is string {
+  return typeof value === 'string' && value !== ''
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** True for valid options in a plain object: the common case, checked without loading zod (a startup cost every build pays). */
@@ -149,10 +177,24 @@ export function optionsSchema(z: Zod) {
       case 'plugin': {
         const field = (what: string) => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}, got an empty string` })
         return z.strictObject(
-          { dir: field('the plugin folder, relative to the project root'), name: field('a plugin name').optional(), version: field('a version').optional(), description: field('a description').optional() },
-          { error: 'expected { dir, name?, version?, description? }' },
+          {
+            dir: field('the plugin folder, relative to the project root'),
+            name: field('a plugin name').optional(),
+            version: field('a version').optional(),
+            description: field('a description').optional(),
+            author: z.union([field('an author'), z.strictObject({ name: field('a name'), email: field('an email').optional(), url: field('a URL').optional() })], { error: 'expected "Name <email> (url)" or { name, email?, url? }' }).optional(),
+            license: field('an SPDX licence id, e.g. MIT').optional(),
+            repository: z.union([field('a repository'), z.strictObject({ type: field('a type').optional(), url: field('a URL') })], { error: 'expected a URL, "github:owner/repo", or { type, url }' }).optional(),
+            homepage: field('a URL').optional(),
+            keywords: z.array(field('a keyword'), { error: 'expected a list of keywords' }).optional(),
+          },
+          { error: 'expected { dir, name?, version?, description?, author?, license?, repository?, homepage?, keywords? }' },
         )
       }
+      case 'levels':
+        return z.record(z.string(), z.enum(DIAGNOSTIC_LEVELS as ['off', 'note', 'warning'], { error: `expected one of ${DIAGNOSTIC_LEVELS.join(', ')}` }), {
+          error: "expected levels by code, e.g. { 'tools-not-scoped': 'off' }",
+        })
     }
   }
   const shape = Object.fromEntries(

@@ -64,7 +64,7 @@ export async function treeAssets(
   return report ? { assets, report } : { assets }
 }
 
-/** Writes the agent tree into the target with write/ (only changed files; stale owned files removed), with the target's warnings; throws OacError on errors. */
+/** Writes the agent tree into the target with write/ (only changed files; stale owned files removed), with the target's warnings and notes; throws OacError on errors. */
 export async function writeTree(generated: Generated, target: string, force: boolean): Promise<WriteReport> {
   const report = await writeTarget(generated.files, generated.plan, { target, mode: 'write', force, owner: generated.plan.serverName })
   if (hasErrors(report.diagnostics)) throw new OacError(report.diagnostics)

@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from 'node:path'
-import type { Diagnostic } from '../diagnostics.js'
+import { type Diagnostic, formatDiagnostic } from '../diagnostics.js'
 import { bundlerLog, type BundlerLog, errorsOf, SummaryGate, summaryLine, type TreeSummary, WarningGate } from './report.js'
 import { isInside } from './paths.js'
 import type { BuildResult, OacSession } from './session.js'
@@ -61,8 +61,14 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
     return [...targets]
   }
 
+  /** A warning as the host's warning; a note (a warning the config turned down) as its info, which does not count as one. */
+  function show(context: HostContext, diagnostic: Diagnostic): void {
+    if (diagnostic.severity === 'note') context.info(formatDiagnostic(diagnostic))
+    else context.warn(warningLog(diagnostic))
+  }
+
   function reportWrite(context: HostContext, warnings: readonly Diagnostic[], summary: TreeSummary): void {
-    for (const warning of writeWarnings.changed(warnings)) context.warn(warningLog(warning))
+    for (const warning of writeWarnings.changed(warnings)) show(context, warning)
     if (summaries.changed(summary)) context.info(summaryLine(summary, session.root))
   }
 
@@ -85,7 +91,7 @@ export function rollupLikeHooks(session: OacSession, defaultOutDir: () => string
         return this.error(bundlerLog(errorsOf(error), session.root))
       }
       watch(this, result)
-      for (const warning of compileWarnings.changed(result.warnings)) this.warn(warningLog(warning))
+      for (const warning of compileWarnings.changed(result.warnings)) show(this, warning)
     },
 
     async generateBundle(this: HostContext, outputOptions: HostOutputOptions, bundle: HostBundle, isWrite = true): Promise<void> {

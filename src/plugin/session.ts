@@ -60,7 +60,7 @@ async function changeReason(previous: Fingerprint): Promise<string | undefined> 
 export interface BuildResult {
   /** The code of `virtual:oac`. */
   manifestModule: string
-  /** The compile's warnings. */
+  /** The compile's warnings, and its notes (warnings a config turned down), which hosts show as info. */
   warnings: Diagnostic[]
   /** The generated files, relative to the target. */
   outputs: string[]
@@ -253,14 +253,15 @@ export class OacSession {
       const [{ Compiler }, { manifestModule, manifestOf }] = await Promise.all([import('../api.js'), import('./manifest.js')])
       const compiler = (this.compiler ??= new Compiler(this.root))
       const { plugin, ...options } = this.options
-      const generated = await compiler.generate({ ...options, ...(plugin && { plugin: { name: plugin.name, version: plugin.version, description: plugin.description } }) })
+      const { dir: _dir, ...identity } = plugin ?? { dir: '' }
+      const generated = await compiler.generate({ ...options, ...(plugin && { plugin: identity }) })
       this.knownFiles = generated.watchFiles
       const fresh = [...generated.watchFiles].filter((file) => !before.has(file))
       const after = await fingerprint(fresh)
       const sources = new Set(generated.watchFiles)
       const result: BuildResult = {
         manifestModule: manifestModule(manifestOf(generated.plan, generated.files)),
-        warnings: generated.diagnostics.filter((d) => d.severity === 'warning'),
+        warnings: generated.diagnostics.filter((d) => d.severity !== 'error'),
         outputs: generated.files.map((file) => file.path),
         generated,
       }

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import type { Diagnostic } from '../diagnostics.js'
+import { type Diagnostic, formatDiagnostic } from '../diagnostics.js'
 import { bundlerLog, diagnosticsOf, SummaryGate, summaryLine, type TreeSummary, WarningGate } from './report.js'
 import { isInside, posixRelative } from './paths.js'
 import type { BuildResult, OacSession } from './session.js'
@@ -80,9 +80,16 @@ export function applyWebpackLike<S extends HostSource>(
   /** A tree written after the build may come from the cache; emitted as assets, its bytes come from a compile. */
   const cacheTarget = () => (outDir === undefined && session.options.target === undefined) || emitsAssets() ? undefined : target()
 
-  /** Each diagnostic as a webpack error or warning: `ERROR in <file>:<line>:<column>` heads its text, so the text leaves the place out. */
+  /**
+   * Each diagnostic as a webpack error or warning: `ERROR in <file>:<line>:<column>` heads its text, so the text leaves the place out.
+   * A note (a warning the config turned down) goes to the compiler's logger as info, which does not count as a warning.
+   */
   function push(list: Error[], diagnostics: readonly Diagnostic[]): void {
     for (const diagnostic of diagnostics) {
+      if (diagnostic.severity === 'note') {
+        compiler.getInfrastructureLogger(NAME).info(formatDiagnostic(diagnostic))
+        continue
+      }
       const log = bundlerLog([diagnostic], session.root)
       const error = new compiler.webpack.WebpackError(`[${NAME}] ${log.message}`)
       if (log.loc) error.file = `${posixRelative(session.root, log.loc.file)}:${log.loc.line}:${log.loc.column}`

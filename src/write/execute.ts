@@ -1,9 +1,9 @@
 import { mkdirSync, statSync } from 'node:fs'
-import { chmod, mkdir, rmdir, unlink } from 'node:fs/promises'
+import { chmod, mkdir, readdir, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, join, resolve, sep } from 'node:path'
 import { isTempName, replaceFileSync, sweepStaleTemps, syncFolder, writeFileAtomic } from './atomic.js'
 import { stampOf, type TargetMemo } from './known-files.js'
-import { type Manifest, manifestPath, manifestText } from './manifest.js'
+import { canonicalManifest, type Manifest, manifestPath, manifestText } from './manifest.js'
 import type { Scaffold } from './merge-common.js'
 import { FILE_MODE, hasOwn, readExisting, type WritePlan } from './plan.js'
 
@@ -34,17 +34,25 @@ function missingFolders(target: string, path: string, known: Map<string, boolean
   return missing
 }
 
-export async function execute(target: string, previous: Manifest, plan: WritePlan): Promise<void> {
-  const manifestFile = join(target, manifestPath(plan.next.owner))
-  const writes = plan.operations.filter((op) => op.kind === 'write')
+/** The folders (relative to the target) that the plan's writes will create. */
+function createdFolders(target: string, plan: WritePlan): Set<string> {
   const created = new Set<string>()
   const known = new Map<string, boolean>()
-  for (const op of writes) for (const folder of missingFolders(target, op.path, known)) created.add(folder)
+  for (const op of plan.operations) if (op.kind === 'write') for (const folder of missingFolders(target, op.path, known)) created.add(folder)
+  return created
+}
+
+/** Carries out the plan, the manifest last; returns whether the manifest was written (or removed). */
+export async function execute(target: string, previous: Manifest, plan: WritePlan): Promise<boolean> {
+  const manifestFile = join(target, manifestPath(plan.next.owner))
+  const writes = plan.operations.filter((op) => op.kind === 'write')
+  const created = createdFolders(target, plan)
   const folders = [...new Set([...previous.folders, ...created])]
 
+  let manifestChanged = false
   if (plan.operations.length > 0) {
     // Until every file is in place, the manifest accepts both the old and the new content.
-    await writeManifest(manifestFile, transitional(previous, plan.next, folders), plan.memo)
+    manifestChanged = await writeManifest(manifestFile, transitional(previous, plan.next, folders), plan.memo)
   }
   const touched = new Set<string>()
   // Only the renames of the user's files are flushed; see replaceFileSync.
@@ -95,8 +103,20 @@ export async function execute(target: string, previous: Manifest, plan: WritePla
   }
   plan.next.folders = await removeEmptyFolders(target, folders, plan.next)
   for (const folder of durableFolders) await syncFolder(folder).catch(() => undefined)
-  await writeManifest(manifestFile, plan.next, plan.memo)
+  if (await writeManifest(manifestFile, plan.next, plan.memo)) manifestChanged = true
   for (const merged of mergedStamps) plan.memo.rememberMerge(merged.path, merged.inputs, merged.stamp)
+  return manifestChanged
+}
+
+/**
+ * For a check or a dry run, which write nothing: whether carrying out the plan would write (or
+ * remove) the manifest, whose text is `before` now (undefined: there is none).
+ */
+export async function manifestWouldChange(target: string, previous: Manifest, plan: WritePlan, before: string | undefined): Promise<boolean> {
+  const folders = [...new Set([...previous.folders, ...createdFolders(target, plan)])]
+  const removed = new Set(plan.operations.filter((op) => op.kind === 'remove').map((op) => op.path))
+  const next: Manifest = { ...plan.next, folders: await keptFolders(target, folders, plan.next, removed) }
+  return manifestFileText(next) !== (before ?? '')
 }
 
 function transitional(previous: Manifest, next: Manifest, folders: string[]): Manifest {
@@ -151,6 +171,27 @@ function eitherScaffold(before: Scaffold | undefined, after: Scaffold | undefine
 
 /** Removes the folders we created that are empty and hold no current file; returns those still there. */
 async function removeEmptyFolders(target: string, folders: string[], next: Manifest): Promise<string[]> {
+  return foldersLeft(folders, next, (folder) =>
+    rmdir(join(target, folder)).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
+    ),
+  )
+}
+
+/** The folders removeEmptyFolders would leave, once the files of `removed` are gone; removes nothing. */
+function keptFolders(target: string, folders: string[], next: Manifest, removed: ReadonlySet<string>): Promise<string[]> {
+  const gone = new Set(removed)
+  return foldersLeft(folders, next, async (folder) => {
+    const names = await readdir(join(target, folder)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : undefined))
+    const empty = names !== undefined && names.every((name) => gone.has(`${folder}/${name}`))
+    if (empty) gone.add(folder)
+    return empty
+  })
+}
+
+/** The folders not needed by a current file that `remove` (deepest first) does not take away. */
+async function foldersLeft(folders: string[], next: Manifest, remove: (folder: string) => Promise<boolean>): Promise<string[]> {
   const needed = new Set<string>()
   for (const path of [...Object.keys(next.files), ...Object.keys(next.merges)]) {
     for (let folder = dirname(path); folder !== '.'; folder = dirname(folder)) needed.add(folder)
@@ -158,35 +199,37 @@ async function removeEmptyFolders(target: string, folders: string[], next: Manif
   const kept: string[] = []
   // Deepest first, so a parent is empty by the time we reach it.
   for (const folder of [...folders].sort((a, b) => b.split('/').length - a.split('/').length)) {
-    if (needed.has(folder)) {
-      kept.push(folder)
-      continue
-    }
-    const removed = await rmdir(join(target, folder)).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
-    )
-    if (!removed) kept.push(folder)
+    if (needed.has(folder) || !(await remove(folder))) kept.push(folder)
   }
   return kept
 }
 
-async function writeManifest(path: string, manifest: Manifest, memo: TargetMemo): Promise<void> {
+/** The manifest file's text; '' for a manifest that records nothing, which is removed rather than written. */
+function manifestFileText(manifest: Manifest): string {
   const empty = Object.keys(manifest.files).length === 0 && Object.keys(manifest.merges).length === 0 && manifest.folders.length === 0
+  return empty ? '' : manifestText(manifest)
+}
+
+/** Writes the manifest (removes it when it records nothing) unless it holds that text already; returns whether it did. */
+async function writeManifest(path: string, manifest: Manifest, memo: TargetMemo): Promise<boolean> {
+  const canonical = canonicalManifest(manifest)
+  const text = manifestFileText(canonical)
   ownWritesSet.add(path)
-  if (empty) {
-    memo.rememberManifest(path, manifest, '', undefined)
-    await unlink(path).catch(() => undefined)
-    return
+  if (text === '') {
+    memo.rememberManifest(path, canonical, '', undefined)
+    return unlink(path).then(
+      () => true,
+      () => false,
+    )
   }
-  const text = manifestText(manifest)
   const known = memo.knownManifest(path)
   if (known ? known.text === text : (await readExisting(path).catch(() => undefined))?.toString() === text) {
     const stats = statSync(path, { throwIfNoEntry: false })
-    memo.rememberManifest(path, manifest, text, stats && stampOf(stats))
-    return
+    memo.rememberManifest(path, canonical, text, stats && stampOf(stats))
+    return false
   }
   await mkdir(dirname(path), { recursive: true })
   const stats = await writeFileAtomic(path, Buffer.from(text, 'utf8'), { mode: FILE_MODE })
-  memo.rememberManifest(path, manifest, text, stampOf(stats))
+  memo.rememberManifest(path, canonical, text, stampOf(stats))
+  return true
 }

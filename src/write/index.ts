@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path'
 import { hasErrors, OacError } from '../diagnostics.js'
 import type { MergeFile, OutputFile, OwnedFile } from '../emit/types.js'
-import { execute } from './execute.js'
+import { execute, manifestWouldChange } from './execute.js'
 import { memoFor } from './known-files.js'
 import { acquireLock, type ReleaseLock, removeEmptyLockFolder } from './lock.js'
 import { emptyManifest, type Manifest, manifestPath, readManifest } from './manifest.js'
@@ -26,17 +26,19 @@ export { mergeTomlText } from './toml-merge.js'
 export async function writeOutputs(files: OutputFile[], options: WriteOptions): Promise<WriteReport> {
   const target = resolve(options.target)
   const diagnostics = validateOutputs(files, options.owner)
-  if (hasErrors(diagnostics)) return { written: [], unchanged: [], removed: [], diagnostics }
+  if (hasErrors(diagnostics)) return { written: [], unchanged: [], removed: [], manifestChanged: false, diagnostics }
   const manifestFile = join(target, manifestPath(options.owner))
   const locks: ReleaseLock[] = []
   try {
     const writing = options.mode === 'write'
     if (writing) locks.push(await acquireLock(lockPath(target, manifestPath(options.owner))))
     const known = memoFor(target).knownManifest(manifestFile)
-    const { manifest: previous, diagnostics: manifestDiagnostics } = known
-      ? { manifest: known.manifest, diagnostics: [] }
-      : await readManifest(manifestFile, displayPath(target, manifestPath(options.owner)), options.owner)
-    if (hasErrors(manifestDiagnostics)) return { written: [], unchanged: [], removed: [], diagnostics: manifestDiagnostics }
+    const {
+      manifest: previous,
+      text: previousText,
+      diagnostics: manifestDiagnostics,
+    } = known ? { ...known, diagnostics: [] } : await readManifest(manifestFile, displayPath(target, manifestPath(options.owner)), options.owner)
+    if (hasErrors(manifestDiagnostics)) return { written: [], unchanged: [], removed: [], manifestChanged: false, diagnostics: manifestDiagnostics }
     // One lock for every merge file of the target rather than one each: a target of 100 agents has
     // 100 Codex agent files, and a lock costs six file operations.
     if (writing && (files.some((f) => f.kind === 'merge') || Object.keys(previous.merges).length > 0)) {
@@ -47,14 +49,14 @@ export async function writeOutputs(files: OutputFile[], options: WriteOptions): 
       written: plan.operations.filter((op) => op.kind !== 'remove').map((op) => op.path).sort(),
       unchanged: plan.unchanged.sort(),
       removed: plan.operations.filter((op) => op.kind === 'remove').map((op) => op.path).sort(),
+      manifestChanged: false,
       diagnostics: plan.diagnostics,
     }
     if (hasErrors(plan.diagnostics)) return { ...report, written: [], removed: [] }
-    if (!writing) return report
-    await execute(target, previous, plan)
-    return report
+    if (!writing) return { ...report, manifestChanged: await manifestWouldChange(target, previous, plan, previousText) }
+    return { ...report, manifestChanged: await execute(target, previous, plan) }
   } catch (error) {
-    if (error instanceof OacError) return { written: [], unchanged: [], removed: [], diagnostics: [...error.diagnostics] }
+    if (error instanceof OacError) return { written: [], unchanged: [], removed: [], manifestChanged: false, diagnostics: [...error.diagnostics] }
     throw error
   } finally {
     for (const release of locks.reverse()) await release()

@@ -76,25 +76,68 @@ function canonicalJson(value: PlainValue): string {
 }
 
 export function manifestText(manifest: Manifest): string {
+  return `${JSON.stringify(canonicalManifest(manifest), null, 2)}\n`
+}
+
+/**
+ * The manifest in its one order, whatever order its files were found, its merges made and its
+ * entries claimed in: records by path, lists sorted, every object's keys in the order of its type.
+ * A compile with nothing changed then gives the very same manifest, and writes no file.
+ */
+export function canonicalManifest(manifest: Manifest): Manifest {
   // Most records come in order already (from the sorted files), and copying 7,000 keys is most of the cost.
   const sortedKeys = <T>(record: Record<string, T>): Record<string, T> => {
     const keys = Object.keys(record)
     if (keys.every((key, i) => i === 0 || (keys[i - 1] as string) < key)) return record
     return Object.fromEntries(keys.sort().map((key) => [key, record[key] as T]))
   }
-  const sorted: Manifest = {
+  const merges: Manifest['merges'] = {}
+  for (const [path, record] of Object.entries(sortedKeys(manifest.merges))) merges[path] = canonicalRecord(record)
+  return {
     version: 1,
     owner: manifest.owner,
     files: sortedKeys(manifest.files),
-    merges: sortedKeys(manifest.merges),
+    merges,
     folders: [...new Set(manifest.folders)].sort(),
     ...(manifest.harnesses && { harnesses: manifest.harnesses }),
   }
-  return `${JSON.stringify(sorted, null, 2)}\n`
 }
 
-/** Reads the manifest at `path`; a missing one is empty, a damaged one is an error (with the fix). */
-export async function readManifest(path: string, displayPath: string, owner: string): Promise<{ manifest: Manifest; diagnostics: Diagnostic[] }> {
+/** A merge record in its one order (see canonicalManifest): entries by key path, scaffold paths sorted. */
+export function canonicalRecord(record: MergeRecord): MergeRecord {
+  const entries = record.entries
+    .map(({ keyPath, sha256, original }) => ({ keyPath, sha256: [...new Set(sha256)].sort(), ...(original ? { original } : {}) }))
+    .sort((a, b) => comparePaths(a.keyPath, b.keyPath))
+  const scaffold = record.scaffold && canonicalScaffold(record.scaffold)
+  return {
+    format: record.format,
+    created: record.created,
+    entries,
+    ...(record.tablesSeparator === undefined ? {} : { tablesSeparator: record.tablesSeparator }),
+    ...(scaffold === undefined ? {} : { scaffold }),
+  }
+}
+
+function canonicalScaffold({ containers, document, lineEnd, insides }: Scaffold): Scaffold {
+  return {
+    ...(containers ? { containers: [...containers].sort(comparePaths) } : {}),
+    ...(document ? { document: { lead: document.lead, end: document.end } } : {}),
+    ...(lineEnd === undefined ? {} : { lineEnd }),
+    ...(insides ? { insides: insides.map(({ path, text }) => ({ path, text })).sort((a, b) => comparePaths(a.path, b.path)) } : {}),
+  }
+}
+
+/** Key paths key by key; a path sorts before the paths inside it (outermost first). */
+function comparePaths(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const [x, y] = [a[i] as string, b[i] as string]
+    if (x !== y) return x < y ? -1 : 1
+  }
+  return a.length - b.length
+}
+
+/** Reads the manifest at `path`, and its text (undefined: none); a missing one is empty, a damaged one is an error (with the fix). */
+export async function readManifest(path: string, displayPath: string, owner: string): Promise<{ manifest: Manifest; text?: string; diagnostics: Diagnostic[] }> {
   let text: string
   try {
     text = await readFile(path, 'utf8')
@@ -103,9 +146,10 @@ export async function readManifest(path: string, displayPath: string, owner: str
     throw error
   }
   const manifest = parseManifest(text, owner)
-  if (manifest) return { manifest, diagnostics: [] }
+  if (manifest) return { manifest, text, diagnostics: [] }
   return {
     manifest: emptyManifest(owner),
+    text,
     diagnostics: [
       {
         severity: 'error',

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { JsonValue } from '../define/types.js'
+import type { DiagnosticCode } from '../diagnostic-codes.js'
 import { type Diagnostic, OacError } from '../diagnostics.js'
 import { ARRAY_ITEM, ARRAY_VALUE, type MergeEntry, type MergeFile } from '../emit/types.js'
 
@@ -255,7 +256,7 @@ function mergeBug(file: MergeFile, detail: string): OacError {
   ])
 }
 
-export function mergeError(file: MergeFile, text: string, offset: number, code: string, message: string, fix: string): OacError {
+export function mergeError(file: MergeFile, text: string, offset: number, code: DiagnosticCode, message: string, fix: string): OacError {
   const { line, column } = lineColumn(text, offset)
   const diagnostic: Diagnostic = { severity: 'error', code, file: file.path, line, column, message, fix }
   return new OacError([diagnostic])

@@ -6,7 +6,7 @@ import { type Diagnostic, OacError } from '../diagnostics.js'
 import type { MergeEntry, MergeFile } from '../emit/types.js'
 import { jsonFormat } from './json-merge.js'
 import { stampOf } from './known-files.js'
-import { hashValue, type Manifest, type MergeRecord, manifestPath } from './manifest.js'
+import { canonicalRecord, hashValue, type Manifest, type MergeRecord, manifestPath } from './manifest.js'
 import { arrayItem, formatPath, lineColumn, type MergeFormat, type MergeResult, type PlainValue, type PreviousEntry, samePath, shortValue, type UserOriginal } from './merge-common.js'
 import { otherManifest } from './owners.js'
 import { canChmod, displayPath, FILE_MODE, hasOwn, readExisting, type WritePlan } from './plan.js'
@@ -198,7 +198,7 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
   plan.diagnostics.push(...secretDiagnostics(file, shown, merged))
   // Ours to delete once empty only if we made it: now, or the first time (and it was not replaced since).
   const created = existing === undefined || (record?.created ?? false)
-  const next: MergeRecord = {
+  const next = canonicalRecord({
     format: file.format,
     created,
     entries: claimed.map(({ keyPath, original }) => ({
@@ -208,7 +208,7 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
     })),
     ...(result.tablesSeparator === undefined ? {} : { tablesSeparator: result.tablesSeparator }),
     ...(result.scaffold === undefined ? {} : { scaffold: result.scaffold }),
-  }
+  })
   const existingMode = canChmod && readStats && existing !== undefined ? readStats.mode & 0o7777 : FILE_MODE
   const inputs = mergeInputs(file, next)
   // We created the file and nothing is left but blank lines (typed below our tables, say), or, after a build whose

@@ -15,6 +15,8 @@ export interface WriteReport {
   unchanged: string[]
   /** Paths removed (files we generated before and no longer do), or that would be removed. */
   removed: string[]
+  /** Whether the manifest under `.oac/` was written or removed (in a check or dry run: would be). */
+  manifestChanged: boolean
   diagnostics: Diagnostic[]
 }
 

@@ -55,6 +55,27 @@ describe('the Claude Code format of a plugin folder', () => {
     expect(marketplace.plugins).toEqual([{ ...identity, source: './' }])
   })
 
+  it("carries package.json's author, license, repository, homepage and keywords, each in the shape its manifest takes", async () => {
+    const metadata = {
+      author: { name: 'Ada Field', email: 'ada@example.com', url: 'https://example.com/ada' },
+      license: 'MIT',
+      homepage: 'https://example.com/trip-kit',
+      keywords: ['travel', 'weather'],
+    }
+    // Claude Code's and the Copilot CLI's manifests take the repository as a URL ("github:example/trip-kit" in package.json).
+    for (const path of ['.claude-plugin/plugin.json', '.github/plugin/plugin.json']) expect(await json(path), path).toMatchObject({ ...metadata, repository: 'https://github.com/example/trip-kit' })
+    // package.json as npm normalises it.
+    expect(await json('package.json')).toMatchObject({ ...metadata, repository: { type: 'git', url: 'git+https://github.com/example/trip-kit.git' } })
+  })
+
+  it("takes the metadata the plugin option gives over package.json's, field by field", async () => {
+    const target = await tempDir('oac-plugin-folder-')
+    const plugin = { author: 'Bo Stone <bo@example.com>', repository: { type: 'git', url: 'git@gitlab.com:bo/trip-kit.git' } }
+    await compile({ root: source, registry: 'agents/registry.ts:registry', target, harnesses: ['claude'], plugin })
+    const manifest = JSON.parse(await readFile(join(target, '.claude-plugin/plugin.json'), 'utf8')) as Json
+    expect(manifest).toMatchObject({ author: { name: 'Bo Stone', email: 'bo@example.com' }, repository: 'https://gitlab.com/bo/trip-kit', license: 'MIT', keywords: ['travel', 'weather'] })
+  })
+
   it("points every component field at files of its own folder, claude/, which are there, and names no skills (Claude reads the root's)", async () => {
     const manifest = await json('.claude-plugin/plugin.json')
     // `agents` and `commands` are always set: they replace Claude's default agents/ and commands/ (another format's).

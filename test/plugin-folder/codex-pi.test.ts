@@ -59,6 +59,8 @@ describe('Codex', () => {
       expect(manifest[key], key).toMatch(/^\.\//)
       expect(existsSync(join(out, manifest[key]!)), key).toBe(true)
     }
+    // package.json's metadata, in the shape Codex's manifest takes (as Claude Code's): the repository a URL.
+    expect(manifest).toMatchObject({ author: { name: 'Word Team', url: 'https://example.com/words' }, license: 'MIT', repository: 'https://github.com/example/word-tools', keywords: ['words'] })
     const marketplace = await json<{ name: string; plugins: Array<{ name: string; source: { source: string; path: string } }> }>('.agents/plugins/marketplace.json')
     expect(marketplace).toEqual({ name: 'word-tools', plugins: [{ name: 'word-tools', source: { source: 'local', path: './' } }] })
   })
@@ -123,7 +125,8 @@ describe('Codex', () => {
     await compile({ root: bare, registry: 'agents/registry.ts:bare', target: 'out', plugin, harnesses: ['codex'] })
     const manifest = await json<Record<string, string>>('.codex-plugin/plugin.json')
     const bareManifest = JSON.parse(await readFile(join(bare, 'out/.codex-plugin/plugin.json'), 'utf8')) as Record<string, string>
-    expect(bareManifest).toEqual({ ...plugin, mcpServers: manifest.mcpServers, hooks: manifest.hooks })
+    const { author, license, repository, keywords } = manifest
+    expect(bareManifest).toEqual({ ...plugin, author, license, repository, keywords, mcpServers: manifest.mcpServers, hooks: manifest.hooks })
     expect(JSON.parse(await readFile(join(bare, 'out/codex/mcp.json'), 'utf8'))).toEqual({ mcpServers: {} })
     expect(JSON.parse(await readFile(join(bare, 'out/codex/hooks.json'), 'utf8'))).toEqual({ hooks: {} })
   })
@@ -143,7 +146,7 @@ describe('pi', () => {
   it("is a pi package: package.json's pi key names folders and files under pi/, all in the folder", async () => {
     const pkg = await json<{ name: string; version: string; keywords: string[]; pi: Record<string, string[]> }>('package.json')
     expect(pkg).toMatchObject({ name: 'word-tools', version: '2.1.0' })
-    expect(pkg.keywords).toContain('pi-package')
+    expect(pkg.keywords).toEqual(['words', 'pi-package'])
     expect(pkg.pi).toEqual({
       extensions: ['./pi/extensions/oac-tools.ts', './pi/extensions/oac-tools-hooks.ts'],
       skills: ['./pi/skills'],

@@ -67,6 +67,21 @@ describe('diagnostics reach the bundler with the definition\'s file and line', (
     expect(ours[0]!.message).toContain(`The target folder ${join(root, 'tree-no-root')} is in no Codex project root`)
   })
 
+  test("the diagnostics option turns a compile warning off and a write warning down to a note, which rollup logs as info, not as a warning", async () => {
+    const logs: Array<{ level: string; message: string }> = []
+    const bundle = await rollup({
+      input: join(root, 'src/main.js'),
+      plugins: [oacRollup({ registry: './agents/lossy.ts:registry', root, target: 'tree-noted', diagnostics: { 'tool-schema-construct': 'off', 'codex-no-project-root': 'note' } })],
+      onLog: (level, log) => void (log.plugin === 'unplugin-oac' && logs.push({ level, message: log.message })),
+    })
+    await bundle.write({ dir: join(root, 'dist-noted') })
+    await bundle.close()
+    expect(logs.filter((log) => log.level === 'warn')).toEqual([])
+    const notes = logs.filter((log) => log.level === 'info' && log.message.includes('note [codex-no-project-root]'))
+    expect(notes).toHaveLength(1)
+    expect(logs.some((log) => log.message.includes('tool-schema-'))).toBe(false)
+  })
+
   test('esbuild reports warnings as its own messages with a location', async () => {
     const result = await esbuild.build({
       absWorkingDir: root,

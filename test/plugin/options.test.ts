@@ -68,7 +68,13 @@ describe('plugin options', () => {
     expect(problemsOf({ registry: 'r.ts', plugin, target: '.' })).toContain('option `target`: `plugin.dir` names the folder to write, as `target` does: give one of them')
     expect(problemsOf({ registry: 'r.ts', plugin: { name: 'trip-kit' } })).toContain('option `plugin.dir`')
     expect(problemsOf({ registry: 'r.ts', plugin: { dir: 'p', owner: 'me' } })).toContain('`owner`')
-    expect(problemsOf({ registry: 'r.ts', plugin: 'dist/plugin' })).toContain('option `plugin`: expected { dir, name?, version?, description? }')
+    expect(problemsOf({ registry: 'r.ts', plugin: 'dist/plugin' })).toContain('option `plugin`: expected { dir, name?, version?, description?, author?, license?, repository?, homepage?, keywords? }')
+    // package.json's metadata, in package.json's shapes.
+    const described = { dir: 'p', author: { name: 'Ada', url: 'https://example.com' }, license: 'MIT', repository: 'github:example/kit', homepage: 'https://example.com/kit', keywords: ['kit'] }
+    expect(validateOptions({ registry: 'r.ts', plugin: described })).toEqual({ registry: 'r.ts', plugin: described })
+    expect(validateOptions({ registry: 'r.ts', plugin: { dir: 'p', author: 'Ada <ada@example.com>', repository: { type: 'git', url: 'https://example.com/kit.git' } } }).plugin?.author).toBe('Ada <ada@example.com>')
+    expect(problemsOf({ registry: 'r.ts', plugin: { dir: 'p', author: { email: 'ada@example.com' } } })).toContain('option `plugin.author`: expected "Name <email> (url)" or { name, email?, url? }')
+    expect(problemsOf({ registry: 'r.ts', plugin: { dir: 'p', keywords: 'kit' } })).toContain('option `plugin.keywords`: expected a list of keywords')
   })
 
   test("takes scope 'user' in place of a target or a plugin folder", () => {

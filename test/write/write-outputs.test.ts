@@ -60,6 +60,7 @@ describe('writeOutputs', () => {
     const first = await writeOutputs(tree('forecast'), options())
     expect(first.diagnostics).toEqual([])
     expect(first.written).toEqual(['.mcp.json', '.opencode/tool/forecast.ts', 'prompts/planner.md', 'scripts/forecast.mjs'])
+    expect(first.manifestChanged).toBe(true)
     expect(await read('scripts/forecast.mjs')).toBe('// forecast\n')
     expect(JSON.parse(await read('.oac/manifest.oac-tools.json')).files).toHaveProperty(['scripts/forecast.mjs'])
     if (process.platform !== 'win32') expect((await stat(join(target, 'scripts/forecast.mjs'))).mode & 0o111).not.toBe(0)
@@ -68,7 +69,7 @@ describe('writeOutputs', () => {
 
     const before = await stat(join(target, 'prompts/planner.md'))
     const second = await writeOutputs(tree('forecast'), options())
-    expect(second).toEqual({ written: [], removed: [], diagnostics: [], unchanged: ['.mcp.json', '.opencode/tool/forecast.ts', 'prompts/planner.md', 'scripts/forecast.mjs'] })
+    expect(second).toEqual({ written: [], removed: [], manifestChanged: false, diagnostics: [], unchanged: ['.mcp.json', '.opencode/tool/forecast.ts', 'prompts/planner.md', 'scripts/forecast.mjs'] })
     const after = await stat(join(target, 'prompts/planner.md'))
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs])
   })

@@ -1,5 +1,6 @@
 import type { BuiltinTool, HookDecisionKind, HookEvent } from '../../define/hooks.js'
 import type { Harness, JsonValue } from '../../define/types.js'
+import type { DiagnosticCode } from '../../diagnostic-codes.js'
 import type { HookFallback, HookWire } from '../../runtime/hook-types.js'
 import type { JsonSchema } from '../plan.js'
 
@@ -33,7 +34,7 @@ export interface ConstructEffect {
 
 /** A problem with one key of an agent's `harness.<id>` fields, reported at the agent's definition. */
 export interface HarnessFieldProblem {
-  code: string
+  code: DiagnosticCode
   message: string
   fix: string
 }

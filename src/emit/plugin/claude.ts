@@ -11,6 +11,7 @@ import { pluginHookGroups, pluginHooksFile } from '../hooks.js'
 import { serverEnv, servesMcp } from '../mcp-tools.js'
 import type { OutputFile } from '../types.js'
 import type { PluginFormatEmitter, PluginPlan } from './index.js'
+import { manifestMetadata } from './metadata.js'
 
 /** The variable Claude Code (and the Copilot CLI) sets to the installed plugin's folder, in MCP args and hook commands. */
 export const CLAUDE_PLUGIN_ROOT = '${CLAUDE_PLUGIN_ROOT}'
@@ -44,7 +45,7 @@ function pluginCommand(plugin: string): CommandFile {
 export const emitClaudePlugin: PluginFormatEmitter = (plan, harnesses) => {
   const { name, version, description } = plan.plugin
   const files: OutputFile[] = []
-  const manifest: { [key: string]: JsonValue } = { name, version, description }
+  const manifest: { [key: string]: JsonValue } = { name, version, description, ...manifestMetadata(plan.plugin) }
 
   // Always set, even empty: an absent field would let Claude read the root's `agents/` (Gemini's).
   manifest.agents = plan.agents.map((agent) => `./${FOLDER}/agents/${agent.name}.md`)
@@ -97,7 +98,7 @@ function mcpServer(plan: Plan, root: string): { [key: string]: JsonValue } {
 function copilotManifest(plan: PluginPlan, claudeManifest: { [key: string]: JsonValue }): OutputFile[] {
   const { name, version, description } = plan.plugin
   const files: OutputFile[] = []
-  const manifest: { [key: string]: JsonValue } = { name, version, description }
+  const manifest: { [key: string]: JsonValue } = { name, version, description, ...manifestMetadata(plan.plugin) }
   manifest.agents = plan.agents.map((agent) => `./copilot/agents/${agent.name}.agent.md`)
   for (const agent of plan.agents) files.push({ kind: 'owned', path: `copilot/agents/${agent.name}.agent.md`, content: copilotAgentMarkdown(plan, agent) })
   manifest.commands = claudeManifest.commands ?? []

@@ -11,6 +11,7 @@ import { pluginHookGroups } from '../hooks.js'
 import { skillsIn } from '../skills.js'
 import type { OutputFile } from '../types.js'
 import type { PluginFormatEmitter } from './index.js'
+import { manifestMetadata } from './metadata.js'
 
 /** Codex's own folder in the plugin folder. */
 const ROOT = 'codex'
@@ -35,7 +36,7 @@ const ROOT_VARIABLE = '${PLUGIN_ROOT}'
 export const emitCodexPlugin: PluginFormatEmitter = (plan) => {
   const info = plan.plugin
   const files: OutputFile[] = []
-  const manifest: { [key: string]: JsonValue } = { name: info.name, version: info.version, description: info.description }
+  const manifest: { [key: string]: JsonValue } = { name: info.name, version: info.version, description: info.description, ...manifestMetadata(info) }
   if ((plan.skills ?? []).length + (plan.commands ?? []).length > 0) {
     const command: CommandFile = {
       ...harness('codex').commands[0]!,

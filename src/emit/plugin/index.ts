@@ -11,6 +11,7 @@ import { emitGeminiExtension } from './gemini.js'
 import { emitOmpPlugin } from './omp.js'
 import { emitOpencodePlugin } from './opencode.js'
 import { emitPiPackage } from './pi.js'
+import { packageMetadataFields } from './metadata.js'
 
 /** What one format adds to the plugin folder: its manifest and the files it points at, and its keys of the shared `package.json`. */
 export interface PluginParts {
@@ -54,7 +55,7 @@ export function emitPlugin(plan: PluginPlan): OutputFile[] {
   const rootSkillReaders = plan.harnesses.filter((id) => ROOT_SKILL_FORMATS.has(harness(id).plugin.format))
   if (rootSkillReaders.length > 0) parts.push({ files: skillsIn(plan, ROOT_SKILLS, rootSkillReaders) })
   const { name, version, description } = plan.plugin
-  const packageJson: { [key: string]: JsonValue } = { name, version, description }
+  const packageJson: { [key: string]: JsonValue } = { name, version, description, ...packageMetadataFields(plan.plugin) }
   for (const part of parts) {
     for (const [key, value] of Object.entries(part.packageJson ?? {})) {
       // Two formats may each name keywords (pi's `pi-package`); any other key is one format's own.
