@@ -3,6 +3,7 @@ import type { Plan, PlannedHook } from '../compile/plan.js'
 import { targetOf } from '../compile/target.js'
 import type { HookEvent } from '../define/hooks.js'
 import type { Harness } from '../define/types.js'
+import type { HookWire } from '../runtime/hook-types.js'
 import { generatedHeader } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import type { OwnedFile } from './types.js'
@@ -69,9 +70,19 @@ export function hookPluginFile(plan: Plan, id: Harness, hooks: readonly PlannedH
   const sources = [...new Set(hooks.map((hook) => hook.source.file))].join(', ')
   const header = generatedHeader(`${hooks.length === 1 ? 'hook' : 'hooks'} ${hooks.map((hook) => JSON.stringify(hook.name)).join(', ')} (${sources})`)
   const { code, lists } = imports(plan, path, hooks)
-  const body = wire === 'opencode' ? opencodePlugin(id, lists, harnessCode) : piExtension(id, wire === 'omp', lists)
+  const body = PLUGIN_BODIES[wire as PluginWire](id, lists, harnessCode)
   const content = [header, ...targetOf(plan).scriptUrlImports, ...body.typeImports, ...code, '', hookTypes(plan), runnerCode(plan.serverName), '', ...body.code, ''].join('\n')
   return { kind: 'owned', path, content }
+}
+
+/** The wires whose hooks run in-process, in a generated plugin; one body per wire, and a wire without one does not type-check. */
+type PluginWire = Exclude<HookWire, 'claude' | 'gemini' | 'copilot'>
+type PluginBody = (id: Harness, lists: ReadonlyMap<HookEvent, string>, harnessCode: string) => { typeImports: string[]; code: string[] }
+const PLUGIN_BODIES: Record<PluginWire, PluginBody> = {
+  opencode: opencodePlugin,
+  pi: (id, lists) => piExtension(id, false, lists),
+  omp: (id, lists) => piExtension(id, true, lists),
+  cline: (id, lists) => clinePlugin(id, lists),
 }
 
 /**
@@ -242,3 +253,50 @@ interface OmpExtensionAPI {
   on(event: "session_stop", handler: (event: { stop_hook_active?: boolean }, ctx: OmpContext) => Promise<{ decision: "block"; reason: string } | undefined>): void
   sendMessage(message: { customType: string; content: string; display: boolean }, options: { deliverAs: "nextTurn" }): void
 }`
+
+/**
+ * Cline: a plugin module (`{ name, manifest, hooks }`) whose runtime hooks run in Cline's plugin sandbox.
+ * `beforeTool` skips a blocked call with the reason, which is the tool result the model reads, or hands
+ * back a new input; `afterTool` appends context, which Cline sends the model after the tool results.
+ * The workspace is the session's (`snapshot`), not the sandbox's working folder.
+ */
+function clinePlugin(id: Harness, lists: ReadonlyMap<HookEvent, string>): { typeImports: string[]; code: string[] } {
+  const base = `harness: ${jsString(id)}, cwd: process.cwd()`
+  const handlers: string[] = []
+  const list = (event: HookEvent) => lists.get(event)
+  if (list('beforeTool')) {
+    handlers.push(`    async beforeTool(context: ClineToolContext) {
+      let decided: { skip: true; reason: string } | { input: Record<string, unknown> } | undefined
+      await run(${list('beforeTool')}, { kind: "beforeTool", ${base}, sessionId: context.snapshot?.conversationId, nativeTool: context.tool.name, input: { ...(context.input as Record<string, unknown>) } }, (answer) => {
+        if (decided && "skip" in decided) return
+        if (answer.kind === "block" || answer.kind === "ask") decided = { skip: true, reason: answer.reason }
+        if (answer.kind === "rewrite") decided = { input: answer.input }
+      })
+      return decided
+    },`)
+  }
+  if (list('afterTool')) {
+    handlers.push(`    async afterTool(context: ClineToolContext & { result: { output: unknown; isError?: boolean } }) {
+      const output = context.result.output
+      const result = { text: typeof output === "string" ? output : JSON.stringify(output ?? ""), isError: context.result.isError === true }
+      const added: string[] = []
+      await run(${list('afterTool')}, { kind: "afterTool", ${base}, sessionId: context.snapshot?.conversationId, nativeTool: context.tool.name, input: context.input, result }, (answer) => answer.kind === "addContext" && added.push(answer.text))
+      return added.length > 0 ? { appendContext: added.join("\\n\\n") } : undefined
+    },`)
+  }
+  return {
+    typeImports: [],
+    code: [
+      '/** The part of a Cline runtime hook\'s context the hooks read (@cline/shared 0.0.86, agent.d.ts `AgentBeforeToolContext`). */',
+      'type ClineToolContext = { tool: { name: string }; input: unknown; snapshot?: { conversationId?: string } }',
+      '',
+      'export default {',
+      `  name: ${jsString(`${id}-hooks`)},`,
+      '  manifest: { capabilities: ["hooks"] },',
+      '  hooks: {',
+      ...handlers,
+      '  },',
+      '}',
+    ],
+  }
+}
