@@ -3,7 +3,7 @@
 // `/// <reference types="unplugin-oac/client" />` in a .d.ts file of your app.
 
 declare namespace OacClient {
-  type Harness = 'opencode' | 'claude' | 'codex' | 'pi' | 'omp' | 'gemini' | 'copilot' | 'qwen' | 'kilo'
+  type Harness = 'opencode' | 'claude' | 'codex' | 'pi' | 'omp' | 'gemini' | 'copilot' | 'qwen' | 'kilo' | 'cline'
   type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
 
   interface Agent {

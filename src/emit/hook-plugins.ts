@@ -70,9 +70,17 @@ export function hookPluginFile(plan: Plan, id: Harness, hooks: readonly PlannedH
   const sources = [...new Set(hooks.map((hook) => hook.source.file))].join(', ')
   const header = generatedHeader(`${hooks.length === 1 ? 'hook' : 'hooks'} ${hooks.map((hook) => JSON.stringify(hook.name)).join(', ')} (${sources})`)
   const { code, lists } = imports(plan, path, hooks)
-  const body = wire === 'opencode' ? opencodePlugin(id, lists, harnessCode) : piExtension(id, wire === 'omp', lists)
+  const body = PLUGIN_BODIES[wire as PluginWire](id, lists, harnessCode)
   const content = [header, ...targetOf(plan).scriptUrlImports, ...body.typeImports, ...code, '', hookTypes(plan), runnerCode(plan.serverName), '', ...body.code, ''].join('\n')
   return { kind: 'owned', path, content }
+}
+
+type PluginBody = (id: Harness, lists: ReadonlyMap<HookEvent, string>, harnessCode: string) => { typeImports: string[]; code: string[] }
+const PLUGIN_BODIES: Record<PluginWire, PluginBody> = {
+  opencode: opencodePlugin,
+  pi: (id, lists) => piExtension(id, false, lists),
+  omp: (id, lists) => piExtension(id, true, lists),
+  cline: (id, lists) => clinePlugin(id, lists),
 }
 
 /**
@@ -228,17 +236,20 @@ function piExtension(id: Harness, omp: boolean, lists: ReadonlyMap<HookEvent, st
   }
 }
 
-/** The wire of a harness that runs hooks in its own process, through the plugin or extension above. */
-export type PluginWire = Extract<HookWire, 'opencode' | 'pi' | 'omp'>
+/**
+ * The wire of a harness that runs hooks in its own process, through a generated plugin or extension;
+ * one body per wire (PLUGIN_BODIES), and a wire without one does not type-check.
+ */
+export type PluginWire = Exclude<HookWire, 'claude' | 'gemini' | 'copilot'>
 
 /**
  * The event the generated handler of `sample.kind` hands each hook in harness `id` (the objects built in
- * opencodePlugin and piExtension above, from the harness's own): `oac hook` hands a hook the same.
+ * opencodePlugin, piExtension and clinePlugin above, from the harness's own): `oac hook` hands a hook the same.
  */
 export function pluginEvent(wire: PluginWire, id: Harness, sample: Omit<HookEventData, 'harness' | 'tool' | 'builtin'>): HookEventData {
   const event: HookEventData = { kind: sample.kind, harness: id, cwd: sample.cwd }
-  // opencode's hooks get the session's id; pi's extension events carry none.
-  if (wire === 'opencode' && sample.sessionId !== undefined) event.sessionId = sample.sessionId
+  // opencode's and Cline's hooks get the session's id; pi's extension events carry none.
+  if ((wire === 'opencode' || wire === 'cline') && sample.sessionId !== undefined) event.sessionId = sample.sessionId
   if (sample.kind === 'beforeTool' || sample.kind === 'afterTool') Object.assign(event, { nativeTool: sample.nativeTool, input: { ...sample.input } })
   if (sample.kind === 'afterTool') event.result = sample.result ?? { text: '', isError: false }
   if (sample.kind === 'userPrompt') event.prompt = sample.prompt ?? ''
@@ -272,3 +283,50 @@ interface OmpExtensionAPI {
   on(event: "session_stop", handler: (event: { stop_hook_active?: boolean }, ctx: OmpContext) => Promise<{ decision: "block"; reason: string } | undefined>): void
   sendMessage(message: { customType: string; content: string; display: boolean }, options: { deliverAs: "nextTurn" }): void
 }`
+
+/**
+ * Cline: a plugin module (`{ name, manifest, hooks }`) whose runtime hooks run in Cline's plugin sandbox.
+ * `beforeTool` skips a blocked call with the reason, which is the tool result the model reads, or hands
+ * back a new input; `afterTool` appends context, which Cline sends the model after the tool results.
+ * The workspace is the session's (`snapshot`), not the sandbox's working folder.
+ */
+function clinePlugin(id: Harness, lists: ReadonlyMap<HookEvent, string>): { typeImports: string[]; code: string[] } {
+  const base = `harness: ${jsString(id)}, cwd: process.cwd()`
+  const handlers: string[] = []
+  const list = (event: HookEvent) => lists.get(event)
+  if (list('beforeTool')) {
+    handlers.push(`    async beforeTool(context: ClineToolContext) {
+      let decided: { skip: true; reason: string } | { input: Record<string, unknown> } | undefined
+      await run(${list('beforeTool')}, { kind: "beforeTool", ${base}, sessionId: context.snapshot?.conversationId, nativeTool: context.tool.name, input: { ...(context.input as Record<string, unknown>) } }, (answer) => {
+        if (decided && "skip" in decided) return
+        if (answer.kind === "block" || answer.kind === "ask") decided = { skip: true, reason: answer.reason }
+        if (answer.kind === "rewrite") decided = { input: answer.input }
+      })
+      return decided
+    },`)
+  }
+  if (list('afterTool')) {
+    handlers.push(`    async afterTool(context: ClineToolContext & { result: { output: unknown; isError?: boolean } }) {
+      const output = context.result.output
+      const result = { text: typeof output === "string" ? output : JSON.stringify(output ?? ""), isError: context.result.isError === true }
+      const added: string[] = []
+      await run(${list('afterTool')}, { kind: "afterTool", ${base}, sessionId: context.snapshot?.conversationId, nativeTool: context.tool.name, input: context.input, result }, (answer) => answer.kind === "addContext" && added.push(answer.text))
+      return added.length > 0 ? { appendContext: added.join("\\n\\n") } : undefined
+    },`)
+  }
+  return {
+    typeImports: [],
+    code: [
+      '/** The part of a Cline runtime hook\'s context the hooks read (@cline/shared 0.0.86, agent.d.ts `AgentBeforeToolContext`). */',
+      'type ClineToolContext = { tool: { name: string }; input: unknown; snapshot?: { conversationId?: string } }',
+      '',
+      'export default {',
+      `  name: ${jsString(`${id}-hooks`)},`,
+      '  manifest: { capabilities: ["hooks"] },',
+      '  hooks: {',
+      ...handlers,
+      '  },',
+      '}',
+    ],
+  }
+}

@@ -2,6 +2,7 @@ import type { Plan } from '../compile/plan.js'
 import { targetOf } from '../compile/target.js'
 import type { Harness } from '../define/types.js'
 import { emitClaude } from './claude.js'
+import { emitCline } from './cline.js'
 import { emitCommands } from './commands.js'
 import { emitCodex } from './codex.js'
 import { emitCopilot } from './copilot.js'
@@ -22,7 +23,7 @@ import type { MergeFile, OutputFile } from './types.js'
 export type HarnessEmitter = (plan: Plan) => OutputFile[]
 
 /** Every harness's emitter; one line per harness, and a harness without one does not type-check. */
-const EMITTERS = { opencode: emitOpencode, claude: emitClaude, codex: emitCodex, pi: emitPi, omp: emitOmp, gemini: emitGemini, copilot: emitCopilot, qwen: emitQwen, kilo: emitKilo } satisfies Record<Harness, HarnessEmitter>
+const EMITTERS = { opencode: emitOpencode, claude: emitClaude, codex: emitCodex, pi: emitPi, omp: emitOmp, gemini: emitGemini, copilot: emitCopilot, qwen: emitQwen, kilo: emitKilo, cline: emitCline } satisfies Record<Harness, HarnessEmitter>
 
 /**
  * Every generated file but the bundled scripts: pure, so the same plan gives the same bytes anywhere.

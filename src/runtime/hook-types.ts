@@ -5,9 +5,9 @@ import type { Harness } from '../define/types.js'
  * How a harness hands a hook its event and reads the answer. Command hooks (a process per event, JSON
  * on stdin): `claude` (Claude Code, Codex, Qwen Code: `hookSpecificOutput`), `gemini`, `copilot`
  * (camelCase fields, `modifiedArgs`). In-process hooks, generated plugin code: `opencode` (opencode
- * and Kilo), `pi`, `omp`.
+ * and Kilo), `pi`, `omp`, `cline`.
  */
-export type HookWire = 'claude' | 'gemini' | 'copilot' | 'opencode' | 'pi' | 'omp'
+export type HookWire = 'claude' | 'gemini' | 'copilot' | 'opencode' | 'pi' | 'omp' | 'cline'
 
 /** What a harness does in place of a decision it cannot carry: block the call, or go on as if the hook had no opinion. */
 export type HookFallback = 'block' | 'ignore'

@@ -115,6 +115,7 @@ describe('in-process plugins', () => {
       '.pi/extensions/oac-tools-hooks.ts',
       '.omp/extensions/oac-tools-hooks.ts',
       '.kilo/plugins/oac-tools-hooks.ts',
+      '.cline/plugins/oac-tools-hooks.ts',
     ])
     expect(owned(files, '.opencode/plugins/oac-tools-hooks.ts')).toContain('const hook0 = load("../../scripts/hooks/guard.mjs") // guard')
   })

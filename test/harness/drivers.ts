@@ -431,6 +431,36 @@ function qwenDriver(): HarnessDriver {
   }
 }
 
+/* ---------------------------------------------------------------- Cline */
+
+function clineDriver(): HarnessDriver {
+  let cline = ''
+  return {
+    id: 'cline',
+    title: title('cline'),
+    async install() {
+      cline = join(await installed('cline'), 'node_modules/.bin/cline')
+    },
+    // Cline takes a one-word prompt for an unknown command: the default prompt has two words.
+    async run(model, { project, env, prompt = 'Go on.', args = [], keepApprovals }) {
+      const clineEnv = {
+        ...env,
+        // In the CLI's own process: by default a run starts a hub daemon that outlives it.
+        CLINE_SESSION_BACKEND_MODE: 'local',
+        // The plugin sandbox's import of the project's plugins (4 s by default) is a cold Bun start on a busy machine.
+        CLINE_PLUGIN_IMPORT_TIMEOUT_MS: '60000',
+      }
+      // The user's one-time step: an OpenAI-compatible provider pointed at the endpoint.
+      const auth = await harnessRun(model, cline, ['auth', '-p', 'openai-compatible', '-k', 'scripted-model-key', '-m', 'scripted', '-b', `${model.url}/v1`], { cwd: project, env: clineEnv })
+      if (auth.code !== 0) return auth
+      const approvals = keepApprovals ? ['--auto-approve', 'false'] : []
+      return harnessRun(model, cline, ['--json', ...approvals, ...args, prompt], { cwd: project, env: clineEnv })
+    },
+    finishAgent: textAnswer,
+    resultText: asIs,
+  }
+}
+
 /** The newest @kilocode/plugin on npm (Kilo 7.7.7 asks for its own version, which is not published). */
 export const KILO_PLUGIN = '7.3.1'
 
@@ -448,6 +478,7 @@ export const DRIVERS: Record<Harness, HarnessDriver> = {
     envPrefix: 'OPENCODE',
   }),
   claude: claudeDriver(),
+  cline: clineDriver(),
   codex: codexDriver(),
   pi: piDriver(),
   omp: ompDriver(),

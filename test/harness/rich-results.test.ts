@@ -60,7 +60,9 @@ interface Observed {
   error: { flagged: boolean; quoted?: true }
 }
 
-const OBSERVED: Record<Harness, Observed> = {
+const TESTED = HARNESSES.filter((id): id is Exclude<Harness, 'cline'> => id !== 'cline')
+// Cline's proofs of this kind are in test/harness/cline.test.ts (not yet folded in here).
+const OBSERVED: Record<Exclude<Harness, 'cline'>, Observed> = {
   claude: {
     image: 'in-result',
     details: 'log',
@@ -195,7 +197,7 @@ function mentions(request: SeenRequest, json: string): boolean {
   return body.includes(json) || body.includes(JSON.stringify(json).slice(1, -1))
 }
 
-for (const id of HARNESSES) {
+for (const id of TESTED) {
   const driver = DRIVERS[id]
   const observed = OBSERVED[id]
 

@@ -61,6 +61,8 @@ const SHOWN: Record<Harness, { main: 'every' | 'deferred'; subAgents: 'own' | 'e
   },
   // Codex 0.171 gives a spawned agent the session's MCP tools (`.codex/config.toml`), whatever its role file says.
   codex: { main: 'every', subAgents: 'every' },
+  // Cline's `spawn_agent` takes a system prompt and a task, no agent of ours.
+  cline: { main: 'every', subAgents: 'none' },
   pi: {
     main: 'every',
     subAgents: 'none',

@@ -43,7 +43,7 @@ const skillPaths = (files: OutputFile[]) => files.map((f) => f.path).filter((pat
 describe('where skills land', () => {
   it('.agents/skills for every harness that reads it, .claude/skills for Claude Code, which reads only that', () => {
     expect(Object.fromEntries(skillFolders(HARNESSES))).toEqual({
-      '.agents/skills': ['opencode', 'codex', 'pi', 'omp', 'gemini', 'copilot', 'qwen', 'kilo'],
+      '.agents/skills': ['opencode', 'codex', 'pi', 'omp', 'gemini', 'copilot', 'qwen', 'kilo', 'cline'],
       '.claude/skills': ['claude'],
     })
     expect([...skillFolders(['claude']).keys()]).toEqual(['.claude/skills'])

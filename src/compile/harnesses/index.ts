@@ -1,5 +1,6 @@
 import type { Harness } from '../../define/types.js'
 import { claude } from './claude.js'
+import { cline } from './cline.js'
 import { codex } from './codex.js'
 import { copilot } from './copilot.js'
 import { gemini } from './gemini.js'
@@ -17,7 +18,7 @@ export type * from './types.js'
  * `src/emit/` and its id in `HARNESSES` (src/define/types.ts): the `satisfies` below and the emitter
  * table in `src/emit/index.ts` then fail to type-check until both parts are registered.
  */
-export const HARNESS_TABLE = { opencode, claude, codex, pi, omp, gemini, copilot, qwen, kilo } as const satisfies Record<Harness, HarnessDescription>
+export const HARNESS_TABLE = { opencode, claude, codex, pi, omp, gemini, copilot, qwen, kilo, cline } as const satisfies Record<Harness, HarnessDescription>
 
 export function harness(id: Harness): HarnessDescription {
   return HARNESS_TABLE[id]

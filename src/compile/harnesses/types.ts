@@ -290,7 +290,7 @@ export interface UserScopeSupport {
 }
 
 /** A plugin manifest format, each written by its module in src/emit/plugin/. */
-export type PluginFormat = 'claude' | 'gemini' | 'codex' | 'pi' | 'omp' | 'opencode'
+export type PluginFormat = 'claude' | 'gemini' | 'codex' | 'pi' | 'omp' | 'opencode' | 'cline'
 
 /** How a harness takes our plugin folder. */
 export interface PluginSupport {

@@ -6,6 +6,7 @@ import { jsonDocument } from '../codegen/escape.js'
 import { skillsIn } from '../skills.js'
 import type { OutputFile } from '../types.js'
 import { emitClaudePlugin } from './claude.js'
+import { emitClinePlugin } from './cline.js'
 import { emitCodexPlugin } from './codex.js'
 import { emitGeminiExtension } from './gemini.js'
 import { emitOmpPlugin } from './omp.js'
@@ -26,7 +27,7 @@ export type PluginPlan = Plan & { plugin: PluginInfo }
 export type PluginFormatEmitter = (plan: PluginPlan, harnesses: readonly Harness[]) => PluginParts
 
 /** Every format's emitter; one line per format, and a format without one does not type-check. */
-const FORMATS = { claude: emitClaudePlugin, gemini: emitGeminiExtension, codex: emitCodexPlugin, pi: emitPiPackage, omp: emitOmpPlugin, opencode: emitOpencodePlugin } satisfies Record<PluginFormat, PluginFormatEmitter>
+const FORMATS = { claude: emitClaudePlugin, gemini: emitGeminiExtension, codex: emitCodexPlugin, pi: emitPiPackage, omp: emitOmpPlugin, opencode: emitOpencodePlugin, cline: emitClinePlugin } satisfies Record<PluginFormat, PluginFormatEmitter>
 
 /** The folder's root skills folder. */
 const ROOT_SKILLS = 'skills'

@@ -1,0 +1,80 @@
+import type { HarnessDescription } from './types.js'
+
+/**
+ * Cline (the `cline` CLI): one in-process plugin, `.cline/plugins/<server>.ts`, registering every JSON
+ * tool by its own name with its JSON Schema as `inputSchema` (docs/cline.md). The plugin route, not MCP:
+ * Cline 3.0.65 reads MCP servers only from the user's `cline_mcp_settings.json`, none from a project, and
+ * a project plugin loads with no trust step. Its sub-agents (`spawn_agent`) take a system prompt and a
+ * task, no named agent and no tool list: no agent files, every agent shares the tools.
+ */
+export const cline = {
+  id: 'cline',
+  title: 'Cline',
+  toolRoute: 'shim',
+  modelToolName: (_server, tool) => tool,
+  scopesToolsPerAgent: false,
+  // The tools Cline 3.0.65 showed the scripted model (`cline --json` in a project with no files of its own).
+  builtinTools: [
+    'skills', 'read_files', 'search_codebase', 'run_commands', 'fetch_web_content', 'editor', 'ask_question', 'spawn_agent',
+    'team_spawn_teammate', 'team_shutdown_teammate', 'team_status', 'team_task', 'team_run_task', 'team_cancel_run', 'team_list_runs',
+    'team_await_runs', 'team_send_message', 'team_broadcast', 'team_read_mailbox', 'team_mission_log', 'team_cleanup',
+    'team_create_outcome', 'team_attach_outcome_fragment', 'team_review_outcome_fragment', 'team_finalize_outcome', 'team_list_outcomes',
+  ],
+  builtinReplacement: 'rejected',
+  // The schema goes to the model as written (the plugin hands Cline the canonical JSON Schema).
+  schemaLimits: {},
+  agentFile: null,
+  approvals: { unsupported: 'Cline auto-approves every tool of a prompt given on its command line, and its plugins register tools without an approval policy', fix: 'run Cline with --auto-approve false to be asked before each tool' },
+  // In-process, in the same sandboxed plugin process as the tools: `.cline/plugins/<server>-hooks.ts`, its
+  // runtime hooks `beforeTool` (`{ skip, reason }`: the reason is the tool result the model reads; `{ input }`
+  // rewrites) and `afterTool` (`appendContext` reaches the model after the results).
+  hooks: {
+    wire: 'cline',
+    events: { beforeTool: 'beforeTool', afterTool: 'afterTool' },
+    builtins: { shell: ['run_commands'], read: ['read_files'], write: ['editor'], edit: ['editor'], search: ['search_codebase'] },
+    toolName: (_server, tool) => tool,
+    limits: { ask: { instead: 'block', says: 'has no way for a plugin hook to ask the user' } },
+    registration: { kind: 'plugin', file: (server) => `.cline/plugins/${server}-hooks.ts` },
+  },
+  checkFields: () => [],
+  // `.clinerules/skills`, `.cline/skills` and `.agents/skills` of the workspace; the model starts one with its
+  // `skills` tool, which lists every skill by name.
+  skills: {
+    folders: ['.agents/skills'],
+    userOnly: { unsupported: 'Cline shows every skill to its model through its `skills` tool' },
+    activation: { tool: 'skills' },
+  },
+  // A workflow: `.cline/workflows/<name>.md`, the user types `/<name>.md` and the file's text is the message.
+  commands: [
+    {
+      reader: 'Cline',
+      path: (command) => `.cline/workflows/${command}.md`,
+      format: 'markdown',
+      args: (command) => `the text after \`/${command}.md\` in the user's message`,
+      fields: {},
+      syntax: { special: [] },
+    },
+  ],
+  plugin: {
+    format: 'cline',
+    serverName: (_plugin, server) => server,
+    install: 'cline plugin install <dir>/cline',
+    unsupported: {
+      skills: { says: 'its plugins are code modules, and skills are read from folders only', fix: 'install the skills with --scope user' },
+      commands: { says: 'its plugins are code modules, and workflows are read from folders only', fix: 'install the commands with --scope user' },
+    },
+  },
+  userScope: { paths: [['.cline/', '.cline/'], ['.agents/skills/', '.agents/skills/']] },
+  proof: {
+    cli: { package: 'cline', version: '3.0.65', bin: 'cline' },
+    test: 'test/harness/cline.test.ts',
+    // Cline has no command that lists a project's tools; its `cline config` lists the plugins it loaded.
+    list: { kind: 'command', args: () => ['config', '--json'], expect: ({ server }) => new RegExp(`${server}`) },
+  },
+  doctor: {
+    reads: ['.cline/'],
+    // Checked with 3.0.65: `cline config --json` refuses to run without a terminal, and `cline plugin` only installs and uninstalls.
+    probe: { unprobed: 'it has no command that lists the plugins or tools it loads without a terminal; it loads .cline/plugins/ at start, with nothing to approve' },
+    fixes: {},
+  },
+} satisfies HarnessDescription
