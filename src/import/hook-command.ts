@@ -129,24 +129,27 @@ export function afterTool(hook: CommandHook) {
   }
 }
 
-/** A sessionStart or userPrompt hook's run: what the command prints (or its \`additionalContext\`) is added as context. */
-function contextHook<E extends 'sessionStart' | 'userPrompt'>(hook: CommandHook, fields: (event: HookEventOf<E>) => Record<string, unknown>, matched?: (event: HookEventOf<E>) => string | undefined) {
-  return async (event: HookEventOf<E>, ctx: ContextHookContext): Promise<HookReturn<E>> => {
-    if (matched && !matches(hook, matched(event))) return undefined
-    const { code, stdout, answer } = await start(hook, { ...common(hook, event), ...fields(event) }, ctx)
-    if (code !== 0) return undefined
-    const text = stdout.trimStart().startsWith('{') ? answer.hookSpecificOutput?.additionalContext : stdout.trim()
-    return text ? ctx.addContext(text) : undefined
-  }
+/** What a sessionStart or userPrompt command gives the model: what it prints, or its \`additionalContext\`. */
+async function contextOf(hook: CommandHook, input: Record<string, unknown>, ctx: ContextHookContext): Promise<string | undefined> {
+  const { code, stdout, answer } = await start(hook, input, ctx)
+  if (code !== 0) return undefined
+  return (stdout.trimStart().startsWith('{') ? answer.hookSpecificOutput?.additionalContext : stdout.trim()) || undefined
 }
 
 export function sessionStart(hook: CommandHook) {
-  return contextHook<'sessionStart'>(hook, (event) => ({ source: event.source }), (event) => event.source)
+  return async (event: HookEventOf<'sessionStart'>, ctx: ContextHookContext): Promise<HookReturn<'sessionStart'>> => {
+    if (!matches(hook, event.source)) return undefined
+    const text = await contextOf(hook, { ...common(hook, event), source: event.source }, ctx)
+    return text === undefined ? undefined : ctx.addContext(text)
+  }
 }
 
 /** (A matcher does not apply to prompts; exit code 2, which the harness took to drop the prompt, is passed over: a definition can only add context.) */
 export function userPrompt(hook: CommandHook) {
-  return contextHook<'userPrompt'>(hook, (event) => ({ prompt: event.prompt }))
+  return async (event: HookEventOf<'userPrompt'>, ctx: ContextHookContext): Promise<HookReturn<'userPrompt'>> => {
+    const text = await contextOf(hook, { ...common(hook, event), prompt: event.prompt }, ctx)
+    return text === undefined ? undefined : ctx.addContext(text)
+  }
 }
 
 /** A stop hook's run: exit code 2 (stderr) or \`decision: "block"\` (its \`reason\`) keeps the agent going. */

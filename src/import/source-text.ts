@@ -113,7 +113,7 @@ function nodeValue(node: Node | undefined): JsonValue {
 /** The line of a TOML key `key = ...` at the top of a table, or of a `[table]` header (the file's first line when not found). */
 export function tomlLine(text: string, key: string): number {
   const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  const match = new RegExp(`^\\s*(?:${escaped}\\s*=|\\[\\[?\\s*${escaped}[\\s.\\]])`, 'm').exec(text)
+  const match = new RegExp(`^[ \\t]*(?:${escaped}[ \\t]*=|\\[\\[?[ \\t]*${escaped}[ \\t.\\]])`, 'm').exec(text)
   return match ? lineAt(text, match.index) : 1
 }
 

@@ -89,6 +89,11 @@ export function matcherTools(hook: ImportedHook): BuiltinTool[] | undefined {
   return tools
 }
 
+/** The hook's module export (the hook runtime finds a hook by its module's exports): its name in camel case, `claudePreToolUse`. */
+function hookIdentifier(hook: ImportedHook): string {
+  return hook.name.replace(/[^A-Za-z0-9]+(.)/g, (_, next: string) => next.toUpperCase())
+}
+
 function hookCode(hook: ImportedHook): string {
   const tools = matcherTools(hook)
   const spec: { [key: string]: JsonValue } = {
@@ -98,7 +103,7 @@ function hookCode(hook: ImportedHook): string {
     ...(hook.matcher !== undefined && tools === undefined && { matcher: hook.matcher }),
   }
   const description = `Runs \`${hook.command}\` as ${describe(hook.from).title}'s ${hook.nativeEvent} hook${hook.matcher === undefined ? '' : ` for ${hook.matcher}`} did (${hook.at.file}:${hook.at.line}).`
-  return `  defineHook({\n${members('    ', [
+  return `export const ${hookIdentifier(hook)} = defineHook({\n${members('  ', [
     ['name', jsString(hook.name)],
     ['description', jsString(description)],
     ['on', jsString(hook.on)],
@@ -107,8 +112,8 @@ function hookCode(hook: ImportedHook): string {
     ['onError', hook.on === 'beforeTool' ? jsString('allow') : undefined],
     // Claude Code's and Codex's own default for a command is 60 seconds.
     ['timeoutMs', String(hook.timeoutMs ?? 60_000)],
-    ['run', `command.${hook.on}(${jsValue(spec, '    ')})`],
-  ])}  }),\n`
+    ['run', `command.${hook.on}(${jsValue(spec, '  ')})`],
+  ])}})\n`
 }
 
 /** The module name of an import from `from` to `to` (both relative to the project), with the `.js` a module of NodeNext resolves. */
@@ -137,7 +142,7 @@ export function registryFiles(registry: MergedRegistry, out: string, harnesses: 
     files.push({ path: helperFile, content: hookCommandModule(used) })
     files.push({
       path: hooksFile,
-      content: `// Written by \`oac import\`: the command hooks of the harnesses' settings, each a definition whose run starts the same command.\nimport { defineHook } from 'unplugin-oac'\nimport * as command from ${jsString(moduleSpecifier(hooksFile, helperFile))}\n\nexport const hooks = [\n${registry.hooks.map(hookCode).join('')}]\n`,
+      content: `// Written by \`oac import\`: the command hooks of the harnesses' settings, each a definition whose run starts the same command.\nimport { defineHook } from 'unplugin-oac'\nimport * as command from ${jsString(moduleSpecifier(hooksFile, helperFile))}\n\n${registry.hooks.map(hookCode).join('\n')}\nexport const hooks = [${registry.hooks.map(hookIdentifier).join(', ')}]\n`,
     })
     head.push(`import { hooks } from ${jsString(moduleSpecifier(out, hooksFile))}`)
     lists.push('  hooks,\n')

@@ -22,7 +22,9 @@ export function commandPromptFrom(text: string, command: string, syntax: Command
   const pieces = (typeof placeholder === 'string' ? text.split(placeholder) : text.split(new RegExp(placeholder.source, 'g'))).map((piece) => {
     const found = positional ? [...piece.matchAll(positional)].map((match) => match[0]) : []
     if (found.length > 0) problems.push(`it uses the positional placeholder${found.length > 1 ? 's' : ''} ${[...new Set(found)].map((p) => `\`${p}\``).join(', ')}, which a definition's one \`${ARGS_PLACEHOLDER}\` cannot say (they would be written as plain text)`)
-    return syntax.unescape ? syntax.unescape(piece) : piece
+    const unescaped = syntax.unescape ? syntax.unescape(piece) : piece
+    if (unescaped !== piece) problems.push('it escapes a placeholder to say it as text, which some harnesses cannot say (compile names them); reword it')
+    return unescaped
   })
   return { prompt: pieces.join(ARGS_PLACEHOLDER), problems }
 }

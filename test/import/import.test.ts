@@ -1,0 +1,212 @@
+import { cp, readFile, readdir, writeFile } from 'node:fs/promises'
+import { join, relative, resolve } from 'node:path'
+import { parse as parseToml } from 'smol-toml'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { compile } from '../../src/api.js'
+import { main } from '../../src/cli.js'
+import { readFrontmatter } from '../../src/import/source-text.js'
+import { linkedTempDir, run } from '../emit-native/fixture.js'
+
+const repoRoot = resolve(import.meta.dirname, '../..')
+const fixtures = join(repoRoot, 'test/fixtures/import')
+
+/** Every file under a folder, by its path there, with its bytes. */
+async function tree(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>()
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) {
+      const path = join(entry.parentPath, entry.name)
+      files.set(relative(dir, path).split('\\').join('/'), await readFile(path, 'utf8'))
+    }
+  }
+  return files
+}
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = ''
+  let err = ''
+  const code = await main(argv, (text) => (out += text), (text) => (err += text))
+  return { code, out, err }
+}
+
+/** A Markdown file by meaning: its frontmatter's values and its body without the blank lines around it. */
+async function markdown(path: string): Promise<{ data: unknown; body: string }> {
+  const { data, body } = readFrontmatter(await readFile(path, 'utf8'), path)
+  return { data, body: body.trim() }
+}
+
+interface Imported {
+  project: string
+  before: Map<string, string>
+  out: string
+}
+
+const imported = new Map<string, Imported>()
+let work: string
+
+/** Copies the fixture into the work folder and imports it with the CLI, from its one harness. */
+async function importFixture(id: 'claude' | 'opencode' | 'codex'): Promise<Imported> {
+  const project = join(work, id)
+  await cp(join(fixtures, id), project, { recursive: true })
+  const before = await tree(project)
+  const result = await cli('import', project, '--from', id)
+  expect(result.err).toBe('')
+  expect(result.code).toBe(0)
+  return { project, before, out: result.out }
+}
+
+/** Compiles the imported registry back into `back/` of the project, for every harness. */
+async function compileBack(project: string): Promise<string> {
+  const result = await compile({ registry: 'agents/registry.ts:registry', root: project, target: 'back' })
+  expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([])
+  return join(project, 'back')
+}
+
+/** Imports the compiled-back tree again, into a registry of its own, and gives its files. */
+async function reimport(project: string, id: string): Promise<{ files: Map<string, string>; out: string }> {
+  const result = await cli('import', join(project, 'back'), '--from', id, '--out', 'again/registry.ts')
+  expect(result.code).toBe(0)
+  return { files: await registryFiles(join(project, 'back/again')), out: result.out }
+}
+
+/** The registry's own files (not its hooks), by their path inside its folder. */
+async function registryFiles(dir: string): Promise<Map<string, string>> {
+  const files = await tree(dir)
+  for (const path of ['hooks.ts', 'hook-command.ts']) files.delete(path)
+  const registry = files.get('registry.ts')!
+  files.set('registry.ts', registry.replace(/^import \{ hooks \}.*\n/m, '').replace(/^ {2}hooks,\n/m, '').replace(/\(oac compile [^)]*\)/, ''))
+  return files
+}
+
+beforeAll(async () => {
+  work = await linkedTempDir()
+  for (const id of ['claude', 'opencode', 'codex'] as const) imported.set(id, await importFixture(id))
+}, 60_000)
+
+describe('oac import', () => {
+  it('reads Claude Code\'s files into a registry that compiles back to what they said', async () => {
+    const { project, before, out } = imported.get('claude')!
+    expect(out).toContain('imported 2 agents, 1 command, 1 skill, 1 hook from Claude Code into agents/registry.ts')
+    // What it cannot carry, each with its file and line, and what will carry it.
+    expect(out).toContain('.mcp.json:3  MCP server "github" (its values refer to ${GITHUB_TOKEN}): third-party MCP servers are carried once `defineMcpServer` exists')
+    expect(out).toContain('CLAUDE.md:1  the instructions in CLAUDE.md: instructions are carried once `defineRule` exists')
+    expect(out).toContain('.claude/settings.json:12  the Notification hooks')
+    expect(out).toContain('.claude/settings.json:3  the permission "Bash(npm test:*)"')
+    // The resolved token is nowhere in the registry: the server is not carried, and nothing reads the environment.
+    const after = await tree(project)
+    for (const [path, bytes] of before) expect(after.get(path), path).toBe(bytes)
+    expect([...after.keys()].filter((path) => !before.has(path)).every((path) => path.startsWith('agents/'))).toBe(true)
+
+    const back = await compileBack(project)
+    for (const agent of ['reviewer', 'planner']) {
+      const original = await markdown(join(project, `.claude/agents/${agent}.md`))
+      const compiled = await markdown(join(back, `.claude/agents/${agent}.md`))
+      expect(compiled.body).toBe(original.body)
+      // `inherit` is Claude Code's model for an agent file without one.
+      expect(compiled.data).toEqual(agent === 'planner' ? { ...(original.data as object), model: 'inherit' } : original.data)
+    }
+    expect(await markdown(join(back, '.claude/commands/fix-issue.md'))).toEqual(await markdown(join(project, '.claude/commands/fix-issue.md')))
+    expect(await markdown(join(back, '.claude/skills/release-notes/SKILL.md'))).toEqual(await markdown(join(project, '.claude/skills/release-notes/SKILL.md')))
+    expect(await readFile(join(back, '.claude/skills/release-notes/templates/notes.md'), 'utf8')).toBe(before.get('.claude/skills/release-notes/templates/notes.md'))
+    // The same definitions in the other harnesses: the command with opencode's placeholder, the skill in .agents/skills.
+    expect((await markdown(join(back, '.opencode/command/fix-issue.md'))).body).toBe((await markdown(join(project, '.claude/commands/fix-issue.md'))).body)
+    expect((await markdown(join(back, '.opencode/agent/reviewer.md'))).body).toBe((await markdown(join(project, '.claude/agents/reviewer.md'))).body)
+
+    // The hook is registered on the same event for the same tool, and its script starts the hand-written command.
+    const settings = JSON.parse(await readFile(join(back, '.claude/settings.json'), 'utf8')) as { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string }> }>> }
+    expect(Object.keys(settings.hooks)).toEqual(['PreToolUse'])
+    expect(settings.hooks.PreToolUse![0]!.matcher).toBe('^(?:Bash)$')
+    const script = join(back, 'scripts/hooks/claude-pre-tool-use.mjs')
+    const { CLAUDE_PROJECT_DIR: _unset, ...env } = process.env
+    const blocked = await run(process.execPath, [script, '--harness', 'claude'], { cwd: project, env, stdin: JSON.stringify({ hook_event_name: 'PreToolUse', cwd: project, tool_name: 'Bash', tool_input: { command: 'rm -rf build' } }) })
+    expect(blocked.stdout + blocked.stderr).toContain('GUARD refuses rm -rf build')
+    // In Gemini CLI, whose shell tool is run_shell_command and whose hooks Claude Code's command never knew.
+    const gemini = await run(process.execPath, [script, '--harness', 'gemini'], { cwd: project, env, stdin: JSON.stringify({ hook_event_name: 'BeforeTool', cwd: project, tool_name: 'run_shell_command', tool_input: { command: 'rm -rf build' } }) })
+    expect(gemini.stdout + gemini.stderr).toContain('GUARD refuses rm -rf build')
+    const allowed = await run(process.execPath, [script, '--harness', 'gemini'], { cwd: project, env, stdin: JSON.stringify({ hook_event_name: 'BeforeTool', cwd: project, tool_name: 'run_shell_command', tool_input: { command: 'ls' } }) })
+    expect(allowed.stdout + allowed.stderr).not.toContain('GUARD')
+    expect(allowed.code).toBe(0)
+
+    // Imported again from what it compiled, it is the same registry; the compiled hook is named as compiled.
+    const again = await reimport(project, 'claude')
+    expect(again.files).toEqual(await registryFiles(join(project, 'agents')))
+    expect(again.out).toContain('unplugin-oac compiled it from the hook definition "claude-pre-tool-use"')
+  }, 60_000)
+
+  it('reads opencode\'s files (agent files, opencode.json\'s agents, commands, skills)', async () => {
+    const { project, before, out } = imported.get('opencode')!
+    expect(out).toContain('imported 3 agents, 1 command, 1 skill, 0 hooks from opencode into agents/registry.ts')
+    expect(out).toContain('opencode.json:5  MCP server "github" (its values refer to ${GITHUB_TOKEN})')
+    expect(out).toContain('opencode.json:11  the instructions in docs/style.md')
+    expect(out).toContain('AGENTS.md:1  the instructions in AGENTS.md')
+    expect(out).toContain('.opencode/plugin/guard.ts:1  the plugin .opencode/plugin/guard.ts')
+    const after = await tree(project)
+    for (const [path, bytes] of before) expect(after.get(path), path).toBe(bytes)
+
+    const back = await compileBack(project)
+    for (const agent of ['reviewer', 'docs-writer']) {
+      expect(await markdown(join(back, `.opencode/agent/${agent}.md`))).toEqual(await markdown(join(project, `.opencode/agent/${agent}.md`)))
+    }
+    // opencode.json's agent, as an agent file: the same fields and prompt.
+    const triage = await markdown(join(back, '.opencode/agent/triage.md'))
+    expect(triage).toEqual({ data: { description: 'Sorts new issues by area.', mode: 'subagent' }, body: 'Label each new issue with its area and ask for a reproduction when it has none.' })
+    expect(await markdown(join(back, '.opencode/command/test.md'))).toEqual(await markdown(join(project, '.opencode/command/test.md')))
+    expect(await markdown(join(back, '.agents/skills/db-migrate/SKILL.md'))).toEqual(await markdown(join(project, '.agents/skills/db-migrate/SKILL.md')))
+    expect(await readFile(join(back, '.agents/skills/db-migrate/reference.md'), 'utf8')).toBe(before.get('.agents/skills/db-migrate/reference.md'))
+    // Claude Code gets the command with its own placeholder, and the agent with its prompt.
+    expect((await markdown(join(back, '.claude/commands/test.md'))).body).toBe('Run the tests for $ARGUMENTS and summarize each failure in one line.')
+    expect((await markdown(join(back, '.claude/agents/reviewer.md'))).body).toBe((await markdown(join(project, '.opencode/agent/reviewer.md'))).body)
+
+    const again = await reimport(project, 'opencode')
+    expect(again.files).toEqual(await registryFiles(join(project, 'agents')))
+  }, 60_000)
+
+  it('reads Codex\'s files (role files, skills, hooks.json)', async () => {
+    const { project, before, out } = imported.get('codex')!
+    expect(out).toContain('imported 1 agent, 0 commands, 1 skill, 2 hooks from Codex into agents/registry.ts')
+    expect(out).toContain('.codex/config.toml:3  MCP server "github" (its values refer to ${GITHUB_TOKEN})')
+    expect(out).toContain('.codex/config.toml:1  `model`')
+    expect(out).toContain('AGENTS.md:1  the instructions in AGENTS.md')
+    const after = await tree(project)
+    for (const [path, bytes] of before) expect(after.get(path), path).toBe(bytes)
+
+    const back = await compileBack(project)
+    const original = parseToml(before.get('.codex/agents/reviewer.toml')!) as Record<string, unknown>
+    const compiled = parseToml(await readFile(join(back, '.codex/agents/reviewer.toml'), 'utf8')) as Record<string, unknown>
+    const trimmed = (role: Record<string, unknown>) => ({ ...role, developer_instructions: String(role.developer_instructions).trim() })
+    expect(trimmed(compiled)).toEqual(trimmed(original))
+    expect(await markdown(join(back, '.agents/skills/changelog/SKILL.md'))).toEqual(await markdown(join(project, '.agents/skills/changelog/SKILL.md')))
+    expect(await readFile(join(back, '.agents/skills/changelog/templates/entry.md'), 'utf8')).toBe(before.get('.agents/skills/changelog/templates/entry.md'))
+    const hooks = JSON.parse(await readFile(join(back, '.codex/hooks.json'), 'utf8')) as { hooks: Record<string, Array<{ matcher?: string }>> }
+    expect(Object.keys(hooks.hooks).sort()).toEqual(['PreToolUse', 'SessionStart'])
+    expect(hooks.hooks.PreToolUse![0]!.matcher).toBe('^(?:Bash)$')
+
+    const again = await reimport(project, 'codex')
+    expect(again.files).toEqual(await registryFiles(join(project, 'agents')))
+  }, 60_000)
+
+  it('writes registries that type-check with tsc --strict', async () => {
+    const files = [...imported.values()].flatMap(({ project }) => [relative(work, join(project, 'agents/registry.ts'))])
+    await writeFile(
+      join(work, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023'], types: ['node'], strict: true, skipLibCheck: true, noEmit: true, paths: { 'unplugin-oac': [join(repoRoot, 'src/index.ts')] } },
+        files,
+      }),
+    )
+    await writeFile(join(work, 'package.json'), JSON.stringify({ type: 'module' }))
+    const checked = await run(join(repoRoot, 'node_modules/.bin/tsc'), ['-p', join(work, 'tsconfig.json')], { cwd: work })
+    expect(checked.stdout + checked.stderr).toBe('')
+    expect(checked.code).toBe(0)
+  }, 60_000)
+
+  it('never overwrites a file: a second import into the same place writes nothing and says why', async () => {
+    const { project } = imported.get('opencode')!
+    const before = await tree(project)
+    const result = await cli('import', project, '--from', 'opencode')
+    expect(result.code).toBe(1)
+    expect(result.err).toContain('agents/registry.ts, ')
+    expect(result.err).toContain('there already, and oac never overwrites a file: nothing was written. Import into a fresh folder: --out agents/imported/registry.ts')
+    expect(await tree(project)).toEqual(before)
+  })
+})
