@@ -78,9 +78,16 @@ async function registryFiles(dir: string): Promise<Map<string, string>> {
   return files
 }
 
+let starter: { project: string; out: string; code: number }
+
 beforeAll(async () => {
   work = await linkedTempDir()
   for (const id of ['claude', 'opencode', 'codex'] as const) imported.set(id, await importFixture(id))
+  const project = join(work, 'fresh')
+  await cp(join(fixtures, 'fresh'), project, { recursive: true })
+  const result = await cli('init', project)
+  expect(result.err).toBe('')
+  starter = { project, out: result.out, code: result.code }
 }, 60_000)
 
 describe('oac import', () => {
@@ -186,11 +193,11 @@ describe('oac import', () => {
   }, 60_000)
 
   it('writes registries that type-check with tsc --strict', async () => {
-    const files = [...imported.values()].flatMap(({ project }) => [relative(work, join(project, 'agents/registry.ts'))])
+    const files = [...imported.values(), starter].map(({ project }) => relative(work, join(project, 'agents/registry.ts')))
     await writeFile(
       join(work, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023'], types: ['node'], strict: true, skipLibCheck: true, noEmit: true, paths: { 'unplugin-oac': [join(repoRoot, 'src/index.ts')] } },
+        compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023'], types: ['node'], strict: true, skipLibCheck: true, allowImportingTsExtensions: true, noEmit: true, paths: { 'unplugin-oac': [join(repoRoot, 'src/index.ts')] } },
         files,
       }),
     )
@@ -198,7 +205,7 @@ describe('oac import', () => {
     const checked = await run(join(repoRoot, 'node_modules/.bin/tsc'), ['-p', join(work, 'tsconfig.json')], { cwd: work })
     expect(checked.stdout + checked.stderr).toBe('')
     expect(checked.code).toBe(0)
-  }, 60_000)
+  }, 120_000)
 
   it('never overwrites a file: a second import into the same place writes nothing and says why', async () => {
     const { project } = imported.get('opencode')!
@@ -208,5 +215,54 @@ describe('oac import', () => {
     expect(result.err).toContain('agents/registry.ts, ')
     expect(result.err).toContain('there already, and oac never overwrites a file: nothing was written. Import into a fresh folder: --out agents/imported/registry.ts')
     expect(await tree(project)).toEqual(before)
+  })
+})
+
+describe('oac import of two harnesses', () => {
+  it('makes the same agent in both one definition, and names the one it keeps where they disagree', async () => {
+    const project = join(work, 'both')
+    await cp(join(fixtures, 'claude'), project, { recursive: true })
+    await cp(join(fixtures, 'opencode'), project, { recursive: true })
+    const agentFile = join(project, '.opencode/agent/reviewer.md')
+    await writeFile(agentFile, (await readFile(agentFile, 'utf8')).replace('Reviews a change for bugs', 'Reviews a diff for bugs'))
+    const result = await cli('import', project, '--from', 'opencode,claude')
+    expect(result.code).toBe(0)
+    expect(result.out).toContain('imported 4 agents, 2 commands, 2 skills, 1 hook from opencode, Claude Code')
+    expect(result.out).toContain('agent "reviewer": its description differs between .opencode/agent/reviewer.md:1 and .claude/agents/reviewer.md:1; the import keeps the one of .opencode/agent/reviewer.md:1 (opencode comes first in --from).')
+    const back = await compileBack(project)
+    // One agent, each harness's own fields from its own file: Claude Code's built-ins and model, opencode's permission and model.
+    const claude = await markdown(join(back, '.claude/agents/reviewer.md'))
+    const opencode = await markdown(join(back, '.opencode/agent/reviewer.md'))
+    expect(claude.data).toEqual({ ...((await markdown(join(project, '.claude/agents/reviewer.md'))).data as object), description: 'Reviews a diff for bugs and missing tests. Use after every edit.' })
+    expect(opencode).toEqual(await markdown(agentFile))
+  }, 60_000)
+})
+
+describe('oac init', () => {
+  it('writes a starter registry that compiles, and prints the line that adds the plugin to the bundler config it found', async () => {
+    const { project, out, code } = starter
+    expect(code).toBe(0)
+    expect(out).toContain("vite.config.ts found: add the plugin there, and each build compiles the registry:\n  import oac from 'unplugin-oac/vite'\n  plugins: [oac({ registry: './agents/registry.ts:registry', target: '.' })]")
+    // The fixture's package.json has no zod.
+    expect(out).toContain('The tool is written with zod: npm install -D unplugin-oac zod')
+    const result = await compile({ registry: 'agents/registry.ts:registry', root: project, target: 'back' })
+    expect(result.plan.agents.map((agent) => agent.name)).toEqual(['helper'])
+    expect(result.plan.tools.map((tool) => [tool.name, tool.approval])).toEqual([['count_words', 'allow']])
+    const counted = await run(process.execPath, [join(project, 'back/scripts/count_words.mjs'), '--text', 'one two three'], { cwd: project })
+    expect(JSON.parse(counted.stdout)).toEqual({ words: 3 })
+  }, 60_000)
+
+  it('never overwrites a file', async () => {
+    const before = await tree(starter.project)
+    const again = await cli('init', starter.project)
+    expect(again.code).toBe(1)
+    expect(again.err).toContain('agents/tools/count-words.ts, agents/registry.ts are there already, and oac never overwrites a file: nothing was written.')
+    expect(await tree(starter.project)).toEqual(before)
+  })
+
+  it('names the CLI command where it finds no bundler config', async () => {
+    const project = join(work, 'no-bundler')
+    const result = await cli('init', project)
+    expect(result.out).toContain("Compile it into every harness's files:\n  npx oac compile agents/registry.ts")
   })
 })
