@@ -4,6 +4,7 @@ import type { Harness } from '../define/types.js'
 import { type Disagreement, type Merged, mergeReads } from './merge.js'
 import { claudeReader } from './readers/claude.js'
 import { codexReader } from './readers/codex.js'
+import { geminiReader, qwenReader } from './readers/gemini.js'
 import { opencodeReader } from './readers/opencode.js'
 import { readProjectFile } from './source-text.js'
 import type { HarnessRead, HarnessReader, NotCarried } from './types.js'
@@ -13,7 +14,7 @@ export { ImportReadError } from './source-text.js'
 export type { Disagreement, NotCarried, RegistryFile }
 
 /** The harnesses `oac import` reads, in the order that decides a disagreement when `--from` names none. */
-export const READERS: readonly HarnessReader[] = [claudeReader, opencodeReader, codexReader]
+export const READERS: readonly HarnessReader[] = [claudeReader, opencodeReader, codexReader, geminiReader, qwenReader]
 export const IMPORTABLE: readonly Harness[] = READERS.map((reader) => reader.harness)
 
 export interface ImportOptions {

@@ -266,3 +266,27 @@ describe('oac init', () => {
     expect(result.out).toContain("Compile it into every harness's files:\n  npx oac compile agents/registry.ts")
   })
 })
+
+describe('oac import of Gemini CLI', () => {
+  it('reads its agents and TOML commands, and lists its servers, hooks and GEMINI.md', async () => {
+    const project = join(work, 'gemini')
+    await cp(join(fixtures, 'gemini'), project, { recursive: true })
+    const before = await tree(project)
+    const result = await cli('import', project, '--from', 'gemini')
+    expect(result.code).toBe(0)
+    expect(result.out).toContain('imported 1 agent, 1 command, 0 skills, 0 hooks from Gemini CLI')
+    expect(result.out).toContain('.gemini/commands/git:1  the commands in .gemini/commands/git/')
+    expect(result.out).toContain('.gemini/settings.json:3  MCP server "github" (its values refer to ${GITHUB_TOKEN})')
+    expect(result.out).toContain(".gemini/settings.json:5  `hooks`: the imported hooks' runner speaks Claude Code's and Codex's hook wire")
+    expect(result.out).toContain('GEMINI.md:1  the instructions in GEMINI.md')
+    const back = await compileBack(project)
+    expect(await markdown(join(back, '.gemini/agents/reviewer.md'))).toEqual(await markdown(join(project, '.gemini/agents/reviewer.md')))
+    const command = (file: string) => parseToml(file) as Record<string, unknown>
+    const original = command(before.get('.gemini/commands/explain.toml')!)
+    const compiled = command(await readFile(join(back, '.gemini/commands/explain.toml'), 'utf8'))
+    expect({ ...compiled, prompt: String(compiled.prompt).trim() }).toEqual({ ...original, prompt: String(original.prompt).trim() })
+    expect((await markdown(join(back, '.claude/commands/explain.md'))).body).toBe('Explain $ARGUMENTS to a new teammate, in plain words.')
+    const again = await reimport(project, 'gemini')
+    expect(again.files).toEqual(await registryFiles(join(project, 'agents')))
+  }, 60_000)
+})
