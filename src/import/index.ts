@@ -5,7 +5,7 @@ import { type Disagreement, type Merged, mergeReads } from './merge.js'
 import { claudeReader } from './readers/claude.js'
 import { codexReader } from './readers/codex.js'
 import { geminiReader, qwenReader } from './readers/gemini.js'
-import { opencodeReader } from './readers/opencode.js'
+import { kiloReader, opencodeReader } from './readers/opencode.js'
 import { readProjectFile } from './source-text.js'
 import type { HarnessRead, HarnessReader, NotCarried } from './types.js'
 import { type RegistryFile, registryFiles } from './write-registry.js'
@@ -14,7 +14,7 @@ export { ImportReadError } from './source-text.js'
 export type { Disagreement, NotCarried, RegistryFile }
 
 /** The harnesses `oac import` reads, in the order that decides a disagreement when `--from` names none. */
-export const READERS: readonly HarnessReader[] = [claudeReader, opencodeReader, codexReader, geminiReader, qwenReader]
+export const READERS: readonly HarnessReader[] = [claudeReader, opencodeReader, codexReader, geminiReader, qwenReader, kiloReader]
 export const IMPORTABLE: readonly Harness[] = READERS.map((reader) => reader.harness)
 
 export interface ImportOptions {

@@ -290,3 +290,19 @@ describe('oac import of Gemini CLI', () => {
     expect(again.files).toEqual(await registryFiles(join(project, 'agents')))
   }, 60_000)
 })
+
+describe('oac import of Kilo', () => {
+  it("reads opencode's formats under .kilo/", async () => {
+    const project = join(work, 'kilo')
+    const opencode = join(fixtures, 'opencode')
+    await cp(join(opencode, '.opencode/agent'), join(project, '.kilo/agents'), { recursive: true })
+    await cp(join(opencode, '.opencode/command'), join(project, '.kilo/command'), { recursive: true })
+    await cp(join(opencode, '.agents'), join(project, '.agents'), { recursive: true })
+    const result = await cli('import', project, '--from', 'kilo')
+    expect(result.code).toBe(0)
+    expect(result.out).toContain('imported 2 agents, 1 command, 1 skill, 0 hooks from Kilo')
+    const back = await compileBack(project)
+    for (const agent of ['reviewer', 'docs-writer']) expect(await markdown(join(back, `.kilo/agents/${agent}.md`))).toEqual(await markdown(join(project, `.kilo/agents/${agent}.md`)))
+    expect(await markdown(join(back, '.kilo/command/test.md'))).toEqual(await markdown(join(project, '.kilo/command/test.md')))
+  }, 60_000)
+})

@@ -1,16 +1,40 @@
+import { kilo } from '../../compile/harnesses/kilo.js'
 import { opencode } from '../../compile/harnesses/opencode.js'
-import type { AgentMode, JsonValue } from '../../define/types.js'
+import type { AgentMode, Harness, JsonValue } from '../../define/types.js'
 import { baseName, filesUnder, isRecord, type JsonFile, listFolder, readFrontmatter, readJson, readProjectFile } from '../source-text.js'
 import type { HarnessRead, HarnessReader, ImportedAgent, ImportedCommand } from '../types.js'
 import { type CommandText, commandPromptFrom, readMarkdownCommands, readSkills } from './markdown.js'
 import { notCarriedYet, ruleNotCarried, serverNotCarried } from './not-yet.js'
 
-/** The folder of `opencode.agentFile`, and the plural one opencode reads as well. */
-const AGENT_FOLDERS = [opencode.agentFile('x').slice(0, -'/x.md'.length), '.opencode/agents']
-const COMMAND_FOLDERS = [opencode.commands[0]!.path('x').slice(0, -'/x.md'.length), '.opencode/commands']
-/** opencode reads skills from its own folders too, which unplugin-oac does not write. */
-const SKILL_FOLDERS = [...opencode.skills.folders, '.opencode/skills', '.opencode/skill']
-const CONFIG_FILES = ['opencode.json', 'opencode.jsonc', '.opencode/opencode.json', '.opencode/opencode.jsonc']
+/** opencode or its fork Kilo: the folders and files it reads (the plural folders too, which unplugin-oac does not write). */
+interface OpencodeFamilyFiles {
+  harness: Extract<Harness, 'opencode' | 'kilo'>
+  agentFolders: string[]
+  commandFolders: string[]
+  skillFolders: string[]
+  configFiles: string[]
+  pluginFolders: string[]
+}
+
+const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/'))
+
+const OPENCODE_FILES: OpencodeFamilyFiles = {
+  harness: 'opencode',
+  agentFolders: [folderOf(opencode.agentFile('x')), '.opencode/agents'],
+  commandFolders: [folderOf(opencode.commands[0]!.path('x')), '.opencode/commands'],
+  skillFolders: [...opencode.skills.folders, '.opencode/skills', '.opencode/skill'],
+  configFiles: ['opencode.json', 'opencode.jsonc', '.opencode/opencode.json', '.opencode/opencode.jsonc'],
+  pluginFolders: ['.opencode/plugin', '.opencode/plugins'],
+}
+
+const KILO_FILES: OpencodeFamilyFiles = {
+  harness: 'kilo',
+  agentFolders: [folderOf(kilo.agentFile('x')), '.kilo/agent'],
+  commandFolders: [folderOf(kilo.commands[0]!.path('x')), '.kilo/commands'],
+  skillFolders: [...kilo.skills.folders, '.kilo/skills'],
+  configFiles: ['kilo.json', 'kilo.jsonc', '.kilo/kilo.json', '.kilo/kilo.jsonc'],
+  pluginFolders: ['.kilo/plugin', '.kilo/plugins'],
+}
 
 /** opencode fills `$ARGUMENTS` and `$n`, with no escape (text-syntax.ts, `OPENCODE_SYNTAX`). */
 const OPENCODE_TEXT: CommandText = { placeholder: () => '$ARGUMENTS', positional: /\$\d+/ }
@@ -24,7 +48,7 @@ const MODES: readonly string[] = ['subagent', 'primary', 'all']
  * `permission` is kept whole rather than made `builtinTools`: opencode's built-ins are allowed unless
  * denied, and the emitter writes `builtinTools` only for agents that have tools of the registry.
  */
-function agentFrom(name: string, fields: { [key: string]: JsonValue }, prompt: string, at: ImportedAgent['at']): ImportedAgent {
+function agentFrom(from: OpencodeFamilyFiles['harness'], name: string, fields: { [key: string]: JsonValue }, prompt: string, at: ImportedAgent['at']): ImportedAgent {
   const { description, mode, model, prompt: _prompt, ...rest } = fields
   return {
     kind: 'agent',
@@ -33,28 +57,28 @@ function agentFrom(name: string, fields: { [key: string]: JsonValue }, prompt: s
     prompt: prompt.trimEnd(),
     // An agent file without `mode` is `all` to opencode; the emitter always writes one.
     mode: typeof mode === 'string' && MODES.includes(mode) ? (mode as AgentMode) : 'all',
-    ...(typeof model === 'string' && { model: { opencode: model } }),
-    ...(Object.keys(rest).length > 0 && { harness: { opencode: rest } }),
-    from: 'opencode',
+    ...(typeof model === 'string' && { model: { [from]: model } }),
+    ...(Object.keys(rest).length > 0 && { harness: { [from]: rest } }),
+    from,
     at,
   }
 }
 
-async function readAgentFiles(root: string): Promise<ImportedAgent[]> {
+async function readAgentFiles(root: string, family: OpencodeFamilyFiles): Promise<ImportedAgent[]> {
   const agents: ImportedAgent[] = []
-  for (const folder of AGENT_FOLDERS) {
+  for (const folder of family.agentFolders) {
     for (const entry of await listFolder(root, folder)) {
       if (!entry.isFile || !entry.name.endsWith('.md')) continue
       const file = `${folder}/${entry.name}`
       const { data, body } = readFrontmatter((await readProjectFile(root, file))!, file)
-      agents.push(agentFrom(baseName(entry.name, '.md'), data, body, { file, line: 1 }))
+      agents.push(agentFrom(family.harness, baseName(entry.name, '.md'), data, body, { file, line: 1 }))
     }
   }
   return agents
 }
 
 /** opencode.json's agents and commands are definitions; its servers and instructions are listed; the rest stays in the file. */
-function readConfig(json: JsonFile, file: string): HarnessRead {
+function readConfig(json: JsonFile, file: string, from: OpencodeFamilyFiles['harness']): HarnessRead {
   const read: HarnessRead = { definitions: [], notCarried: [] }
   if (!isRecord(json.value)) return read
   for (const [key, value] of Object.entries(json.value)) {
@@ -66,7 +90,7 @@ function readConfig(json: JsonFile, file: string): HarnessRead {
           read.notCarried.push({ at: { file, line: json.lineOf([key, name]) }, what: `agent "${name}"`, why: 'it has no `prompt` text: it changes one of opencode\'s own agents, which no definition does' })
           continue
         }
-        read.definitions.push(agentFrom(name, fields, fields.prompt, { file, line: json.lineOf([key, name]) }))
+        read.definitions.push(agentFrom(from, name, fields, fields.prompt, { file, line: json.lineOf([key, name]) }))
       }
     } else if (key === 'command' && isRecord(value)) {
       for (const [name, fields] of Object.entries(value)) {
@@ -83,7 +107,7 @@ function readConfig(json: JsonFile, file: string): HarnessRead {
           description: typeof fields.description === 'string' ? fields.description : '',
           prompt: prompt.trimEnd(),
           ...(typeof fields.agent === 'string' && { agent: fields.agent }),
-          from: 'opencode',
+          from,
           at,
         }
         read.definitions.push(command)
@@ -101,34 +125,41 @@ function readConfig(json: JsonFile, file: string): HarnessRead {
   return read
 }
 
-/** opencode's project files: agents (files and opencode.json), commands, skills; servers, instructions and plugins are listed. */
-export const opencodeReader: HarnessReader = {
-  harness: 'opencode',
-  async read(root): Promise<HarnessRead> {
-    const read: HarnessRead = { definitions: [...(await readAgentFiles(root))], notCarried: [] }
-    for (const folder of COMMAND_FOLDERS) {
-      const commands = await readMarkdownCommands(root, folder, 'opencode', OPENCODE_TEXT, { agent: (data) => (typeof data.agent === 'string' ? { agent: data.agent, keys: ['agent'] } : { keys: [] }) })
-      read.definitions.push(...commands.commands)
-      read.notCarried.push(...commands.notCarried)
-    }
-    for (const folder of SKILL_FOLDERS) {
-      const skills = await readSkills(root, folder, 'opencode')
-      read.definitions.push(...skills.skills)
-      read.notCarried.push(...skills.notCarried)
-    }
-    for (const file of CONFIG_FILES) {
-      const text = await readProjectFile(root, file)
-      if (text === undefined) continue
-      const config = readConfig(readJson(text, file), file)
-      read.definitions.push(...config.definitions)
-      read.notCarried.push(...config.notCarried)
-    }
-    for (const folder of ['.opencode/plugin', '.opencode/plugins']) {
-      for (const path of await filesUnder(root, folder)) {
-        read.notCarried.push({ at: { file: `${folder}/${path}`, line: 1 }, what: `the plugin ${folder}/${path}`, why: 'an opencode plugin is code for opencode alone; its hooks could become hook definitions by hand' })
+function opencodeFamilyReader(family: OpencodeFamilyFiles): HarnessReader {
+  return {
+    harness: family.harness,
+    async read(root): Promise<HarnessRead> {
+      const read: HarnessRead = { definitions: [...(await readAgentFiles(root, family))], notCarried: [] }
+      for (const folder of family.commandFolders) {
+        const commands = await readMarkdownCommands(root, folder, family.harness, OPENCODE_TEXT, { agent: (data) => (typeof data.agent === 'string' ? { agent: data.agent, keys: ['agent'] } : { keys: [] }) })
+        read.definitions.push(...commands.commands)
+        read.notCarried.push(...commands.notCarried)
       }
-    }
-    read.notCarried.push(...(await notCarriedYet(root, { instructions: ['AGENTS.md'] })))
-    return read
-  },
+      for (const folder of family.skillFolders) {
+        const skills = await readSkills(root, folder, family.harness)
+        read.definitions.push(...skills.skills)
+        read.notCarried.push(...skills.notCarried)
+      }
+      for (const file of family.configFiles) {
+        const text = await readProjectFile(root, file)
+        if (text === undefined) continue
+        const config = readConfig(readJson(text, file), file, family.harness)
+        read.definitions.push(...config.definitions)
+        read.notCarried.push(...config.notCarried)
+      }
+      for (const folder of family.pluginFolders) {
+        for (const path of await filesUnder(root, folder)) {
+          read.notCarried.push({ at: { file: `${folder}/${path}`, line: 1 }, what: `the plugin ${folder}/${path}`, why: 'a plugin is code for this harness alone; its hooks could become hook definitions by hand' })
+        }
+      }
+      read.notCarried.push(...(await notCarriedYet(root, { instructions: ['AGENTS.md'] })))
+      return read
+    },
+  }
 }
+
+/** opencode's project files: agents (files and opencode.json), commands, skills; servers, instructions and plugins are listed. */
+export const opencodeReader = opencodeFamilyReader(OPENCODE_FILES)
+
+/** Kilo's (opencode's fork, under `.kilo/`): the same formats. */
+export const kiloReader = opencodeFamilyReader(KILO_FILES)
