@@ -52,6 +52,9 @@ export async function runImport(argv: string[], out: (text: string) => void, err
     lines.push(...result.files.map((file) => `  ${file.path}`))
     if (result.disagreements.length > 0) lines.push('', 'Said differently in two harnesses:', ...result.disagreements.map((d) => `  ${disagreementMessage(d)}`))
     if (result.notCarried.length > 0) lines.push('', 'Not carried (left as it is, where it is):', ...result.notCarried.map((item) => `  ${where(item.at)}  ${item.what}: ${item.why}`))
+    const later = (definition: string) => result.notCarried.filter((item) => item.later === definition).length
+    const waiting = [['defineRule', 'instruction file'], ['defineMcpServer', 'MCP server']].filter(([definition]) => later(definition!) > 0)
+    if (waiting.length > 0) lines.push(`  (${waiting.map(([definition, noun]) => `${plural(later(definition!), noun!)} for ${definition}`).join(', ')}: run oac import again once ${waiting.length > 1 ? 'they exist' : 'it exists'})`)
     lines.push('', `Next: npx oac compile ${outFile} --dry-run (lists what the first compile would change)`)
     if (!values['dry-run']) await writeNewFiles(root, result.files, `Import into a fresh folder: --out ${freshOut(outFile)}`)
     out(`${lines.join('\n')}\n`)

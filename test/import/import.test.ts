@@ -99,10 +99,13 @@ describe('oac import', () => {
     expect(out).toContain('CLAUDE.md:1  the instructions in CLAUDE.md: instructions are carried once `defineRule` exists')
     expect(out).toContain('.claude/settings.json:12  the Notification hooks')
     expect(out).toContain('.claude/settings.json:3  the permission "Bash(npm test:*)"')
-    // The resolved token is nowhere in the registry: the server is not carried, and nothing reads the environment.
+    expect(out).toContain('(1 instruction file for defineRule, 1 MCP server for defineMcpServer: run oac import again once they exist)')
+    // The files it read are as they were; it wrote only the registry, in which the server is not (yet).
     const after = await tree(project)
     for (const [path, bytes] of before) expect(after.get(path), path).toBe(bytes)
-    expect([...after.keys()].filter((path) => !before.has(path)).every((path) => path.startsWith('agents/'))).toBe(true)
+    const written = [...after.keys()].filter((path) => !before.has(path))
+    expect(written.every((path) => path.startsWith('agents/'))).toBe(true)
+    for (const path of written) expect(after.get(path), path).not.toContain('githubcopilot')
 
     const back = await compileBack(project)
     for (const agent of ['reviewer', 'planner']) {
