@@ -29,7 +29,7 @@ export default defineConfig({
     'load/module-table': 'src/load/module-table.ts',
     'runtime/script': 'src/runtime/script.ts',
     'runtime/start': 'src/runtime/start.ts',
-    'runtime/hook-script': 'src/runtime/hook-script.ts',
+    'runtime/hook-start': 'src/runtime/hook-start.ts',
     'runtime/mcp-server': 'src/runtime/mcp-server.ts',
     'runtime/check-zod': 'src/runtime/check-zod.ts',
     'runtime/check-typebox': 'src/runtime/check-typebox.ts',

@@ -513,7 +513,8 @@ const SHELL_EVENT = JSON.stringify({ session_id: 'bench', cwd: '.', hook_event_n
 /**
  * hook_start_vs_node: the generated project's guard hook answering one event as Claude Code runs it
  * (`node scripts/hooks/guard.mjs --harness claude`, the event on stdin, its block on stdout) / bare node
- * reading stdin. The guard watches one of the tools too: its script leaves that tool (and zod) out.
+ * reading stdin. The guard watches one of the tools too: its script leaves that tool (and zod) out. The
+ * detail counts the ES modules the hook loads (on Node 22.15 and later).
  */
 export async function hookStart({ target, rounds, node, log }) {
   const script = join(target, 'scripts', 'hooks', 'guard.mjs')
@@ -533,10 +534,13 @@ export async function hookStart({ target, rounds, node, log }) {
   const hookMs = median(samples.hook)
   const floorMs = median(samples['bare node'])
   const moduleMs = median(samples['bare ES module'])
+  // One more run, untimed, that counts the ES modules the hook loads (each is a file to find, read and link at every event).
+  const counted = await runProcess(node, ['--import', pathToFileURL(join(repoRoot, 'bench', 'module-reporter.mjs')).href, script, '--harness', 'claude'], { cwd: target, input: SHELL_EVENT })
+  const modules = /oac-bench:modules (\d+)/.exec(counted.stderr)?.[1]
   return {
     ratio: hookMs / floorMs,
     detail:
-      `hook start under node ${await nodeVersion(node)}: node scripts/hooks/guard.mjs --harness claude ${ms(hookMs)}, bare node reading stdin ${ms(floorMs)}, ` +
+      `hook start under node ${await nodeVersion(node)}: node scripts/hooks/guard.mjs --harness claude ${ms(hookMs)}${modules ? ` (${modules} ES modules loaded)` : ''}, bare node reading stdin ${ms(floorMs)}, ` +
       `the same as an ES module ${ms(moduleMs)}, ${(moduleMs / floorMs).toFixed(2)} x bare node (median of ${rounds})`,
   }
 }

@@ -16,6 +16,7 @@ Usage:
   oac compile <registry>[:<export>] [options]
   oac remove [--target <dir> | --scope user] [--server-name <name>] [--dry-run] [--reporter <text|json>]
   oac hook <name> [--target <dir> | --scope user] [--tool <tool>] [--input <json>] [...]   (oac hook --help)
+  oac doctor [--target <dir> | --scope user] [--server-name <name>] [--timeout <seconds>] [--json]
   oac import [dir] [--from claude,opencode,codex] [--out agents/registry.ts] [--dry-run]
   oac init [dir]
 
@@ -58,6 +59,12 @@ back the bytes they had before.
 
 \`oac hook\` runs a compiled hook on a sample event in each harness, as the harness runs it, and
 prints what each harness is told (block, allow, ask, rewrite, context) and any error.
+
+\`oac doctor\` asks each installed harness CLI, with its own model-free command (\`claude mcp list\`,
+\`codex mcp list\`, \`opencode debug agent\`, ...), whether it sees the tools the compile wrote into the
+target, and prints, per harness, ready, not installed, or the one-time step it waits for (a folder to
+trust, a server to approve, a package to install) with the command or settings edit that takes it. It
+changes nothing. Exit 0 when every installed harness sees the tools, 1 otherwise (docs/doctor.md).
 
 \`oac import\` turns the project's hand-written harness files into a registry (never changing them,
 never overwriting a file) and lists what it cannot carry; \`oac init\` writes a starter registry.
@@ -119,7 +126,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
   if (values.help) return 'help'
   if (values.version) return 'version'
   const [command, ...args] = positionals
-  if (command !== 'compile' && command !== 'remove') throw new UsageError(command ? `unknown command "${command}"; the commands are "compile", "remove", "hook", "import" and "init"` : 'missing command')
+  if (command !== 'compile' && command !== 'remove') throw new UsageError(command ? `unknown command "${command}"; the commands are "compile", "remove", "hook", "doctor", "import" and "init"` : 'missing command')
   const registry = command === 'compile' ? args.shift() : ''
   if (registry === undefined) throw new UsageError('missing <registry>, e.g. oac compile agents/registry.ts:registry')
   if (args.length > 0) throw new UsageError(`unexpected argument "${args[0]}"`)
@@ -174,6 +181,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
 /** Runs the CLI and returns the exit code. The pipeline is imported only when there is work to do. */
 export async function main(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
   if (argv[0] === 'hook') return (await import('./cli/hook.js')).hookCommand(argv.slice(1), out, err)
+  if (argv[0] === 'doctor') return (await import('./cli/doctor.js')).doctorCommand(argv.slice(1), out, err)
   if (argv[0] === 'import') return (await import('./cli/import.js')).runImport(argv.slice(1), out, err)
   if (argv[0] === 'init') return (await import('./cli/init.js')).runInit(argv.slice(1), out, err)
   let parsed: Parsed | 'help' | 'version'

@@ -39,7 +39,7 @@ export type OwnModule =
   | 'load/module-table'
   | 'runtime/script'
   | 'runtime/start'
-  | 'runtime/hook-script'
+  | 'runtime/hook-start'
   | 'runtime/mcp-server'
   | 'runtime/check-zod'
   | 'runtime/check-typebox'

@@ -13,7 +13,7 @@ import { type WriteOptions, type WriteReport, writeOutputs } from './write/index
  * disk come with the write's. Compile and the emitters never see the target, so they stay pure.
  */
 export async function writeTarget(files: OutputFile[], plan: Plan, options: WriteOptions): Promise<WriteReport> {
-  const report = await writeOutputs(files, options)
+  const report = await writeOutputs(files, { ...options, harnesses: plan.harnesses })
   return { ...report, diagnostics: [...report.diagnostics, ...targetDiagnostics(plan, options.target)] }
 }
 

@@ -24,7 +24,7 @@ import {
   TOOL_CODE_FOLDER,
   toolModulePath,
 } from './entries.js'
-import { REQUIRE_BANNER, type ScriptFile, Vendor, type VendorModule } from './vendor.js'
+import { inNamespace, REQUIRE_BANNER, type ScriptFile, Vendor, type VendorModule } from './vendor.js'
 
 export interface BundleResult {
   /**
@@ -109,6 +109,19 @@ function entryPlugin(entries: ReadonlyMap<string, string>, root: string): Plugin
   }
 }
 
+/** The namespace of unplugin-oac's public module in a hook's code build: its code file holds what the hook calls of it (see Vendor.ownIndex). */
+const OWN_INLINE_NAMESPACE = 'oac-inline'
+
+function ownInlinePlugin(vendor: Vendor): Plugin {
+  return {
+    name: 'oac-own-inline',
+    setup(build) {
+      build.onResolve({ filter: /^unplugin-oac$/ }, (args) => ({ path: args.path, namespace: OWN_INLINE_NAMESPACE }))
+      build.onLoad({ filter: /.*/, namespace: OWN_INLINE_NAMESPACE }, async () => ({ contents: await vendor.ownIndex(), loader: 'js' }))
+    },
+  }
+}
+
 /** `items` grouped by `keyOf`, groups and items in the order met (Map.groupBy, which Node 20 lacks). */
 function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>()
@@ -139,8 +152,8 @@ export class ScriptBundler {
   private queue: Promise<unknown> = Promise.resolve()
   /** The local inputs of the last successful build, still worth watching when a build fails. */
   private lastInputs: string[] = []
-  /** The files made from the plan alone (the launchers and the server's list) for the last plan built. */
-  private planFiles: { plan: Plan; files: ScriptFile[] } | undefined
+  /** The files made from the plan (the launchers and the server's list) for the last plan built. */
+  private planFiles: { plan: Plan; hookRuntime: string; files: ScriptFile[] } | undefined
 
   constructor(root: string) {
     this.root = resolve(root)
@@ -210,19 +223,23 @@ export class ScriptBundler {
       builds.flatMap((build) => build.needs),
       vendorOptions,
     )
-    const scriptFiles: ScriptFile[] = [...this.filesOfPlan(plan, context), ...builds.flatMap((build) => build.files), ...vendorFiles]
+    const hookRuntime = plan.hooks.length > 0 ? await this.vendor.hookRuntime() : ''
+    const scriptFiles: ScriptFile[] = [...this.filesOfPlan(plan, context, hookRuntime), ...builds.flatMap((build) => build.files), ...vendorFiles]
     const files = scriptFiles.map((file): OwnedFile => ({ kind: 'owned', path: `${folder}/${file.path}`, content: file.text })).sort(byPath)
     this.lastInputs = [...new Set(builds.flatMap((build) => build.localInputs))].sort()
     return { files, inputs: this.lastInputs, diagnostics: builds.flatMap((build) => build.warnings.map((m) => this.diagnostic(m, 'warning'))) }
   }
 
-  /** Each tool's and hook's launcher, and the MCP server when needed: made again only for another plan (a watch rebuild after an edit inside a `run` has the same one). */
-  private filesOfPlan(plan: Plan, context: EntryContext): ScriptFile[] {
-    if (this.planFiles?.plan !== plan) {
+  /**
+   * Each tool's and hook's launcher (a hook's carrying `hookRuntime`), and the MCP server when needed:
+   * made again only for another plan (a watch rebuild after an edit inside a `run` has the same one).
+   */
+  private filesOfPlan(plan: Plan, context: EntryContext, hookRuntime: string): ScriptFile[] {
+    if (this.planFiles?.plan !== plan || this.planFiles.hookRuntime !== hookRuntime) {
       const files = plan.tools.map((tool) => ({ path: `${tool.name}.mjs`, text: toolLauncherSource(plan, tool, context) }))
-      for (const hook of plan.hooks) files.push({ path: `${HOOK_FOLDER}/${hook.name}.mjs`, text: hookLauncherSource(plan, hook, context) })
+      for (const hook of plan.hooks) files.push({ path: `${HOOK_FOLDER}/${hook.name}.mjs`, text: hookLauncherSource(plan, hook, context, hookRuntime) })
       if (needsMcpServer(plan)) files.push({ path: `${MCP_SERVER_ENTRY}.cjs`, text: mcpServerSource(plan, context) })
-      this.planFiles = { plan, files }
+      this.planFiles = { plan, hookRuntime, files }
     }
     return this.planFiles.files
   }
@@ -286,9 +303,10 @@ export class ScriptBundler {
       startedAt,
     )
     for (const { unit } of stale) this.tools.delete(unit.key)
+    // Hooks build apart from tools: their code takes unplugin-oac's functions into itself, where a tool's imports its vendor file.
     const batches = groupBy(stale, ({ unit }) => {
       const siblings = definedIn.get(unit.source.file)!
-      return siblings.length > 1 ? 1 + siblings.indexOf(unit) : 0
+      return `${unit.kind}:${siblings.length > 1 ? 1 + siblings.indexOf(unit) : 0}`
     })
     const build = (batch: readonly WantedTool[]) => this.buildBatch(batch, modules, scriptsDir, banner, startedAt, hashedBefore)
     const outcomes = await Promise.all([...batches.values()].map(build))
@@ -373,6 +391,8 @@ export class ScriptBundler {
         plugins: [
           entryPlugin(entries, this.root),
           otherToolsPlugin(modules, owners),
+          // A hook's start loads its script and its code file alone: no vendor file of ours (see hookLauncherSource).
+          ...(batch[0]!.unit.kind === 'hook' ? [ownInlinePlugin(this.vendor)] : []),
           this.vendor.plugin(`${TOOL_CODE_FOLDER}/entry.mjs`, needs, forBindingsOnly),
         ],
       })
@@ -387,7 +407,7 @@ export class ScriptBundler {
       const meta = result.metafile.outputs[relative(this.root, join(scriptsDir, ...codeFile.split('/'))).split(sep).join('/')]
       if (!meta) throw new Error(`esbuild gave no output for ${codeFile}`)
       const read = Object.keys(meta.inputs)
-        .filter((input) => !input.startsWith(`${ENTRY_NAMESPACE}:`))
+        .filter((input) => !inNamespace(input))
         .map((input) => resolve(this.root, input))
       const readSet = new Set(read)
       if (read.some((input) => modules.has(input) && owners.has(input) && owners.get(input) !== unit)) crossed.push({ unit, entry })

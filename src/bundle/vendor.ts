@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { isBuiltin } from 'node:module'
 import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path'
-import { build as esbuild, type Metafile, type OnResolveArgs, type OutputFile, type Plugin, type PluginBuild } from 'esbuild'
+import { type BuildOptions, build as esbuild, type Metafile, type OnResolveArgs, type OutputFile, type Plugin, type PluginBuild } from 'esbuild'
 import { debugBundle } from '../debug.js'
 import { jsString } from '../emit/codegen/escape.js'
-import { ownModule, packageRoot } from '../package-paths.js'
+import { type OwnModule, ownModule, packageRoot } from '../package-paths.js'
 import type { PlannedTool } from '../compile/plan.js'
-import type { RuntimeFiles } from './entries.js'
+import { HOOK_RUNTIME_GLOBAL, type RuntimeFiles } from './entries.js'
 import { cacheFolderOf, vendorCache } from './vendor-cache.js'
 
 /**
@@ -29,6 +29,10 @@ export const REQUIRE_BANNER = "const require = process.getBuiltinModule('node:mo
 /** The group of the MCP server's build in the vendorCache. */
 const SERVER_GROUP = 'mcp-server'
 
+/** The groups of the texts hook scripts carry in themselves (Vendor.hookRuntime, Vendor.ownIndex) in the vendorCache. */
+const HOOK_RUNTIME_GROUP = 'hook-runtime'
+const OWN_INDEX_GROUP = 'own-index'
+
 /** The SDK's server module, and the namespace of the module served in place of its ajv validator. */
 const SDK_SERVER_MODULE = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/
 const VALIDATOR_NAMESPACE = 'oac-sdk-validator'
@@ -47,7 +51,7 @@ interface PackageInfo {
 export interface VendorOptions {
   withServer: boolean
   schemaPackages: ReadonlySet<SchemaPackage>
-  /** The plan has hooks: their runtime (`hook.mjs`) is built too. */
+  /** The plan has hooks: what their scripts carry in themselves is built too (hookRuntime, ownIndex). */
   withHooks: boolean
 }
 
@@ -75,10 +79,7 @@ export interface VendorModule {
 }
 
 /** The vendor files of our own runtime, whatever the tools. */
-const OWN_ENTRIES = { index: 'index', start: 'runtime/start', script: 'runtime/script', hook: 'runtime/hook-script' } as const
-
-/** Our runtime's vendor files every scripts folder has; the hooks' runtime only one with hooks. */
-const ALWAYS_OWN: ReadonlyArray<keyof typeof OWN_ENTRIES> = ['index', 'start', 'script']
+const OWN_ENTRIES = { index: 'index', start: 'runtime/start', script: 'runtime/script' } as const
 
 type SchemaPackage = PlannedTool['schemaPackage']
 
@@ -123,13 +124,18 @@ interface BuiltFiles {
   needs: VendorModule[]
 }
 
+const isInlineText = (value: unknown): value is { text: string } => typeof value === 'object' && value !== null && typeof (value as { text?: unknown }).text === 'string'
+
 const isBuiltFiles = (value: unknown): value is BuiltFiles =>
   typeof value === 'object' && value !== null && Array.isArray((value as BuiltFiles).files) && Array.isArray((value as BuiltFiles).needs)
+
+/** True for an input of an esbuild build that is a module of a plugin's namespace (`oac-entry:tools/x.mjs`), not a file (a Windows path's drive letter is followed by a separator). */
+export const inNamespace = (input: string) => /^[^\\/]+:(?![\\/])/.test(input)
 
 /** The files an esbuild build read, absolute (its metafile's inputs, those in a plugin's namespace left out). */
 function inputFiles(metafile: Metafile, base: string): string[] {
   return Object.keys(metafile.inputs)
-    .filter((input) => input !== '<stdin>' && !/^[^\\/]+:(?![\\/])/.test(input))
+    .filter((input) => input !== '<stdin>' && !inNamespace(input))
     .map((input) => resolve(base, input))
 }
 
@@ -145,6 +151,8 @@ export class Vendor {
   private readonly built = new Map<string, BuiltFiles & { key: string }>()
   private ownPackage: PackageInfo | undefined
   private serverBuild: ScriptFile[] | undefined
+  /** The one-text builds of our modules (inlineBuild), by group. */
+  private readonly inlineTexts = new Map<string, Promise<string>>()
 
   /** Our package, with the version the runtime files are named by. */
   own(): PackageInfo {
@@ -158,7 +166,7 @@ export class Vendor {
   runtimeFiles(): RuntimeFiles {
     const folder = packageFolder(this.own())
     const check = Object.fromEntries(Object.entries(INPUT_CHECKS).map(([schemaPackage, name]) => [schemaPackage, `${folder}/${name}.mjs`]))
-    return { start: `${folder}/start.mjs`, script: `${folder}/script.mjs`, hook: `${folder}/hook.mjs`, mcpServer: `${folder}/mcp-server.cjs`, check: check as RuntimeFiles['check'] }
+    return { start: `${folder}/start.mjs`, script: `${folder}/script.mjs`, mcpServer: `${folder}/mcp-server.cjs`, check: check as RuntimeFiles['check'] }
   }
 
   /**
@@ -222,13 +230,73 @@ export class Vendor {
    */
   async buildRuntime(options: VendorOptions): Promise<void> {
     const own = [...this.runtimeBuilds(options).values()]
-    await Promise.all([...own.map(({ group, pkg, modules }) => this.buildPackage(group, pkg, [...modules.values()])), options.withServer && this.buildServer()])
+    await Promise.all([
+      ...own.map(({ group, pkg, modules }) => this.buildPackage(group, pkg, [...modules.values()])),
+      options.withServer && this.buildServer(),
+      options.withHooks && this.hookRuntime(),
+      options.withHooks && this.ownIndex(),
+    ])
+  }
+
+  /**
+   * The hook runtime (runtime/hook-start.ts) with all it uses, as one statement that a hook script
+   * carries in itself: `var oacHookRuntime = (() => {...})()` (HOOK_RUNTIME_GLOBAL), its exports the
+   * value. A function's scope, so that none of its names meets the script's own.
+   */
+  hookRuntime(): Promise<string> {
+    return this.inlineBuild(HOOK_RUNTIME_GROUP, 'runtime/hook-start', { format: 'iife', globalName: HOOK_RUNTIME_GLOBAL })
+  }
+
+  /**
+   * unplugin-oac's public module (defineHook and the rest) as one ES module, which a hook's code file
+   * takes into itself (tree shaking keeps what the hook calls) rather than import the vendor
+   * `index.mjs` and the chunk it imports.
+   */
+  ownIndex(): Promise<string> {
+    return this.inlineBuild(OWN_INDEX_GROUP, 'index', { format: 'esm' })
+  }
+
+  /** One of our modules and all it imports, as one minified text; built once per process, and kept in the vendorCache between them. */
+  private inlineBuild(group: string, module: OwnModule, options: Pick<BuildOptions, 'format' | 'globalName'>): Promise<string> {
+    let text = this.inlineTexts.get(group)
+    if (!text) {
+      text = (async () => {
+        const file = ownModule(module)
+        const recorded = await vendorCache.read(cacheFolderOf(packageRoot), group, file)
+        if (isInlineText(recorded)) {
+          debugBundle('%s, from the cache', module)
+          return recorded.text
+        }
+        debugBundle('%s, as one text', module)
+        const result = await esbuild({
+          entryPoints: [file],
+          absWorkingDir: packageRoot,
+          write: false,
+          bundle: true,
+          platform: 'node',
+          target: 'node20',
+          ...options,
+          // As a vendor file: its lines are nobody's to review, and esbuild's `// path` comments would name where the package is installed.
+          minifyWhitespace: true,
+          minifySyntax: true,
+          metafile: true,
+          logLevel: 'silent',
+        })
+        const built = result.outputFiles[0]!.text
+        await vendorCache.write(cacheFolderOf(packageRoot), group, file, inputFiles(result.metafile, packageRoot), { text: built })
+        return built
+      })()
+      this.inlineTexts.set(group, text)
+      // A build that failed is tried again by the next compile.
+      text.catch(() => this.inlineTexts.delete(group))
+    }
+    return text
   }
 
   /** The builds of our runtime's files, by group: one of the runtime, one per input check of ours. */
   private runtimeBuilds(options: VendorOptions): Map<string, VendorBuild> {
     const builds = new Map<string, VendorBuild>()
-    for (const name of options.withHooks ? [...ALWAYS_OWN, 'hook' as const] : ALWAYS_OWN) {
+    for (const name of Object.keys(OWN_ENTRIES) as Array<keyof typeof OWN_ENTRIES>) {
       const module = this.ownModule(name)
       addModule(builds, module, module.pkg.dir)
     }

@@ -12,7 +12,7 @@ import type { Harness } from '../define/types.js'
 import { pluginAnswer, pluginEvent, type PluginWire } from '../emit/hook-plugins.js'
 import type { HookAnswer, HookEventData } from '../runtime/hook-types.js'
 import { type CommandWire, commandPayload, readCommandAnswer, type SampleEvent } from '../runtime/hook-wire.js'
-import type { StartedHook } from '../runtime/start.js'
+import type { StartedHook } from '../runtime/hook-start.js'
 import { readManifest, manifestPath } from '../write/manifest.js'
 
 /*

@@ -15,7 +15,7 @@ import type { OwnedFile } from './types.js'
  */
 
 /**
- * What every generated file declares of a hook script, imported (see runtime/start.ts `startHookScript`,
+ * What every generated file declares of a hook script, imported (see runtime/hook-start.ts `startHookScript`,
  * runtime/hook-types.ts `HookAnswer`), and how it imports one: by a URL, as the inline bridge imports a
  * tool script, so that the file type-checks in the user's project (a static import of the `.mjs` has
  * no declarations: TS7016 under strict).

@@ -1,17 +1,15 @@
 /**
  * The first module a tool script loads (`scripts/<tool>.mjs`), kept free of imports: what it enables
  * applies only to modules compiled after it runs, so the tool's code, zod and the runtime are
- * imported after it, by `startToolScript`. (Its imports below are types only.)
+ * imported after it, by `startToolScript`. (Its imports below are types only.) A hook script starts
+ * the same way, with the hook runtime (hook-start.ts) inside it.
  *
  * The runtime takes Node's built-ins with `process.getBuiltinModule`, not `import`: an ES module's
  * import of a built-in makes Node build that module's ES facade, which reads every export (for
  * node:fs that loads fs/promises, file streams and readline; for node:util, worker_threads), work
  * that a tool call would pay for on every start.
  */
-import type { AnyHookDefinition } from '../define/hooks.js'
 import type { AnyToolDefinition } from '../define/types.js'
-import type * as HookRuntimeModule from './hook-script.js'
-import type { HookEventData, HookOutcome, HookSpec } from './hook-types.js'
 import type { InputCheck } from './invoke.js'
 import type * as ScriptRuntimeModule from './script.js'
 import type { ToolScriptSpec } from './tool-cli.js'
@@ -74,48 +72,9 @@ export async function startToolScript(scriptUrl: string, { source, spec, load }:
   return { tool, invoke: (input, options) => runtime.invokeTool(tool, input, options, checkInput) }
 }
 
-/** The compile cache and, with OAC_DEBUG set, source maps: for a process that runs generated scripts (a tool script, the MCP server). */
+/** The compile cache and, with OAC_DEBUG set, source maps: for a process that runs generated scripts (a tool or hook script, the MCP server). */
 export function enableRunSupport(): void {
   // Typed here: @types/node for Node 20 (the oldest Node supported) does not declare it.
   ;(process.getBuiltinModule('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.()
   if (process.env.OAC_DEBUG) process.setSourceMapsEnabled(true)
-}
-
-/** What `scripts/hooks/<hook>.mjs` hands `startHookScript`: the hook's identity, and how to load its code. */
-export interface HookScript {
-  /** The module that defines the hook, relative to the project root, for the message when it does not. */
-  source: string
-  spec: HookSpec
-  /** Imports the hook's code file (`scripts/hooks/<hook>.code.mjs`: its module, bundled) and the hook runtime (vendor `hook.mjs`). */
-  load: () => Promise<[code: object, runtime: typeof HookRuntimeModule]>
-}
-
-/** What a hook script exports, imported (a generated plugin in the harness's process): the hook, and a run of it on one event. */
-export interface StartedHook {
-  hook: AnyHookDefinition
-  handle(event: HookEventData): Promise<HookOutcome>
-}
-
-/**
- * Started by node as a harness's command (`scriptUrl` is the main module): loads the hook and answers
- * the one event on stdin, then exits. Imported, it only loads the hook. A hook that cannot be loaded
- * fails as a hook that throws would: exit code 2 blocks the call in every command harness, for a
- * beforeTool hook that blocks on error; any other goes on (exit code 0), its error on stderr.
- */
-export async function startHookScript(scriptUrl: string, { source, spec, load }: HookScript): Promise<StartedHook> {
-  const main = isMainModule(scriptUrl)
-  if (main) enableRunSupport()
-  let loaded: [object, typeof HookRuntimeModule, AnyHookDefinition]
-  try {
-    const [code, runtime] = await load()
-    loaded = [code, runtime, runtime.pickHook(code, spec.name, source)]
-  } catch (error) {
-    if (!main) throw error
-    process.stderr.write(`The hook "${spec.name}" could not be loaded: ${error instanceof Error ? error.message : String(error)}\n`)
-    process.exit(spec.on === 'beforeTool' && spec.onError === 'block' ? 2 : 0)
-  }
-  const [, runtime, hook] = loaded
-  if (main) await runtime.runHookCli(hook, spec)
-  const env = Object.fromEntries(spec.env.map((name) => [name, process.env[name]]))
-  return { hook, handle: (event) => runtime.runHook(hook, spec, event, env) }
 }

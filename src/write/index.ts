@@ -76,6 +76,6 @@ async function planWrites(target: string, files: OutputFile[], previous: Manifes
   const nextMerges = await planMerges(target, merges, previous, options.force, plan)
   await planStaleFiles(target, previous, current, plan)
   const leftovers = await planStaleMerges(target, previous, current, options.force, plan)
-  plan.next = { version: 1, owner: options.owner, files: Object.fromEntries(nextFiles), merges: Object.fromEntries([...nextMerges, ...leftovers]), folders: previous.folders }
+  plan.next = { version: 1, owner: options.owner, files: Object.fromEntries(nextFiles), merges: Object.fromEntries([...nextMerges, ...leftovers]), folders: previous.folders, ...(options.harnesses && { harnesses: [...options.harnesses] }) }
   return plan
 }

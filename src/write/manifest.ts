@@ -20,6 +20,8 @@ export interface Manifest {
   merges: Record<string, MergeRecord>
   /** Folders we created (relative to the target): removed again once empty and no longer needed. */
   folders: string[]
+  /** The harnesses the tree was compiled for (`oac doctor` checks them); absent in manifests of earlier builds. */
+  harnesses?: string[]
 }
 
 export interface MergeRecord {
@@ -86,6 +88,7 @@ export function manifestText(manifest: Manifest): string {
     files: sortedKeys(manifest.files),
     merges: sortedKeys(manifest.merges),
     folders: [...new Set(manifest.folders)].sort(),
+    ...(manifest.harnesses && { harnesses: manifest.harnesses }),
   }
   return `${JSON.stringify(sorted, null, 2)}\n`
 }
@@ -123,8 +126,8 @@ function parseManifest(text: string, owner: string): Manifest | undefined {
     return undefined
   }
   if (!isRecord(value) || value.version !== 1 || value.owner !== owner) return undefined
-  const { files, merges, folders } = value
-  if (!isRecord(files) || !isRecord(merges) || !isStringArray(folders)) return undefined
+  const { files, merges, folders, harnesses } = value
+  if (!isRecord(files) || !isRecord(merges) || !isStringArray(folders) || (harnesses !== undefined && !isStringArray(harnesses))) return undefined
   const hashes = (record: unknown): record is { sha256: string[] } => isRecord(record) && isStringArray(record.sha256)
   if (!Object.values(files).every(hashes)) return undefined
   const mergeRecord = (record: unknown): record is MergeRecord =>
@@ -136,7 +139,7 @@ function parseManifest(text: string, owner: string): Manifest | undefined {
     (record.tablesSeparator === undefined || lineBreaks(record.tablesSeparator)) &&
     (record.scaffold === undefined || isScaffold(record.scaffold))
   if (!Object.values(merges).every(mergeRecord)) return undefined
-  return { version: 1, owner, files: files as Manifest['files'], merges: merges as Manifest['merges'], folders }
+  return { version: 1, owner, files: files as Manifest['files'], merges: merges as Manifest['merges'], folders, ...(harnesses !== undefined && { harnesses }) }
 }
 
 /** Only line breaks: a hand-edited manifest must not make a merge take away anything else. */

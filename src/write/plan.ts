@@ -26,6 +26,8 @@ export interface WriteOptions {
   force: boolean
   /** Who is writing: the MCP server name, so apps sharing a target keep separate manifests. */
   owner: string
+  /** The harnesses the tree is for, recorded in the manifest. */
+  harnesses?: readonly string[]
 }
 
 export type Operation =

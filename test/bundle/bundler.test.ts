@@ -8,8 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MCP_SERVER_ENTRY, needsMcpServer } from '../../src/bundle/entries.js'
 import { type BundleResult, ScriptBundler } from '../../src/bundle/index.js'
 import type { JsonSchema, Plan, PlannedTool } from '../../src/compile/plan.js'
+import { compilePlan } from '../../src/compile/index.js'
+import { loadRegistry } from '../../src/load/index.js'
 import { packageRoot } from '../../src/package-paths.js'
 import { fixturePlan, fixtureRoot, runNode, tempDir, writeAndMove } from './fixture.js'
+
+/** The project of test/runtime-cli/hooks.test.ts: hooks, and the tools they watch. */
+const hooksFixture = join(packageRoot, 'test', 'fixtures', 'hooks')
 
 /** A copy of the fixture project at `dir`, resolving packages through a node_modules link to ours. */
 async function copyFixture(dir: string): Promise<string> {
@@ -439,14 +444,14 @@ describe('tools that share a module', () => {
   })
 })
 
-describe('what one tool changes', () => {
-  /** The paths whose content differs between two builds, or that only one of them has. */
-  function changedFiles(before: BundleResult, after: BundleResult): string[] {
-    const old = new Map(before.files.map((f) => [f.path, f.content]))
-    const now = new Map(after.files.map((f) => [f.path, f.content]))
-    return [...new Set([...old.keys(), ...now.keys()])].filter((path) => old.get(path) !== now.get(path)).sort()
-  }
+/** The paths whose content differs between two builds, or that only one of them has. */
+function changedFiles(before: BundleResult, after: BundleResult): string[] {
+  const old = new Map(before.files.map((f) => [f.path, f.content]))
+  const now = new Map(after.files.map((f) => [f.path, f.content]))
+  return [...new Set([...old.keys(), ...now.keys()])].filter((path) => old.get(path) !== now.get(path)).sort()
+}
 
+describe('what one tool changes', () => {
   it('adding or removing a tool changes its own three files and the server’s list, no other script or vendor file', async () => {
     const bundler = new ScriptBundler(fixtureRoot)
     try {
@@ -500,6 +505,54 @@ describe('what one tool changes', () => {
       expect(withoutTypeBox.files.filter((f) => f.path.includes('typebox') || f.content.includes('TypeCompiler')).map((f) => f.path)).toEqual([])
       const withTypeBox = await bundler.build(fixturePlan())
       expect(withTypeBox.files.filter((f) => f.path.includes('/@sinclair/typebox@')).length).toBeGreaterThan(0)
+    } finally {
+      await bundler.dispose()
+    }
+  })
+})
+
+describe('what one hook changes', () => {
+  // test/fixtures/hooks: thirteen hooks, all of one module, beside the tools they watch.
+  let root = ''
+  let plan: Plan
+  beforeAll(async () => {
+    root = join(await tempDir(), 'project')
+    await cp(hooksFixture, root, { recursive: true, filter: (path) => !path.includes(`${sep}node_modules`) })
+    await symlink(join(packageRoot, 'node_modules'), join(root, 'node_modules'), 'dir')
+    plan = compilePlan(await loadRegistry('registries.ts:all', root), { root }).plan!
+  }, 120_000)
+  const hookFiles = (name: string) => [`scripts/hooks/${name}.code.mjs`, `scripts/hooks/${name}.code.mjs.map`, `scripts/hooks/${name}.mjs`]
+
+  it('the hooks add their own files alone, no vendor file; adding one adds its three files and changes no other', async () => {
+    const bundler = new ScriptBundler(root)
+    try {
+      const none = await bundler.build({ ...plan, hooks: [] })
+      const withoutAsker = await bundler.build({ ...plan, hooks: plan.hooks.filter((hook) => hook.name !== 'asker') })
+      const all = await bundler.build(plan)
+      expect(all.diagnostics).toEqual([])
+      expect(changedFiles(none, all)).toEqual(plan.hooks.flatMap((hook) => hookFiles(hook.name)).sort())
+      expect(changedFiles(withoutAsker, all)).toEqual(hookFiles('asker'))
+    } finally {
+      await bundler.dispose()
+    }
+  })
+
+  it('editing a hook’s run body changes only its code file (and that file’s map), as a build of every hook gives it', async () => {
+    const bundler = new ScriptBundler(root)
+    try {
+      const first = await bundler.build(plan)
+      const hooksPath = join(root, 'hooks.ts')
+      await writeFile(hooksPath, (await readFile(hooksPath, 'utf8')).replace("ctx.block('no rm -rf')", "ctx.block('never rm -rf')"))
+      const second = await bundler.build(plan)
+      const changed = changedFiles(first, second)
+      expect(changed.filter((path) => path !== 'scripts/hooks/guard.code.mjs.map')).toEqual(['scripts/hooks/guard.code.mjs'])
+      expect(contentOf(second, 'scripts/hooks/guard.code.mjs')).toContain('never rm -rf')
+      const fresh = new ScriptBundler(root)
+      try {
+        expect(changedFiles(await fresh.build(plan), second)).toEqual([])
+      } finally {
+        await fresh.dispose()
+      }
     } finally {
       await bundler.dispose()
     }

@@ -31,7 +31,6 @@ const caseArbitrary = fc.record({
 const runtimeFiles: RuntimeFiles = {
   start: 'runtime/start.mjs',
   script: 'runtime/script.mjs',
-  hook: 'runtime/hook.mjs',
   mcpServer: 'runtime/mcp-server.cjs',
   check: { zod: 'runtime/check-zod.mjs', typebox: 'runtime/check-typebox.mjs', '@sinclair/typebox': 'runtime/check-sinclair-typebox.mjs' },
 }

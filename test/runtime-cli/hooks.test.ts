@@ -1,10 +1,11 @@
-import { mkdir, readFile, rm } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import fc from 'fast-check'
+import { parseSync } from 'oxc-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
-import type { StartedHook } from '../../src/runtime/start.js'
+import type { StartedHook } from '../../src/runtime/hook-start.js'
 import { hostileString } from '../escape/hostile.js'
 import { runNode } from '../bundle/fixture.js'
 import { run } from '../util/process.js'
@@ -151,6 +152,29 @@ describe('the command line', () => {
       expect((await hook('echo', 'claude', tool)).answer).toMatchObject({ hookSpecificOutput: { permissionDecisionReason: text } })
       expect((await hook('echo', 'copilot', { toolName: 'oac-tools-word_count', toolArgs: { text } })).answer).toMatchObject({ permissionDecisionReason: text })
     }
+  })
+})
+
+describe('what a hook script loads', () => {
+  /** The specifiers a module imports, statically and with `import()` (the text between the parentheses). */
+  async function importsOf(path: string) {
+    const text = await readFile(join(target, path), 'utf8')
+    const { module, errors } = parseSync(path, text)
+    expect(errors).toEqual([])
+    return { static: module.staticImports.map((entry) => entry.moduleRequest.value), dynamic: module.dynamicImports.map((entry) => text.slice(entry.moduleRequest.start, entry.moduleRequest.end)) }
+  }
+
+  it('two modules: the script, which carries the runtime, and its code file, which imports nothing (unplugin-oac\'s functions it calls are in it)', async () => {
+    const scripts = (await readdir(join(target, 'scripts/hooks'))).filter((file) => file.endsWith('.mjs') && !file.endsWith('.code.mjs'))
+    expect(scripts).toHaveLength(13)
+    for (const script of scripts) {
+      const name = script.slice(0, -'.mjs'.length)
+      expect(await importsOf(`scripts/hooks/${script}`), script).toEqual({ static: [], dynamic: [`"./${name}.code.mjs"`] })
+      expect(await importsOf(`scripts/hooks/${name}.code.mjs`), name).toEqual({ static: [], dynamic: [] })
+    }
+    // Nor is a runtime of the hooks among the vendor files.
+    const own = (await readdir(join(target, 'scripts/vendor'))).find((folder) => folder.startsWith('unplugin-oac@'))!
+    expect((await readdir(join(target, 'scripts/vendor', own))).filter((file) => file.includes('hook'))).toEqual([])
   })
 })
 

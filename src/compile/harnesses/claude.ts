@@ -1,3 +1,5 @@
+import { join } from 'node:path'
+import { listedStatus } from './doctor-steps.js'
 import { CLAUDE_COMMAND, CLAUDE_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
@@ -80,5 +82,31 @@ export const claude = {
     // `claude mcp list` starts each server (initialize + tools/list); its exit code is 0 even on failure.
     // Server names hold only letters, digits, "_" and "-", none of them special in a pattern.
     list: { kind: 'command', args: () => ['mcp', 'list'], expect: ({ server }) => new RegExp(`^${server}: .* - ✔ Connected$`, 'm') },
+  },
+  // `claude mcp list` says "⏸ Pending approval" of a project's server until the folder is trusted and the
+  // server approved (settings.local.json alone is ignored in an untrusted folder); a user's server needs neither.
+  doctor: {
+    reads: ['.mcp.json', '.claude/'],
+    probe: {
+      args: () => ['mcp', 'list'],
+      env: { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' },
+      read: ({ stdout }, { server }) => {
+        const status = listedStatus(stdout, server)
+        if (status === undefined) return { ready: false, problem: `does not list the server ${server}` }
+        if (status.startsWith('✔ Connected')) return { ready: true, sees: `server ${server} connected` }
+        if (status.includes('Pending approval')) return { ready: false, step: 'approve' }
+        return { ready: false, problem: `lists the server ${server} as "${status}"` }
+      },
+    },
+    fixes: {
+      approve: ({ target, home, env, server }) => ({
+        says: `waits for the folder's trust and the approval of its server ${server}`,
+        ask: `run \`claude\` in ${target}, trust the folder and approve ${server}`,
+        edits: [
+          { file: join(env.CLAUDE_CONFIG_DIR || home, '.claude.json'), format: 'json', path: ['projects', target, 'hasTrustDialogAccepted'], op: 'set', value: true },
+          { file: join(target, '.claude/settings.local.json'), format: 'json', path: ['enabledMcpjsonServers'], op: 'add', value: server },
+        ],
+      }),
+    },
   },
 } satisfies HarnessDescription

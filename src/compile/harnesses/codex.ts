@@ -1,6 +1,8 @@
+import { join } from 'node:path'
 import type { JsonValue } from '../../define/types.js'
 import type { JsonSchema } from '../plan.js'
-import type { CommandFile, HarnessDescription, HarnessFieldProblem } from './types.js'
+import { settingsFolder } from './doctor-steps.js'
+import type { CommandFile, DoctorPlace, DoctorReading, HarnessDescription, HarnessFieldProblem } from './types.js'
 
 /**
  * Keys `harness.codex` may add to an agent role file. Codex rejects unknown keys in these files
@@ -95,6 +97,35 @@ const CODEX_COMMAND: CommandFile = {
   syntax: { special: [] },
 }
 
+interface ListedHook {
+  key: string
+  sourcePath: string
+  currentHash: string
+  trustStatus: string
+}
+
+/** The reading of `hooks/list`: every hook of the target's `.codex/hooks.json` trusted, or the trust each still needs. */
+function readHookTrust(stdout: string, place: DoctorPlace): DoctorReading {
+  const answer = stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { id?: number; result?: { data: Array<{ hooks: ListedHook[] }> }; error?: { message: string } })
+    .find((message) => message.id === 1)
+  if (!answer?.result) return { ready: false, problem: `listed no hooks (app-server hooks/list${answer?.error ? `: ${answer.error.message}` : ''})` }
+  const file = join(place.target, '.codex/hooks.json')
+  const hooks = answer.result.data.flatMap((entry) => entry.hooks).filter((hook) => hook.sourcePath === file)
+  const untrusted = hooks.filter((hook) => hook.trustStatus !== 'trusted')
+  if (untrusted.length === 0) return { ready: true, sees: `${hooks.length} hook${hooks.length === 1 ? '' : 's'} trusted` }
+  return {
+    ready: false,
+    fix: {
+      says: `has not trusted ${untrusted.length} hook${untrusted.length === 1 ? '' : 's'} of .codex/hooks.json, which it skips without a word`,
+      ask: `run \`codex\` in ${place.target} and choose "Trust all and continue" (or trust each in /hooks)`,
+      edits: untrusted.map((hook) => ({ file: join(settingsFolder(place, 'CODEX_HOME', '.codex'), 'config.toml'), format: 'toml', path: ['hooks', 'state', hook.key, 'trusted_hash'], op: 'set', value: hook.currentHash })),
+    },
+  }
+}
+
 /**
  * Codex: our tools over MCP (`[mcp_servers.<server>]` TOML blocks), one role file per agent. Codex
  * keeps only type, description, enum, items, properties, required, additionalProperties and anyOf
@@ -166,5 +197,47 @@ export const codex = {
     test: 'test/harness/claude-codex.test.ts',
     // `codex mcp list --json` parses the config (the project's only when trusted) but starts no server.
     list: { kind: 'command', args: () => ['mcp', 'list', '--json'], expect: ({ server }) => new RegExp(`"name":\\s*"${server}"`) },
+  },
+  // Lists a project's servers only once the folder is trusted (it reads no `.codex/` before).
+  doctor: {
+    reads: ['.codex/'],
+    probe: {
+      args: () => ['mcp', 'list', '--json'],
+      read: ({ stdout }, { server }, { scope }) => {
+        let listed: Array<{ name?: string; enabled?: boolean }>
+        try {
+          listed = JSON.parse(stdout) as Array<{ name?: string; enabled?: boolean }>
+        } catch {
+          return { ready: false, problem: `printed no server list: ${stdout.trim().split('\n')[0] ?? 'nothing'}` }
+        }
+        const ours = listed.find((entry) => entry.name === server)
+        if (!ours) return scope === 'project' ? { ready: false, step: 'trust' } : { ready: false, problem: `does not list the server ${server}` }
+        if (ours.enabled === false) return { ready: false, problem: `lists the server ${server} as disabled` }
+        return { ready: true, sees: `server ${server} configured` }
+      },
+    },
+    // Its app-server's `hooks/list` says each hook's trust, and the hash a trust must hold (docs/hooks.md, "Trust").
+    hooks: {
+      file: '.codex/hooks.json',
+      probe: {
+        args: () => ['app-server', '--disable', 'plugins', '--disable', 'remote_plugin', '-c', 'analytics.enabled=false'],
+        session: {
+          lines: ({ target }) => [
+            JSON.stringify({ id: 0, method: 'initialize', params: { clientInfo: { name: 'oac-doctor', version: '1' } } }),
+            JSON.stringify({ method: 'initialized' }),
+            JSON.stringify({ id: 1, method: 'hooks/list', params: { cwds: [target] } }),
+          ],
+          until: /^\{"id":1,/m,
+        },
+        read: ({ stdout }, _names, place) => readHookTrust(stdout, place),
+      },
+    },
+    fixes: {
+      trust: (place) => ({
+        says: 'does not trust the folder, so it reads nothing of .codex/',
+        ask: `run \`codex\` in ${place.target} and trust it`,
+        edits: [{ file: join(settingsFolder(place, 'CODEX_HOME', '.codex'), 'config.toml'), format: 'toml', path: ['projects', place.target, 'trust_level'], op: 'set', value: 'trusted' }],
+      }),
+    },
   },
 } satisfies HarnessDescription

@@ -1,4 +1,6 @@
+import { join } from 'node:path'
 import { frontmatterFieldCheck } from './agent-fields.js'
+import { settingsFolder } from './doctor-steps.js'
 import { CLAUDE_COMMAND, VSCODE_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
@@ -83,5 +85,30 @@ export const copilot = {
     test: 'test/harness/copilot-kilo.test.ts',
     // Lists the workspace's servers (the folder trusted in config.json) without starting them.
     list: { kind: 'command', args: (_names) => ['mcp', 'list', '--json'], expect: ({ server }) => new RegExp(`"${server}":\\s*\\{`) },
+  },
+  // Lists the workspace's servers only in a folder the user trusts: what answering "Yes" to its trust
+  // question records in config.json (test/harness/copilot-kilo.test.ts).
+  doctor: {
+    reads: ['.mcp.json', '.vscode/mcp.json', '.github/agents/', '.github/hooks/', '.github/prompts/'],
+    probe: {
+      args: () => ['mcp', 'list', '--json'],
+      read: ({ stdout }, { server }, { scope }) => {
+        let servers: Record<string, unknown> | undefined
+        try {
+          servers = (JSON.parse(stdout) as { mcpServers?: Record<string, unknown> }).mcpServers
+        } catch {
+          return { ready: false, problem: `printed no server list: ${stdout.trim().split('\n')[0] ?? 'nothing'}` }
+        }
+        if (servers && Object.hasOwn(servers, server)) return { ready: true, sees: `server ${server} configured` }
+        return scope === 'project' ? { ready: false, step: 'trust' } : { ready: false, problem: `does not list the server ${server}` }
+      },
+    },
+    fixes: {
+      trust: (place) => ({
+        says: "does not trust the folder, so it reads none of the workspace's servers",
+        ask: `run \`copilot\` in ${place.target} and answer that you trust the folder`,
+        edits: [{ file: join(settingsFolder(place, 'COPILOT_HOME', '.copilot'), 'config.json'), format: 'json', path: ['trusted_folders'], op: 'add', value: place.target }],
+      }),
+    },
   },
 } satisfies HarnessDescription

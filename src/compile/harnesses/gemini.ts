@@ -1,4 +1,6 @@
+import { join } from 'node:path'
 import { frontmatterFieldCheck } from './agent-fields.js'
+import { listedStatus } from './doctor-steps.js'
 import { GEMINI_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
@@ -70,5 +72,26 @@ export const gemini = {
     test: 'test/harness/gemini-qwen.test.ts',
     // Starts each server and pings it; subcommands need no key (with the folder trusted).
     list: { kind: 'command', args: (_names) => ['mcp', 'list'], expect: ({ server }) => new RegExp(`✓ ${server}: .* - Connected$`, 'm') },
+  },
+  // Prints its list on stderr; in an untrusted folder it lists the project's server as "Disabled".
+  doctor: {
+    reads: ['.gemini/'],
+    probe: {
+      args: () => ['mcp', 'list'],
+      read: ({ stdout, stderr }, { server }) => {
+        const output = `${stdout}\n${stderr}`
+        const status = listedStatus(output, server)
+        if (status === 'Connected') return { ready: true, sees: `server ${server} connected` }
+        if (output.includes('disabled because this folder is untrusted')) return { ready: false, step: 'trust' }
+        return { ready: false, problem: status === undefined ? `does not list the server ${server}` : `lists the server ${server} as "${status}"` }
+      },
+    },
+    fixes: {
+      trust: ({ target, home, env }) => ({
+        says: 'does not trust the folder, so it starts none of its servers',
+        ask: `run \`gemini\` in ${target} and trust the folder`,
+        edits: [{ file: env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || join(env.GEMINI_CLI_HOME || home, '.gemini/trustedFolders.json'), format: 'json', path: [target], op: 'set', value: 'TRUST_FOLDER' }],
+      }),
+    },
   },
 } satisfies HarnessDescription

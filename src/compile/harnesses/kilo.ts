@@ -1,3 +1,5 @@
+import { join } from 'node:path'
+import { pluginPackageNeeds, readToolsMap, xdgConfigFolder } from './doctor-steps.js'
 import { OPENCODE_SKILLS, opencode, opencodeCommand } from './opencode.js'
 import type { HarnessDescription } from './types.js'
 
@@ -38,5 +40,24 @@ export const kilo = {
     cli: { package: '@kilocode/cli', version: '7.7.7', bin: 'kilo' },
     test: 'test/harness/copilot-kilo.test.ts',
     list: { kind: 'command', args: ({ agent }) => ['debug', 'agent', agent], expect: ({ tool }) => new RegExp(`"${tool}":\\s*true`) },
+  },
+  // As opencode, but its default agent is `code`, and its plugin package's newest is older than the CLI
+  // (7.7.7 asks for @kilocode/plugin@7.7.7, which npm does not have): 7.3.1 works in its place.
+  doctor: {
+    reads: ['.kilo/'],
+    toolFile: (tool) => `.kilo/tools/${tool}.ts`,
+    needs: (place) =>
+      pluginPackageNeeds(
+        place,
+        [...(place.scope === 'project' ? [join(place.target, '.kilo')] : []), xdgConfigFolder(place, 'kilo')],
+        '@kilocode/plugin',
+        'which Kilo installs there on start, at its own version (which npm does not have; offline it waits and loads no tool)',
+      ),
+    probe: {
+      args: () => ['debug', 'agent', 'code'],
+      env: { KILO_DISABLE_AUTOUPDATE: '1', KILO_DISABLE_MODELS_FETCH: '1', KILO_TELEMETRY_LEVEL: 'off' },
+      read: ({ stdout }, names) => readToolsMap(stdout, names, 'agent code'),
+    },
+    fixes: {},
   },
 } satisfies HarnessDescription

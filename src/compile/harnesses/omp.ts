@@ -54,4 +54,9 @@ export const omp = {
     // omp runs only under bun and has no list command; its SDK lists custom tools (with `tools.xdev: false`).
     list: { kind: 'sdk', module: '@oh-my-pi/pi-coding-agent', call: 'createAgentSession({ cwd }).session.getAllToolNames()', expect: ({ tool }) => tool },
   },
+  doctor: {
+    reads: ['.omp/'],
+    probe: { unprobed: 'it has no command that lists its tools without a model; it loads .omp/ at start, with nothing to approve' },
+    fixes: {},
+  },
 } satisfies HarnessDescription

@@ -1,3 +1,5 @@
+import { join } from 'node:path'
+import { pluginPackageNeeds, readToolsMap, xdgConfigFolder } from './doctor-steps.js'
 import { OPENCODE_SYNTAX } from './text-syntax.js'
 import type { CommandFile, HarnessDescription, SkillSupport } from './types.js'
 
@@ -59,5 +61,23 @@ export const opencode = {
     test: 'test/harness/opencode-pi-omp.test.ts',
     // Prints the agent's resolved tools map as JSON: its own tools true.
     list: { kind: 'command', args: ({ agent }) => ['debug', 'agent', agent], expect: ({ tool }) => new RegExp(`"${tool}":\\s*true`) },
+  },
+  // `debug agent build` prints the default agent's tools map, each project tool `true` once loaded.
+  doctor: {
+    reads: ['.opencode/'],
+    toolFile: (tool) => `.opencode/tool/${tool}.ts`,
+    needs: (place, version) =>
+      pluginPackageNeeds(
+        place,
+        [...(place.scope === 'project' ? [join(place.target, '.opencode')] : []), xdgConfigFolder(place, 'opencode')],
+        `@opencode-ai/plugin${version ? `@${version}` : ''}`,
+        'which opencode installs there on start (offline, or behind a registry mirror without that version, it waits and loads no tool)',
+      ),
+    probe: {
+      args: () => ['debug', 'agent', 'build'],
+      env: { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1' },
+      read: ({ stdout }, names) => readToolsMap(stdout, names, 'agent build'),
+    },
+    fixes: {},
   },
 } satisfies HarnessDescription

@@ -46,4 +46,9 @@ export const pi = {
     // pi has no command that lists tools; its SDK loads the project's extensions.
     list: { kind: 'sdk', module: '@mariozechner/pi-coding-agent', call: 'createAgentSession({ cwd }).session.getAllTools()', expect: ({ tool }) => tool },
   },
+  doctor: {
+    reads: ['.pi/'],
+    probe: { unprobed: 'it has no command that lists its tools without a model; it loads .pi/extensions/ at start, with nothing to approve' },
+    fixes: {},
+  },
 } satisfies HarnessDescription

@@ -1,4 +1,5 @@
 import { frontmatterFieldCheck } from './agent-fields.js'
+import { listedStatus } from './doctor-steps.js'
 import { GEMINI_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
@@ -57,5 +58,25 @@ export const qwen = {
     test: 'test/harness/gemini-qwen.test.ts',
     // Project servers show "Pending approval" until `qwen mcp approve <name>`; then it connects to each.
     list: { kind: 'command', args: (_names) => ['mcp', 'list'], expect: ({ server }) => new RegExp(`✓\\S* ${server}: .* - Connected$`, 'm') },
+  },
+  // A project's servers wait for `qwen mcp approve`, which binds the approval to the server's config as the
+  // environment fills it in (`${FORECAST_UNITS}`): approve in the environment qwen runs in.
+  doctor: {
+    reads: ['.qwen/'],
+    probe: {
+      args: () => ['mcp', 'list'],
+      read: ({ stdout }, { server }) => {
+        const status = listedStatus(stdout, server)
+        if (status === 'Connected') return { ready: true, sees: `server ${server} connected` }
+        if (status === 'Pending approval') return { ready: false, step: 'approve' }
+        return { ready: false, problem: status === undefined ? `does not list the server ${server}` : `lists the server ${server} as "${status}"` }
+      },
+    },
+    fixes: {
+      approve: ({ target, server }) => ({
+        says: `waits for the approval of the project's server ${server} (bound to its settings as your environment fills them in)`,
+        command: { cwd: target, argv: ['qwen', 'mcp', 'approve', server] },
+      }),
+    },
   },
 } satisfies HarnessDescription

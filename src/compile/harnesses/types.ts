@@ -75,6 +75,87 @@ export interface HarnessProof {
   list: HarnessListCheck
 }
 
+/**
+ * Where `oac doctor` looks (src/doctor/): the target it checks and the home whose settings the harness
+ * reads. Absolute paths; `env` is the environment the harness CLI runs in (its `<NAME>_HOME` overrides).
+ */
+export interface DoctorPlace {
+  target: string
+  scope: 'project' | 'user'
+  home: string
+  env: Readonly<Record<string, string | undefined>>
+  server: string
+}
+
+/**
+ * A one-time step a user takes before the harness shows our tools, as something a person can do and a
+ * script can replay: a command to run, or settings edits (each sets one key, or adds one item to a list).
+ */
+export interface DoctorFix {
+  /** What is missing, in words that follow the harness's name ("has not approved the project's server oac-tools"). */
+  says: string
+  /** The way a user takes it by hand, where that is the harness's own prompt or command. */
+  ask?: string
+  command?: { cwd: string; argv: string[] }
+  edits?: DoctorEdit[]
+}
+
+export interface DoctorEdit {
+  /** Absolute path of a JSON (comments allowed) or TOML settings file. */
+  file: string
+  format: 'json' | 'toml'
+  /** The key path from the file's root; a key may hold dots or slashes (a folder's path). */
+  path: string[]
+  /** `set` gives the key this value; `add` puts it into the list at the key, once. */
+  op: 'set' | 'add'
+  value: string | boolean
+}
+
+/** The names a doctor's probe is read with, from the compiled tree's manifest. */
+export interface DoctorNames {
+  server: string
+  /** The tools the harness's own tool files in the tree name (`doctor.toolFile`), sorted. */
+  tools: string[]
+}
+
+/**
+ * What a probe's output says: the harness sees our tools; it waits for one of the doctor's `fixes`, or
+ * for a fix made of what the output names (`fix`); or something else is wrong.
+ */
+export type DoctorReading = { ready: true; sees: string } | { ready: false; step: string } | { ready: false; fix: DoctorFix } | { ready: false; problem: string }
+
+/** A model-free command run in the target, with extra environment that keeps it off the network, and how to read its output. */
+export interface DoctorProbe {
+  args: (names: DoctorNames) => string[]
+  env?: Record<string, string>
+  /** Lines written to its stdin (JSON-RPC requests), which is closed once its stdout matches `until` (the answer). */
+  session?: { lines: (place: DoctorPlace) => string[]; until: RegExp }
+  read: (output: { stdout: string; stderr: string }, names: DoctorNames, place: DoctorPlace) => DoctorReading
+}
+
+/** How `oac doctor` asks the installed harness CLI whether it sees what the compile wrote, and the steps that make it. */
+export interface HarnessDoctor {
+  /**
+   * Paths (project paths, as the emitter writes them; moved by `userScope` for a home) that show the
+   * compiled tree holds files the harness reads, a path ending in `/` naming a folder: how a manifest of
+   * an earlier build, which does not name its harnesses, tells them.
+   */
+  reads: readonly string[]
+  /** The path of a tool's own file, where the harness has one per tool: the probe looks for each. */
+  toolFile?: (tool: string) => string
+  /**
+   * Files that must exist before the probe runs, each with its fix: where the CLI would otherwise fetch
+   * them from the network on start (opencode's and Kilo's plugin package). `version` is the installed CLI's.
+   */
+  needs?: (place: DoctorPlace, version: string | undefined) => Array<{ file: string; fix: DoctorFix }>
+  /** What asks the CLI whether it sees our tools; `unprobed` where the harness has no such command (and needs no step). */
+  probe: DoctorProbe | { unprobed: string }
+  /** Where the tree's hooks wait for the user's trust of each (Codex): what asks, run once the probe reads ready, when the tree holds `file`. */
+  hooks?: { file: string; probe: DoctorProbe }
+  /** The one-time steps a reading can name, by that name. */
+  fixes: Record<string, (place: DoctorPlace) => DoctorFix>
+}
+
 /** A hook decision a harness cannot carry: what it does instead (the runtime does exactly this), and why, for the compile warning. */
 export interface HookLimit {
   instead: HookFallback
@@ -188,6 +269,8 @@ export interface HarnessDescription {
   /** Where it reads a user's own files, in their home (`--scope user`, src/emit/user-scope.ts). */
   userScope: UserScopeSupport
   proof: HarnessProof
+  /** How `oac doctor` checks that the installed CLI sees the compiled tree, and the one-time steps it may need. */
+  doctor: HarnessDoctor
 }
 
 /**
