@@ -52,8 +52,19 @@ export async function importProject(root: string, options: ImportOptions = {}): 
     registry: merged.registry,
     notCarried: merged.notCarried,
     disagreements: merged.disagreements,
-    found: readers.filter((_, i) => reads[i]!.definitions.length > 0).map((reader) => reader.harness),
+    found: harnessesWithOwnFiles(readers, reads),
   }
+}
+
+/** The harnesses that read a definition from a file no harness before them read (opencode reads Claude Code's skills too). */
+function harnessesWithOwnFiles(readers: readonly HarnessReader[], reads: readonly HarnessRead[]): Harness[] {
+  const seen = new Set<string>()
+  return readers.filter((_, i) => {
+    const files = reads[i]!.definitions.map((definition) => definition.at.file)
+    const own = files.some((file) => !seen.has(file))
+    for (const file of files) seen.add(file)
+    return own
+  }).map((reader) => reader.harness)
 }
 
 /** A file the import would write is there already: it writes nothing. */
