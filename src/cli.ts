@@ -17,6 +17,8 @@ Usage:
   oac remove [--target <dir> | --scope user] [--server-name <name>] [--dry-run] [--reporter <text|json>]
   oac hook <name> [--target <dir> | --scope user] [--tool <tool>] [--input <json>] [...]   (oac hook --help)
   oac doctor [--target <dir> | --scope user] [--server-name <name>] [--timeout <seconds>] [--json]
+  oac import [dir] [--from claude,opencode,codex] [--out agents/registry.ts] [--dry-run]
+  oac init [dir]
 
   <registry> is a module path, e.g. agents/registry.ts:registry (also agents/registry.ts#registry;
   with no export named, the default export, else the module's one registry export). The original
@@ -67,6 +69,10 @@ prints what each harness is told (block, allow, ask, rewrite, context) and any e
 target, and prints, per harness, ready, not installed, or the one-time step it waits for (a folder to
 trust, a server to approve, a package to install) with the command or settings edit that takes it. It
 changes nothing. Exit 0 when every installed harness sees the tools, 1 otherwise (docs/doctor.md).
+
+\`oac import\` turns the project's hand-written harness files into a registry (never changing them,
+never overwriting a file) and lists what it cannot carry; \`oac init\` writes a starter registry.
+See docs/import.md.
 
 Exit codes: 0 success, 1 diagnostics with errors (or drift with --check), 2 bad command line.
 `
@@ -127,7 +133,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
   if (values.help) return 'help'
   if (values.version) return 'version'
   const [command, ...args] = positionals
-  if (command !== 'compile' && command !== 'remove') throw new UsageError(command ? `unknown command "${command}"; the commands are "compile", "remove", "hook" and "doctor"` : 'missing command')
+  if (command !== 'compile' && command !== 'remove') throw new UsageError(command ? `unknown command "${command}"; the commands are "compile", "remove", "hook", "doctor", "import" and "init"` : 'missing command')
   const registry = command === 'compile' ? args.shift() : ''
   if (registry === undefined) throw new UsageError('missing <registry>, e.g. oac compile agents/registry.ts:registry')
   if (args.length > 0) throw new UsageError(`unexpected argument "${args[0]}"`)
@@ -198,6 +204,8 @@ function diagnosticLevels(options: readonly string[]): Record<string, Diagnostic
 export async function main(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
   if (argv[0] === 'hook') return (await import('./cli/hook.js')).hookCommand(argv.slice(1), out, err)
   if (argv[0] === 'doctor') return (await import('./cli/doctor.js')).doctorCommand(argv.slice(1), out, err)
+  if (argv[0] === 'import') return (await import('./cli/import.js')).runImport(argv.slice(1), out, err)
+  if (argv[0] === 'init') return (await import('./cli/init.js')).runInit(argv.slice(1), out, err)
   let parsed: Parsed | 'help' | 'version'
   try {
     parsed = parseCommandLine(argv)

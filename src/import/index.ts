@@ -1,0 +1,92 @@
+import { mkdir, open } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import type { Harness } from '../define/types.js'
+import { type Disagreement, type Merged, mergeReads } from './merge.js'
+import { claudeReader } from './readers/claude.js'
+import { codexReader } from './readers/codex.js'
+import { geminiReader, qwenReader } from './readers/gemini.js'
+import { kiloReader, opencodeReader } from './readers/opencode.js'
+import { readProjectFile } from './source-text.js'
+import type { HarnessRead, HarnessReader, NotCarried } from './types.js'
+import { type RegistryFile, registryFiles } from './write-registry.js'
+
+export { ImportReadError } from './source-text.js'
+export type { Disagreement, NotCarried, RegistryFile }
+
+/** The harnesses `oac import` reads, in the order that decides a disagreement when `--from` names none. */
+export const READERS: readonly HarnessReader[] = [claudeReader, opencodeReader, codexReader, geminiReader, qwenReader, kiloReader]
+export const IMPORTABLE: readonly Harness[] = READERS.map((reader) => reader.harness)
+
+export interface ImportOptions {
+  /** The harnesses to read, first wins a disagreement (default: every one with a reader, in READERS' order). */
+  from?: readonly Harness[]
+  /** The registry module to write, relative to the project (default: agents/registry.ts). */
+  out?: string
+}
+
+export interface ImportResult {
+  files: RegistryFile[]
+  registry: Merged['registry']
+  notCarried: NotCarried[]
+  disagreements: Disagreement[]
+  /** The harnesses whose files held a definition. */
+  found: Harness[]
+}
+
+export const DEFAULT_OUT = 'agents/registry.ts'
+
+/** Reads a project's harness files and makes the registry files (nothing is written: see `writeImport`). */
+export async function importProject(root: string, options: ImportOptions = {}): Promise<ImportResult> {
+  const from = options.from ?? IMPORTABLE
+  const readers = from.map((id) => {
+    const reader = READERS.find((candidate) => candidate.harness === id)
+    if (!reader) throw new Error(`oac import reads ${IMPORTABLE.join(', ')}; it cannot read ${id} yet.`)
+    return reader
+  })
+  const reads: HarnessRead[] = []
+  for (const reader of readers) reads.push(await reader.read(root))
+  const merged = mergeReads(reads)
+  const out = options.out ?? DEFAULT_OUT
+  return {
+    files: registryFiles(merged.registry, out, from),
+    registry: merged.registry,
+    notCarried: merged.notCarried,
+    disagreements: merged.disagreements,
+    found: harnessesWithOwnFiles(readers, reads),
+  }
+}
+
+/** The harnesses that read a definition from a file no harness before them read (opencode reads Claude Code's skills too). */
+function harnessesWithOwnFiles(readers: readonly HarnessReader[], reads: readonly HarnessRead[]): Harness[] {
+  const seen = new Set<string>()
+  return readers.filter((_, i) => {
+    const files = reads[i]!.definitions.map((definition) => definition.at.file)
+    const own = files.some((file) => !seen.has(file))
+    for (const file of files) seen.add(file)
+    return own
+  }).map((reader) => reader.harness)
+}
+
+/** A file the import would write is there already: it writes nothing. */
+export class ImportRefused extends Error {}
+
+/**
+ * Writes the files into the project, each new: when any is there already it writes none and says
+ * which (a file of the user's is never overwritten). Each file is opened with `wx`, so one that
+ * appears meanwhile is not overwritten either.
+ */
+export async function writeNewFiles(root: string, files: readonly RegistryFile[], fix: string): Promise<void> {
+  const present: string[] = []
+  for (const file of files) if ((await readProjectFile(root, file.path)) !== undefined) present.push(file.path)
+  if (present.length > 0) throw new ImportRefused(`${present.join(', ')} ${present.length === 1 ? 'is' : 'are'} there already, and oac never overwrites a file: nothing was written. ${fix}`)
+  for (const file of files) {
+    const path = join(root, ...file.path.split('/'))
+    await mkdir(dirname(path), { recursive: true })
+    const handle = await open(path, 'wx')
+    try {
+      await handle.writeFile(file.content)
+    } finally {
+      await handle.close()
+    }
+  }
+}

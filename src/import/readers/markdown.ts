@@ -1,0 +1,131 @@
+import { ARGS_PLACEHOLDER } from '../../compile/commands.js'
+import type { Harness, JsonValue } from '../../define/types.js'
+import { baseName, filesUnder, listFolder, readFrontmatter, readProjectFile } from '../source-text.js'
+import type { ImportedCommand, ImportedSkill, NotCarried } from '../types.js'
+
+/** What a harness's command text says, read back into a definition's prompt (the inverse of compile's `commandPrompt`). */
+export interface CommandText {
+  /** The harness's placeholder for what the user typed, e.g. `$ARGUMENTS` (a pattern where an escaped one is text). */
+  placeholder: (command: string) => string | RegExp
+  /** Undoes the harness's escape of a literal (Claude Code's `\$ARGUMENTS`). */
+  unescape?: (text: string) => string
+  /** Other placeholders the harness fills, which a command's one `{{args}}` cannot say (`$1`). */
+  positional?: RegExp
+}
+
+/** The prompt of a command with its placeholder as `{{args}}`, and what it says that `{{args}}` cannot. */
+export function commandPromptFrom(text: string, command: string, syntax: CommandText): { prompt: string; problems: string[] } {
+  const problems: string[] = []
+  if (text.includes(ARGS_PLACEHOLDER)) problems.push(`its text holds \`${ARGS_PLACEHOLDER}\`, which a definition reads as the arguments`)
+  const positional = syntax.positional && new RegExp(syntax.positional.source, 'g')
+  const placeholder = syntax.placeholder(command)
+  const pieces = (typeof placeholder === 'string' ? text.split(placeholder) : text.split(new RegExp(placeholder.source, 'g'))).map((piece) => {
+    const found = positional ? [...piece.matchAll(positional)].map((match) => match[0]) : []
+    if (found.length > 0) problems.push(`it uses the positional placeholder${found.length > 1 ? 's' : ''} ${[...new Set(found)].map((p) => `\`${p}\``).join(', ')}, which a definition's one \`${ARGS_PLACEHOLDER}\` cannot say (they would be written as plain text)`)
+    const unescaped = syntax.unescape ? syntax.unescape(piece) : piece
+    if (unescaped !== piece) problems.push('it escapes a placeholder to say it as text, which some harnesses cannot say (compile names them); reword it')
+    return unescaped
+  })
+  return { prompt: pieces.join(ARGS_PLACEHOLDER), problems }
+}
+
+/** Fields of a Markdown command file a definition carries; any other is listed. */
+export interface CommandFields {
+  argumentHint?: string
+  /** The frontmatter that names the agent to run the command as (the key, and when it applies). */
+  agent?: (data: { [key: string]: JsonValue }) => { agent?: string; keys: string[] }
+}
+
+/** Every `<name>.md` command file in `folder` (not its subfolders: namespaced commands are listed as not carried). */
+export async function readMarkdownCommands(root: string, folder: string, from: Harness, syntax: CommandText, fields: CommandFields): Promise<{ commands: ImportedCommand[]; notCarried: NotCarried[] }> {
+  const commands: ImportedCommand[] = []
+  const notCarried: NotCarried[] = []
+  for (const entry of await listFolder(root, folder)) {
+    const file = `${folder}/${entry.name}`
+    if (entry.isFolder) {
+      notCarried.push({ at: { file, line: 1 }, what: `the commands in ${file}/`, why: 'a command in a subfolder has a namespaced name (`folder:name`), which no definition has' })
+      continue
+    }
+    if (!entry.isFile || !entry.name.endsWith('.md')) continue
+    const text = (await readProjectFile(root, file))!
+    const name = baseName(entry.name, '.md')
+    const { data, body, lineOf } = readFrontmatter(text, file)
+    const { prompt, problems } = commandPromptFrom(body, name, syntax)
+    for (const problem of problems) notCarried.push({ at: { file, line: 1 }, what: `command "${name}"`, why: problem })
+    const agent = fields.agent?.(data)
+    const known = new Set(['description', ...(fields.argumentHint ? [fields.argumentHint] : []), ...(agent?.keys ?? [])])
+    for (const key of Object.keys(data)) {
+      if (!known.has(key)) notCarried.push({ at: { file, line: lineOf(key) }, what: `\`${key}\` of command "${name}"`, why: 'a command definition has no such field' })
+    }
+    const hint = fields.argumentHint === undefined ? undefined : data[fields.argumentHint]
+    commands.push({
+      kind: 'command',
+      name,
+      // Harnesses show a command's first line when it names no description; a definition needs one.
+      description: typeof data.description === 'string' ? data.description : firstLine(prompt),
+      prompt: prompt.trimEnd(),
+      ...(typeof hint === 'string' && { argumentHint: hint }),
+      ...(agent?.agent !== undefined && { agent: agent.agent }),
+      from,
+      at: { file, line: 1 },
+    })
+  }
+  return { commands, notCarried }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n').find((line) => line.trim() !== '')?.trim().replace(/^#+\s*/, '') ?? ''
+}
+
+/** Files a harness writes into a skill's folder itself, which are not the skill's own files. */
+export interface SkillFolderRead {
+  /** The file that keeps a skill from the model there (Codex's `agents/openai.yaml`), when `userOnly` says so. */
+  userOnlyFile?: { path: string; says: (text: string) => boolean }
+  unescape?: (text: string) => string
+}
+
+const SKILL_KEYS = new Set(['name', 'description', 'disable-model-invocation'])
+
+/** Every skill folder (`<name>/SKILL.md`) in `folder`, with its other text files. */
+export async function readSkills(root: string, folder: string, from: Harness, read: SkillFolderRead = {}): Promise<{ skills: ImportedSkill[]; notCarried: NotCarried[] }> {
+  const skills: ImportedSkill[] = []
+  const notCarried: NotCarried[] = []
+  for (const entry of await listFolder(root, folder)) {
+    if (!entry.isFolder) continue
+    const dir = `${folder}/${entry.name}`
+    const file = `${dir}/SKILL.md`
+    const text = await readProjectFile(root, file)
+    if (text === undefined) continue
+    const { data, body, lineOf } = readFrontmatter(text, file)
+    const name = typeof data.name === 'string' ? data.name : entry.name
+    for (const key of Object.keys(data)) {
+      if (!SKILL_KEYS.has(key)) notCarried.push({ at: { file, line: lineOf(key) }, what: `\`${key}\` of skill "${name}"`, why: 'a skill definition has no such field' })
+    }
+    let modelInvocation = data['disable-model-invocation'] !== true
+    const files: Record<string, string> = {}
+    for (const path of await filesUnder(root, dir)) {
+      if (path === 'SKILL.md') continue
+      const content = await readProjectFile(root, `${dir}/${path}`)
+      if (read.userOnlyFile?.path === path && content !== undefined && read.userOnlyFile.says(content)) {
+        modelInvocation = false
+        continue
+      }
+      if (content === undefined || content.includes('\u0000') || content.includes('\uFFFD')) {
+        notCarried.push({ at: { file: `${dir}/${path}`, line: 1 }, what: `the file "${path}" of skill "${name}"`, why: 'it is not text, and a skill definition names text files (copy it beside the registry by hand)' })
+        continue
+      }
+      files[path] = content
+    }
+    skills.push({
+      kind: 'skill',
+      name,
+      description: typeof data.description === 'string' ? data.description : '',
+      instructions: (read.unescape ? read.unescape(body) : body).trimEnd(),
+      files,
+      modelInvocation,
+      from,
+      at: { file, line: 1 },
+    })
+  }
+  return { skills, notCarried }
+}

@@ -1,0 +1,86 @@
+import type { HookEvent } from '../define/hooks.js'
+import type { AgentMode, Harness, JsonValue } from '../define/types.js'
+
+/** Where a definition, or a piece the import cannot carry, was read: a project-relative path and a 1-based line. */
+export interface ReadLocation {
+  file: string
+  line: number
+}
+
+/** An agent as one harness's files say it: the fields of `defineAgent` that harness can hold. */
+export interface ImportedAgent {
+  kind: 'agent'
+  name: string
+  description: string
+  prompt: string
+  mode?: AgentMode
+  model?: Partial<Record<Harness, string>>
+  builtinTools?: Partial<Record<Harness, string[]>>
+  harness?: Partial<Record<Harness, Record<string, JsonValue>>>
+  from: Harness
+  at: ReadLocation
+}
+
+/** A command: its prompt with `{{args}}` for what the user typed after it. */
+export interface ImportedCommand {
+  kind: 'command'
+  name: string
+  description: string
+  prompt: string
+  argumentHint?: string
+  agent?: string
+  from: Harness
+  at: ReadLocation
+}
+
+/** A skill's folder: SKILL.md's body and every other text file in the folder, by its path there. */
+export interface ImportedSkill {
+  kind: 'skill'
+  name: string
+  description: string
+  instructions: string
+  files: Record<string, string>
+  modelInvocation: boolean
+  from: Harness
+  at: ReadLocation
+}
+
+/** A shell command a harness runs on an event (Claude Code's hook shape, which Codex reads too). */
+export interface ImportedHook {
+  kind: 'hook'
+  name: string
+  on: HookEvent
+  /** The harness's own event name the command was written for, as the command reads it on stdin. */
+  nativeEvent: string
+  command: string
+  /** The harness's tool matcher, a regular expression over its tool names (undefined: every tool). */
+  matcher?: string
+  timeoutMs?: number
+  from: Harness
+  at: ReadLocation
+}
+
+export type ImportedDefinition = ImportedAgent | ImportedCommand | ImportedSkill | ImportedHook
+
+/**
+ * Something the import read and cannot carry into a definition: listed for the user with its file
+ * and line. `later` names the definition that will carry it once it exists.
+ */
+export interface NotCarried {
+  at: ReadLocation
+  what: string
+  why: string
+  later?: 'defineRule' | 'defineMcpServer'
+}
+
+/** What one harness's files hold. */
+export interface HarnessRead {
+  definitions: ImportedDefinition[]
+  notCarried: NotCarried[]
+}
+
+/** Reads the files one harness reads in a project. */
+export interface HarnessReader {
+  harness: Harness
+  read(root: string): Promise<HarnessRead>
+}
