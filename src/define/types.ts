@@ -3,6 +3,7 @@
 import type { SinclairObject, SinclairSchema, SinclairStatic, TypeBoxObject, TypeBoxSchema, TypeBoxStatic } from '../../peer-types.js'
 import type { z } from 'zod'
 import type { AnyHookDefinition } from './hooks.js'
+import type { McpServerDefinition } from './mcp-servers.js'
 
 /**
  * The harnesses unplugin-oac compiles to, in their canonical order. Each is described in
@@ -199,8 +200,8 @@ export interface AgentOptions {
   description: string
   /** The system prompt, or a file resolved next to the module that defines the agent. */
   prompt: string | { file: string }
-  /** Tool definitions, or names of tools listed in the registry's `tools`. */
-  tools?: ReadonlyArray<AnyToolDefinition | string>
+  /** Tool definitions, or names of tools listed in the registry's `tools`; an MCP server gives the agent its tools. */
+  tools?: ReadonlyArray<AnyToolDefinition | McpServerDefinition | string>
   model?: ModelSpec
   mode?: AgentMode
   toolFormat?: ToolFormat
@@ -217,7 +218,7 @@ export interface AgentDefinition {
   readonly name: string
   readonly description: string
   readonly prompt: string | { readonly file: string }
-  readonly tools: ReadonlyArray<AnyToolDefinition | string>
+  readonly tools: ReadonlyArray<AnyToolDefinition | McpServerDefinition | string>
   readonly model?: ModelSpec
   readonly mode: AgentMode
   readonly toolFormat: ToolFormat
@@ -244,6 +245,8 @@ export interface ConfigProfile {
   approval?: ToolApprovalRules
   /** Names of the registry's hooks to compile (default: all of them). */
   hooks?: readonly string[]
+  /** Names of the registry's MCP servers to compile (default: all of them). */
+  mcpServers?: readonly string[]
 }
 
 /** Text written inline, or a file resolved next to the module that defines it. */
@@ -305,6 +308,8 @@ export interface RegistryOptions {
   hooks?: readonly AnyHookDefinition[]
   skills?: readonly SkillDefinition[]
   commands?: readonly CommandDefinition[]
+  /** MCP servers someone else wrote, merged into every harness's MCP configuration. */
+  mcpServers?: readonly McpServerDefinition[]
   configs?: Record<string, ConfigProfile>
 }
 
@@ -315,6 +320,7 @@ export interface RegistryDefinition {
   readonly hooks: readonly AnyHookDefinition[]
   readonly skills: readonly SkillDefinition[]
   readonly commands: readonly CommandDefinition[]
+  readonly mcpServers: readonly McpServerDefinition[]
   readonly configs: Readonly<Record<string, ConfigProfile>>
   readonly source: SourceLocation
 }

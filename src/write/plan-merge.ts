@@ -10,7 +10,8 @@ import { hashValue, type Manifest, type MergeRecord, manifestPath } from './mani
 import { arrayItem, formatPath, lineColumn, type MergeFormat, type MergeResult, type PlainValue, type PreviousEntry, samePath, shortValue, type UserOriginal } from './merge-common.js'
 import { otherManifest } from './owners.js'
 import { canChmod, displayPath, FILE_MODE, hasOwn, readExisting, type WritePlan } from './plan.js'
-import { findSecrets, secretDiagnostics } from './secrets.js'
+import { findSecrets } from '../secrets.js'
+import { secretDiagnostics } from './secrets.js'
 import { tomlFormat } from './toml-merge.js'
 
 const FORMATS: Record<MergeFile['format'], MergeFormat> = { json: jsonFormat, toml: tomlFormat }

@@ -23,6 +23,7 @@ export const claude = {
   schemaLimits: {},
   agentFile: (agent) => `.claude/agents/${agent}.md`,
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.claude/settings.json`' },
+  mcp: { route: 'config' },
   // Hooks of `.claude/settings.json` (test/harness/hooks.test.ts): the model reads a block's reason, and `ask`
   // blocks a headless run (-p) and asks in the UI.
   hooks: {

@@ -32,6 +32,7 @@ export const copilot = {
     unsupported: 'the Copilot CLI 1.0 takes tool permissions only from its command line (`--allow-tool`) and its user settings, and VS Code from its user settings; neither reads them from the project',
     fix: "Start the Copilot CLI with --allow-tool='<server>(<tool>)' for each tool that may run without asking; VS Code asks on a tool's first call and can remember the answer.",
   },
+  mcp: { route: 'config' },
   // Hooks of `.github/hooks/<server>.json`, Copilot's own file and shape (camelCase events, `modifiedArgs`).
   // It also runs those of `.claude/settings.json`, Claude's way: our command there stands aside in Copilot.
   hooks: {

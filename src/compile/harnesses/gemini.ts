@@ -30,6 +30,7 @@ export const gemini = {
   schemaLimits: {},
   agentFile: (agent) => `.gemini/agents/${agent}.md`,
   approvals: { written: 'as `mcp_<server>_<tool>` in `tools.allowed` or `tools.confirmationRequired` of `.gemini/settings.json`' },
+  mcp: { route: 'config' },
   // Hooks of `.gemini/settings.json`, in a trusted folder. `ask` makes a headless run wait for ever; PreCompress
   // fires before every model turn, compressing or not (test/harness/hooks.test.ts).
   hooks: {

@@ -20,6 +20,7 @@ export const qwen = {
   schemaLimits: {},
   agentFile: (agent) => `.qwen/agents/${agent}.md`,
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.qwen/settings.json`' },
+  mcp: { route: 'config' },
   // Hooks of `.qwen/settings.json`. UserPromptSubmit fires before every model turn (with an empty prompt after
   // the first: the runtime passes those over); PreToolUse's `updatedInput` is not applied in 0.24.
   hooks: {

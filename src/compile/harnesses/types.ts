@@ -168,6 +168,8 @@ export interface HarnessDescription {
    * harness: where its emitter writes them, or why they cannot (compile then warns).
    */
   approvals: { written: string } | { unsupported: string; fix: string }
+  /** How it takes MCP servers someone else wrote (`defineMcpServer`; docs/mcp-servers.md has the evidence). */
+  mcp: McpSupport
   /** How it runs our hooks. */
   hooks: HookSupport
   /** Checks an agent's `harness.<id>` fields (already plain JSON); every problem is reported, none thrown. */
@@ -188,6 +190,24 @@ export interface HarnessDescription {
   /** Where it reads a user's own files, in their home (`--scope user`, src/emit/user-scope.ts). */
   userScope: UserScopeSupport
   proof: HarnessProof
+}
+
+/** A place in an MCP server's definition that holds a `fromEnv` reference. */
+export type McpReferencePlace = 'argument' | 'renamedEnv' | 'header'
+
+export interface McpSupport {
+  /**
+   * `config`: a server goes into the harness's own MCP configuration; `bridge`: our extension connects
+   * to it and registers its tools as native ones (the harness has no MCP, or shows its model no MCP
+   * tool by name).
+   */
+  route: 'config' | 'bridge'
+  /**
+   * The references its configuration cannot fill, each with why, in words that follow the harness's
+   * name; `project`: only in a project's (or a plugin's) configuration, not in the user's. A server
+   * with such a reference is left out of that harness (compile warns, `mcp-server-left-out`).
+   */
+  unfilled?: Partial<Record<McpReferencePlace, { says: string; project?: true }>>
 }
 
 /**
