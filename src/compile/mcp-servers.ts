@@ -7,8 +7,9 @@ import { isMcpServer } from './guards.js'
 import { harness } from './harnesses/index.js'
 import type { McpReferencePlace } from './harnesses/types.js'
 import { serverNameProblem } from './names.js'
-import type { Plan, PlannedMcpServer, PlannedMcpValue } from './plan.js'
+import type { PlannedMcpServer, PlannedMcpValue } from './plan.js'
 import { plannedSource } from './source.js'
+import { type Target, targetOf } from './target.js'
 
 /*
  * MCP servers someone else wrote (`defineMcpServer`): gathered from the registry and its agents, picked
@@ -203,11 +204,11 @@ function referencePlaces(server: PlannedMcpServer): McpReferencePlace[] {
  * Why the harness's configuration cannot carry the server in this target (a reference it does not fill
  * there), or undefined when it can. Such a server is left out of that harness's configuration.
  */
-export function mcpServerLeftOut(server: PlannedMcpServer, id: Harness, target: Pick<Plan, 'scope'>): string | undefined {
+export function mcpServerLeftOut(server: PlannedMcpServer, id: Harness, target: Target): string | undefined {
   const unfilled = harness(id).mcp.unfilled ?? {}
   const place = referencePlaces(server).find((candidate) => {
     const limit = unfilled[candidate]
-    return limit !== undefined && !(limit.project && target.scope === 'user')
+    return limit !== undefined && !(limit.project && target.kind === 'home')
   })
   return place === undefined ? undefined : unfilled[place]!.says
 }
@@ -222,7 +223,7 @@ const PLACE_FIX: Record<McpReferencePlace, string> = {
 /** One warning per selected harness that cannot carry the server (see `mcpServerLeftOut`). */
 function warnLeftOut(planned: PlannedMcpServer, server: McpServerDefinition, config: ResolvedConfig, findings: Findings): void {
   for (const id of config.harnesses) {
-    const says = mcpServerLeftOut(planned, id, config)
+    const says = mcpServerLeftOut(planned, id, targetOf(config))
     if (says === undefined) continue
     const place = referencePlaces(planned).find((candidate) => harness(id).mcp.unfilled?.[candidate]?.says === says)!
     const { title, mcp } = harness(id)

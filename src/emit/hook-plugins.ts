@@ -1,8 +1,9 @@
 import { harness } from '../compile/harnesses/index.js'
 import type { Plan, PlannedHook } from '../compile/plan.js'
+import { targetOf } from '../compile/target.js'
 import type { HookEvent } from '../define/hooks.js'
 import type { Harness } from '../define/types.js'
-import { generatedHeader, scriptFrom, scriptUrlCode, scriptUrlImports } from './codegen/bridge.js'
+import { generatedHeader } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import type { OwnedFile } from './types.js'
 
@@ -19,6 +20,7 @@ import type { OwnedFile } from './types.js'
  * no declarations: TS7016 under strict).
  */
 function hookTypes(plan: Plan): string {
+  const target = targetOf(plan)
   return `/** A hook script, imported: it loads the hook and runs it on an event (see unplugin-oac's runtime). */
 type Answer =
   | { kind: "block" | "ask"; reason: string }
@@ -28,9 +30,9 @@ type Answer =
   | { kind: "keepGoing"; reason: string }
 type Hook = Promise<{ handle(event: Record<string, unknown>): Promise<{ answer?: Answer; error?: string }> }>
 
-/** Imports a hook script by its path from ${plan.scope === 'user' ? 'the home folder' : 'this file'}; a hook that fails to load fails each run of it, with the error. */
+/** Imports a hook script by its path from ${target.scriptUrlBase}; a hook that fails to load fails each run of it, with the error. */
 function load(script: string): Hook {
-  const hook: Hook = import(${scriptUrlCode(plan, 'script')}.href).then((module: { started: Hook }) => module.started)
+  const hook: Hook = import(${target.scriptUrl('script')}.href).then((module: { started: Hook }) => module.started)
   hook.catch(() => undefined)
   return hook
 }`
@@ -51,7 +53,7 @@ async function run(hooks: Hook[], event: Record<string, unknown>, apply: (answer
 
 /** The generated file: the hook scripts it loads, and per event the list of its hooks, by name. */
 function imports(plan: Plan, from: string, hooks: readonly PlannedHook[]): { code: string[]; lists: Map<HookEvent, string> } {
-  const code = hooks.map((hook, i) => `const hook${i} = load(${jsString(scriptFrom(plan, from, hook.script))}) // ${hook.name}`)
+  const code = hooks.map((hook, i) => `const hook${i} = load(${jsString(targetOf(plan).scriptFrom(from, hook.script))}) // ${hook.name}`)
   const lists = new Map<HookEvent, string>()
   for (const [i, hook] of hooks.entries()) lists.set(hook.on, lists.has(hook.on) ? `${lists.get(hook.on)!.slice(0, -1)}, hook${i}]` : `[hook${i}]`)
   return { code, lists }
@@ -68,7 +70,7 @@ export function hookPluginFile(plan: Plan, id: Harness, hooks: readonly PlannedH
   const header = generatedHeader(`${hooks.length === 1 ? 'hook' : 'hooks'} ${hooks.map((hook) => JSON.stringify(hook.name)).join(', ')} (${sources})`)
   const { code, lists } = imports(plan, path, hooks)
   const body = wire === 'opencode' ? opencodePlugin(id, lists, harnessCode) : piExtension(id, wire === 'omp', lists)
-  const content = [header, ...scriptUrlImports(plan), ...body.typeImports, ...code, '', hookTypes(plan), runnerCode(plan.serverName), '', ...body.code, ''].join('\n')
+  const content = [header, ...targetOf(plan).scriptUrlImports, ...body.typeImports, ...code, '', hookTypes(plan), runnerCode(plan.serverName), '', ...body.code, ''].join('\n')
   return { kind: 'owned', path, content }
 }
 
