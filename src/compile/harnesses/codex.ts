@@ -1,3 +1,4 @@
+import { CODEX_ENTRY } from './mcp-formats.js'
 import type { JsonValue } from '../../define/types.js'
 import type { JsonSchema } from '../plan.js'
 import type { CommandFile, HarnessDescription, HarnessFieldProblem } from './types.js'
@@ -129,6 +130,7 @@ export const codex = {
   // `bearer_token_env_var` and `env_http_headers`.
   mcp: {
     route: 'config',
+    files: [{ path: '.codex/config.toml', format: 'toml', key: ['mcp_servers'], entry: CODEX_ENTRY }],
     unfilled: {
       argument: { says: "fills no variable into a server's arguments (`${NAME}` reaches the server as written)" },
       renamedEnv: { says: 'passes a variable to a stdio server only under its own name (`env_vars`)' },

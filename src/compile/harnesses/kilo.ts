@@ -1,3 +1,4 @@
+import { OPENCODE_ENTRY } from './mcp-formats.js'
 import { OPENCODE_SKILLS, opencode, opencodeCommand } from './opencode.js'
 import type { HarnessDescription } from './types.js'
 
@@ -29,6 +30,7 @@ export const kilo = {
   // not filled; the user's config takes `{env:NAME}`. A stdio server inherits Kilo's environment.
   mcp: {
     route: 'config',
+    files: [{ path: '.kilo/kilo.json', format: 'json', key: ['mcp'], entry: { ...OPENCODE_ENTRY, inheritsEnv: true } }],
     unfilled: {
       argument: { says: "refuses an environment reference in a project's config (it skips the whole file)", project: true },
       renamedEnv: { says: "refuses an environment reference in a project's config (it skips the whole file)", project: true },
