@@ -1,4 +1,5 @@
-export { defineAgent, defineCommand, defineHook, defineRegistry, defineSkill, defineTool } from './define/index.js'
+export { defineAgent, defineCommand, defineHook, defineMcpServer, defineRegistry, defineSkill, defineTool, fromEnv } from './define/index.js'
+export type { EnvReference, McpServerDefinition, McpServerOptions, McpValue } from './define/mcp-servers.js'
 export { BUILTIN_TOOLS, HOOK_EVENTS } from './define/hooks.js'
 export type {
   AnyHookDefinition,

@@ -1,5 +1,6 @@
 import type { AnyHookDefinition } from '../define/hooks.js'
 import type { AgentDefinition, AnyToolDefinition, CommandDefinition, RegistryDefinition, SkillDefinition } from '../define/types.js'
+import type { McpServerDefinition } from '../define/mcp-servers.js'
 
 function hasKind(value: unknown, kind: string): boolean {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === kind
@@ -34,4 +35,8 @@ export function isHook(value: unknown): value is AnyHookDefinition {
 export function everyHook(registry: RegistryDefinition): AnyHookDefinition[] {
   const lists: unknown[] = [registry.hooks, ...(Array.isArray(registry.agents) ? registry.agents : []).map((agent: unknown) => (isAgent(agent) ? agent.hooks : undefined))]
   return [...new Set(lists.flatMap((list) => (Array.isArray(list) ? list.filter(isHook) : [])))]
+}
+
+export function isMcpServer(value: unknown): value is McpServerDefinition {
+  return hasKind(value, 'oac:mcp-server')
 }

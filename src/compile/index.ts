@@ -11,10 +11,11 @@ import { planHooks } from './hooks.js'
 import { checkPluginRoutes } from './plugin.js'
 import { isAgent } from './guards.js'
 import { harness } from './harnesses/index.js'
-import type { Plan, PlannedAgent, PlannedCommand, PlannedSkill, PlannedTool } from './plan.js'
+import type { Plan, PlannedAgent, PlannedCommand, PlannedMcpServer, PlannedSkill, PlannedTool } from './plan.js'
 import { collectSkillTools, planSkill, registrySkills } from './skills.js'
 import { collectTools, planTool } from './tools.js'
 import { targetOf, warnTargetLimits } from './target.js'
+import { collectMcpServers, planMcpServer } from './mcp-servers.js'
 
 export type { PlanOptions } from './config.js'
 export { SCHEMA_SUPPORT } from './schema-support.js'
@@ -146,6 +147,11 @@ function warnOutputNotObject(config: ResolvedConfig, tools: readonly PlannedTool
   }
 }
 
+/** The planned agent with the names of the MCP servers its tools name, where it names any. */
+function withServers(planned: PlannedAgent | undefined, servers: readonly string[]): PlannedAgent | undefined {
+  return planned && servers.length > 0 ? { ...planned, mcpServers: [...servers] } : planned
+}
+
 /**
  * Turns loaded definitions into a Plan: every name checked, every input schema made one canonical
  * JSON Schema, every problem a diagnostic at its definition. Pure: no I/O (prompt texts come from
@@ -161,6 +167,8 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   const skills = registrySkills(registry, findings)
   const skillTools = collectSkillTools(skills, registry, collected, findings)
   checkApprovalNames(rules, config.config, collected.tools, registry, findings)
+  const servers = collectMcpServers(registry, agents, config, findings)
+  const plannedServers = servers.servers.map((server) => planMcpServer(server, config, options.root, findings)).filter((server): server is PlannedMcpServer => server !== undefined)
 
   const tools: PlannedTool[] = []
   for (const tool of collected.tools) {
@@ -171,7 +179,8 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   const agentPairs: Array<{ definition: AgentDefinition; planned: PlannedAgent }> = []
   for (const agent of agents) {
     const inputs = { prompt: loaded.prompts.get(agent), tools: collected.byAgent.get(agent) ?? [], config, root: options.root }
-    const planned = planAgent(agent, inputs, findings)
+    const agentServers = servers.byAgent.get(agent) ?? []
+    const planned = withServers(planAgent(agent, inputs, findings), agentServers)
     if (!planned) continue
     plannedAgents.push(planned)
     agentPairs.push({ definition: agent, planned })
@@ -202,6 +211,10 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   const diagnostics = withLevels(config.diagnosticLevels, findings.diagnostics)
   if (hasErrors(diagnostics)) return { diagnostics }
   const { profile: _profile, ...settings } = config
-  const extras = { ...(plannedSkills.length > 0 && { skills: plannedSkills }), ...(plannedCommands.length > 0 && { commands: plannedCommands }) }
+  const extras = {
+    ...(plannedSkills.length > 0 && { skills: plannedSkills }),
+    ...(plannedCommands.length > 0 && { commands: plannedCommands }),
+    ...(plannedServers.length > 0 && { mcpServers: plannedServers }),
+  }
   return { plan: { ...settings, tools, agents: plannedAgents, hooks, ...extras }, diagnostics }
 }

@@ -31,6 +31,8 @@ export interface Plan {
   skills?: PlannedSkill[]
   /** The registry's commands, where it defines any (src/compile/commands.ts). */
   commands?: PlannedCommand[]
+  /** MCP servers someone else wrote, where the registry defines any (src/compile/mcp-servers.ts). */
+  mcpServers?: PlannedMcpServer[]
   /** Present when the target is a plugin folder (`--plugin`): what its manifests call it. `targetOf` (src/compile/target.ts) makes the target of this and `scope`. */
   plugin?: PluginInfo
   /**
@@ -125,6 +127,8 @@ export interface PlannedAgent {
   model: Partial<Record<Harness, string>>
   builtinTools: Partial<Record<Harness, string[]>>
   harness: Partial<Record<Harness, Record<string, JsonValue>>>
+  /** Names of the MCP servers (of `Plan.mcpServers`) its `tools` name, where it names any. */
+  mcpServers?: string[]
   source: PlannedSource
 }
 
@@ -171,3 +175,31 @@ export interface PlannedCommand {
   agent?: string
   source: PlannedSource
 }
+
+/** A value of an MCP server's definition: a literal, or the name of the environment variable (`fromEnv`) it comes from. */
+export type PlannedMcpValue = string | { env: string }
+
+interface PlannedMcpServerBase {
+  name: string
+  description?: string
+  source: PlannedSource
+}
+
+/** A server a harness starts as a process and speaks to over its stdio. */
+export interface PlannedStdioServer extends PlannedMcpServerBase {
+  transport: 'stdio'
+  command: string
+  args: PlannedMcpValue[]
+  env: Record<string, PlannedMcpValue>
+}
+
+/** A server a harness reaches over streamable HTTP. */
+export interface PlannedHttpServer extends PlannedMcpServerBase {
+  transport: 'http'
+  url: string
+  /** The variable whose value is sent as `Authorization: Bearer <value>`. */
+  bearerTokenEnv?: string
+  headers: Record<string, PlannedMcpValue>
+}
+
+export type PlannedMcpServer = PlannedStdioServer | PlannedHttpServer

@@ -3,7 +3,7 @@ import { type ApprovalRules, toolApproval, toolEffects } from './approval.js'
 import type { ResolvedConfig } from './config.js'
 import type { ZodCopy } from '../load/zod-copy.js'
 import type { Findings } from './findings.js'
-import { isTool } from './guards.js'
+import { isMcpServer, isTool } from './guards.js'
 import { harness } from './harnesses/index.js'
 import { checkIdentity, type IdentityRules } from './identity.js'
 import { builtinCollisions, isBuiltinAnywhere, toolNameProblem } from './names.js'
@@ -57,6 +57,8 @@ export function collectTools(registry: RegistryDefinition, agents: readonly Agen
     const own: AnyToolDefinition[] = []
     const entries: readonly unknown[] = Array.isArray(agent.tools) ? agent.tools : []
     entries.forEach((entry, i) => {
+      // A server gives the agent its tools: src/compile/mcp-servers.ts gathers those.
+      if (isMcpServer(entry)) return
       let tool: AnyToolDefinition | undefined
       if (typeof entry === 'string') {
         tool = registryNames.get(entry)

@@ -104,6 +104,8 @@ export function defineCommand(options: CommandOptions): CommandDefinition {
   }
 }
 
+export { defineMcpServer, fromEnv } from './mcp-servers.js'
+
 export function defineRegistry(options: RegistryOptions): RegistryDefinition {
   return {
     kind: 'oac:registry',
@@ -112,6 +114,7 @@ export function defineRegistry(options: RegistryOptions): RegistryDefinition {
     hooks: options.hooks ?? [],
     skills: options.skills ?? [],
     commands: options.commands ?? [],
+    mcpServers: options.mcpServers ?? [],
     configs: options.configs ?? {},
     source: callerLocation(),
   }

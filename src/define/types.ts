@@ -4,6 +4,7 @@ import type { SinclairObject, SinclairSchema, SinclairStatic, TypeBoxObject, Typ
 import type { z } from 'zod'
 import type { DiagnosticCode } from '../diagnostic-codes.js'
 import type { AnyHookDefinition } from './hooks.js'
+import type { McpServerDefinition } from './mcp-servers.js'
 
 /**
  * The harnesses unplugin-oac compiles to, in their canonical order. Each is described in
@@ -200,8 +201,8 @@ export interface AgentOptions {
   description: string
   /** The system prompt, or a file resolved next to the module that defines the agent. */
   prompt: string | { file: string }
-  /** Tool definitions, or names of tools listed in the registry's `tools`. */
-  tools?: ReadonlyArray<AnyToolDefinition | string>
+  /** Tool definitions, or names of tools listed in the registry's `tools`; an MCP server gives the agent its tools. */
+  tools?: ReadonlyArray<AnyToolDefinition | McpServerDefinition | string>
   model?: ModelSpec
   mode?: AgentMode
   toolFormat?: ToolFormat
@@ -218,7 +219,7 @@ export interface AgentDefinition {
   readonly name: string
   readonly description: string
   readonly prompt: string | { readonly file: string }
-  readonly tools: ReadonlyArray<AnyToolDefinition | string>
+  readonly tools: ReadonlyArray<AnyToolDefinition | McpServerDefinition | string>
   readonly model?: ModelSpec
   readonly mode: AgentMode
   readonly toolFormat: ToolFormat
@@ -250,6 +251,8 @@ export interface ConfigProfile {
    * without counting it as a warning. Errors stay errors. E.g. `{ 'tools-not-scoped': 'off' }`.
    */
   diagnostics?: DiagnosticLevelMap
+  /** Names of the registry's MCP servers to compile (default: all of them). */
+  mcpServers?: readonly string[]
 }
 
 /** What a warning code becomes (see ConfigProfile.diagnostics). */
@@ -318,6 +321,8 @@ export interface RegistryOptions {
   hooks?: readonly AnyHookDefinition[]
   skills?: readonly SkillDefinition[]
   commands?: readonly CommandDefinition[]
+  /** MCP servers someone else wrote, merged into every harness's MCP configuration. */
+  mcpServers?: readonly McpServerDefinition[]
   configs?: Record<string, ConfigProfile>
 }
 
@@ -328,6 +333,7 @@ export interface RegistryDefinition {
   readonly hooks: readonly AnyHookDefinition[]
   readonly skills: readonly SkillDefinition[]
   readonly commands: readonly CommandDefinition[]
+  readonly mcpServers: readonly McpServerDefinition[]
   readonly configs: Readonly<Record<string, ConfigProfile>>
   readonly source: SourceLocation
 }

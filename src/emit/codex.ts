@@ -1,7 +1,8 @@
 import { codex } from '../compile/harnesses/codex.js'
 import type { Plan, PlannedAgent, ToolApproval } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
-import { mcpServerCommand } from '../runtime/mcp-launcher.js'
+import { CODEX_ENTRY } from '../compile/harnesses/mcp-formats.js'
+import { mcpServerEntry, ourServer } from './mcp-servers.js'
 import { hasNativeForm, renderAgentPrompt } from './codegen/prompt-docs.js'
 import type { MergeEntry, OutputFile } from './types.js'
 
@@ -67,8 +68,7 @@ function agentEntries(plan: Plan, agent: PlannedAgent): MergeEntry[] {
 export function mcpServerBlock(plan: Plan, enabledTools: string[]): { [key: string]: JsonValue } {
   const decided = plan.tools.filter((tool) => tool.approval !== undefined && enabledTools.includes(tool.name))
   return {
-    ...mcpServerCommand(plan),
-    ...(plan.env.length > 0 ? { env_vars: [...plan.env] } : {}),
+    ...mcpServerEntry(CODEX_ENTRY, ourServer(plan)),
     enabled_tools: enabledTools,
     startup_timeout_sec: STARTUP_TIMEOUT_SEC,
     tool_timeout_sec: TOOL_TIMEOUT_SEC,

@@ -1,7 +1,8 @@
 import { copilot } from '../compile/harnesses/copilot.js'
 import type { Plan, PlannedAgent } from '../compile/plan.js'
 import type { JsonValue } from '../define/types.js'
-import { mcpServerCommand } from '../runtime/mcp-launcher.js'
+import { VSCODE_ENTRY } from '../compile/harnesses/mcp-formats.js'
+import { mcpServerEntry, ourServer } from './mcp-servers.js'
 import { agentAllowList } from './allow-list.js'
 import { markdownWithFrontmatter } from './codegen/escape.js'
 import { renderAgentPrompt } from './codegen/prompt-docs.js'
@@ -32,8 +33,7 @@ export function emitCopilot(plan: Plan): OutputFile[] {
  * VS Code starts servers in the workspace folder, which `cwd` states; the launcher walks up from it.
  */
 function vscodeServerEntry(plan: Plan): { [key: string]: JsonValue } {
-  const env = Object.fromEntries(plan.env.map((name) => [name, `\${env:${name}}`]))
-  return { type: 'stdio', ...mcpServerCommand(plan), cwd: '${workspaceFolder}', ...(plan.env.length > 0 ? { env } : {}) }
+  return mcpServerEntry(VSCODE_ENTRY, ourServer(plan), { cwd: '${workspaceFolder}' })
 }
 
 /** An agent's Copilot agent file (`<agent>.agent.md`): its tools as `<server>/<tool>`, its model, its prompt. */

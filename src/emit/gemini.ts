@@ -1,11 +1,12 @@
 import { harness } from '../compile/harnesses/index.js'
 import type { Plan, PlannedAgent } from '../compile/plan.js'
 import type { Harness, JsonValue } from '../define/types.js'
-import { mcpServerCommand } from '../runtime/mcp-launcher.js'
+import { GEMINI_ENTRY } from '../compile/harnesses/mcp-formats.js'
+import { mcpServerEntry, ourServer } from './mcp-servers.js'
 import { agentAllowList } from './allow-list.js'
 import { markdownWithFrontmatter } from './codegen/escape.js'
 import { renderAgentPrompt } from './codegen/prompt-docs.js'
-import { type PermissionLists, permissionItems, serverEnv, servesMcp } from './mcp-tools.js'
+import { type PermissionLists, permissionItems, servesMcp } from './mcp-tools.js'
 import type { OutputFile } from './types.js'
 
 /**
@@ -16,7 +17,7 @@ import type { OutputFile } from './types.js'
  * so the config's variables are listed; `${VAR}` is expanded from the CLI's environment.
  */
 export function settingsServerEntry(plan: Plan): { [key: string]: JsonValue } {
-  return { ...mcpServerCommand(plan), ...serverEnv(plan) }
+  return mcpServerEntry(GEMINI_ENTRY, ourServer(plan))
 }
 
 /** Gemini CLI or a fork of it: the harness, the folder of its project settings and agents, and where those settings keep approval rules. */

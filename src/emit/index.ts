@@ -8,6 +8,7 @@ import { emitCodex } from './codex.js'
 import { emitCopilot } from './copilot.js'
 import { emitGemini } from './gemini.js'
 import { emitKilo } from './kilo.js'
+import { emitMcpServers } from './mcp-servers.js'
 import { emitOmp } from './omp.js'
 import { emitOpencode } from './opencode.js'
 import { emitPi } from './pi.js'
@@ -45,7 +46,7 @@ export function emitAll(plan: Plan): OutputFile[] {
 
 /** A project's files. Skills and commands are written below the emitters, from each harness's description. */
 function projectFiles(plan: Plan): OutputFile[] {
-  return combineMerges([...emitPrompts(plan), ...plan.harnesses.flatMap((id) => EMITTERS[id](plan)), ...emitSkills(plan), ...emitCommands(plan), ...emitHooks(plan)])
+  return combineMerges([...emitPrompts(plan), ...plan.harnesses.flatMap((id) => EMITTERS[id](plan)), ...emitMcpServers(plan), ...emitSkills(plan), ...emitCommands(plan), ...emitHooks(plan)])
 }
 
 /**

@@ -1,7 +1,8 @@
 /* What the emitters of MCP harnesses share: which tools the server gives each agent. */
 import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
 import type { Harness, JsonValue } from '../define/types.js'
-import { mcpServerCommand } from '../runtime/mcp-launcher.js'
+import { MCP_JSON_ENTRY } from '../compile/harnesses/mcp-formats.js'
+import { mcpServerEntry, ourServer } from './mcp-servers.js'
 import { hasNativeForm, nativeToolName, toolsByName } from './codegen/prompt-docs.js'
 import { ARRAY_ITEM, type MergeEntry, type MergeFile } from './types.js'
 
@@ -36,7 +37,7 @@ export function mcpJsonFile(plan: Plan): MergeFile {
     kind: 'merge',
     path: '.mcp.json',
     format: 'json',
-    entries: [{ keyPath: ['mcpServers', plan.serverName], value: { ...mcpServerCommand(plan), ...serverEnv(plan) } }],
+    entries: [{ keyPath: ['mcpServers', plan.serverName], value: mcpServerEntry(MCP_JSON_ENTRY, ourServer(plan)) }],
     ...(plan.harnesses.includes('copilot') ? { strictJsonReader: 'the GitHub Copilot CLI' } : {}),
   }
 }

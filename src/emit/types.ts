@@ -51,6 +51,8 @@ export interface MergeEntry {
    */
   keyPath: string[]
   value: JsonValue
+  /** The definition to rename so that we no longer write this key, where it is not our server or an agent (a user's `defineMcpServer`). */
+  renamed?: string
 }
 
 /** Entries we own inside a file the user may also edit: only these keys are touched. */

@@ -1,7 +1,7 @@
 import { type SourceMapPayload, SourceMap } from 'node:module'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { everyHook, isTool } from '../compile/guards.js'
+import { everyHook, isMcpServer, isTool } from '../compile/guards.js'
 import type { RegistryDefinition, SourceLocation } from '../define/types.js'
 
 export interface Located {
@@ -30,9 +30,10 @@ export function bundleLocator(bundleFiles: readonly string[], sourceMap: SourceM
 
 /** Points the `source` of every reachable definition at the user's file (definitions come from this load's own module instance). */
 export function relocateDefinitions(registry: RegistryDefinition, locate: (location: SourceLocation) => SourceLocation): void {
-  const tools = (list: unknown) => (Array.isArray(list) ? list.filter(isTool) : [])
+  // An agent's tools may hold MCP servers beside tools.
+  const tools = (list: unknown) => (Array.isArray(list) ? list.filter((item) => isTool(item) || isMcpServer(item)) : [])
   const hooks = everyHook(registry)
-  const definitions: Array<{ source: SourceLocation }> = [registry, ...tools(registry.tools), ...hooks, ...hooks.flatMap((hook) => tools(hook.tools))]
+  const definitions: Array<{ source: SourceLocation }> = [registry, ...tools(registry.tools), ...tools(registry.mcpServers), ...hooks, ...hooks.flatMap((hook) => tools(hook.tools))]
   // Agents and skills carry tools of their own; commands none.
   const owners: unknown[] = [registry.agents, registry.skills, registry.commands].flatMap((list) => (Array.isArray(list) ? list : []))
   for (const owner of owners) {

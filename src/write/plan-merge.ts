@@ -10,7 +10,8 @@ import { canonicalRecord, hashValue, type Manifest, type MergeRecord, manifestPa
 import { arrayItem, formatPath, lineColumn, type MergeFormat, type MergeResult, type PlainValue, type PreviousEntry, samePath, shortValue, type UserOriginal } from './merge-common.js'
 import { otherManifest } from './owners.js'
 import { canChmod, displayPath, FILE_MODE, hasOwn, readExisting, type WritePlan } from './plan.js'
-import { findSecrets, secretDiagnostics } from './secrets.js'
+import { findSecrets } from '../secrets.js'
+import { secretDiagnostics } from './secrets.js'
 import { tomlFormat } from './toml-merge.js'
 
 const FORMATS: Record<MergeFile['format'], MergeFormat> = { json: jsonFormat, toml: tomlFormat }
@@ -143,7 +144,7 @@ async function planMerge(target: string, file: MergeFile, record: MergeRecord | 
     const writer = await otherManifest(target, plan.next.owner, (manifest) =>
       Boolean(hasOwn(manifest.merges, file.path)?.entries.some((e) => samePath(e.keyPath, entry.keyPath))),
     )
-    const conflict = { keyPath: entry.keyPath, theirs: now, ours: wanted ?? null, writer }
+    const conflict = { keyPath: entry.keyPath, theirs: now, ours: wanted ?? null, writer, renamed: entry.renamed }
     const original = definition?.original
     if (force && original && findSecrets(original.text ?? JSON.stringify(original.value)).length > 0) {
       // Kept to be put back, it would be copied into the manifest, which is committed with the tree.
@@ -232,7 +233,7 @@ function userKeyDiagnostic(
   shown: string,
   text: string,
   definition: { offset: number; original?: UserOriginal } | undefined,
-  conflict: { keyPath: string[]; theirs: PlainValue; ours: PlainValue; writer: string | undefined },
+  conflict: { keyPath: string[]; theirs: PlainValue; ours: PlainValue; writer: string | undefined; renamed: string | undefined },
   force: boolean,
   owner: string,
 ): Diagnostic {
@@ -248,7 +249,7 @@ function userKeyDiagnostic(
     ? `${held}; force replaces it with ${shortValue(ours)}, and ${kept}`
     : `${held}, which would replace it with ${shortValue(ours)}; nothing was written.`
   // The server's name is in the key path of a server entry; any other key of a merge file comes from an agent.
-  const rename = keyPath.includes(owner) ? 'Rename the MCP server (serverName, or --server-name)' : 'Rename the agent'
+  const rename = conflict.renamed ? `Rename ${conflict.renamed}` : keyPath.includes(owner) ? 'Rename the MCP server (serverName, or --server-name)' : 'Rename the agent'
   const yours = writer ? 'its value' : 'your value'
   return {
     severity: force ? 'warning' : 'error',

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { compilePlan, type PlanOptions } from '../../src/compile/index.js'
 import type { Plan } from '../../src/compile/plan.js'
 import { loadRegistry } from '../../src/load/index.js'
+import { isTool } from '../../src/compile/guards.js'
 import { copyProject, repoRoot } from '../util/project.js'
 
 const fixture = resolve(repoRoot, 'test/fixtures/compile-valid')
@@ -148,7 +149,7 @@ describe('compilePlan: a valid registry', () => {
 
   it('converts an input schema once while it lives (a watch rebuild keeps unchanged tools), and each new schema again', async () => {
     const loaded = await loadRegistry('agents/registry.ts:registry', fixture)
-    const tools = [...loaded.registry.tools, ...loaded.registry.agents.flatMap((agent) => agent.tools)].filter((tool) => typeof tool === 'object')
+    const tools = [...loaded.registry.tools, ...loaded.registry.agents.flatMap((agent) => agent.tools)].filter(isTool)
     const conversions = [...new Set(tools.map((tool) => tool.input as object))]
       .filter((input): input is { toJSONSchema: () => unknown } => typeof (input as { toJSONSchema?: unknown }).toJSONSchema === 'function')
       .map((input) => vi.spyOn(input, 'toJSONSchema'))

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { findSecrets } from '../../src/write/secrets.js'
+import { findSecrets } from '../../src/secrets.js'
 
 // Built by concatenation so this file itself does not look like it holds keys.
 const fake = {

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { listedStatus } from './doctor-steps.js'
+import { MCP_JSON_FILE } from './mcp-formats.js'
 import { CLAUDE_COMMAND, CLAUDE_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
@@ -25,6 +26,7 @@ export const claude = {
   schemaLimits: {},
   agentFile: (agent) => `.claude/agents/${agent}.md`,
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.claude/settings.json`' },
+  mcp: { route: 'config', files: [MCP_JSON_FILE] },
   // Hooks of `.claude/settings.json` (test/harness/hooks.test.ts): the model reads a block's reason, and `ask`
   // blocks a headless run (-p) and asks in the UI.
   hooks: {

@@ -25,6 +25,9 @@ export const cline = {
   schemaLimits: {},
   agentFile: null,
   approvals: { unsupported: 'Cline auto-approves every tool of a prompt given on its command line, and its plugins register tools without an approval policy', fix: 'run Cline with --auto-approve false to be asked before each tool' },
+  // Cline 3.0.65 reads MCP servers only from the user's ~/.cline/data/settings/cline_mcp_settings.json, none
+  // from a project (docs/cline.md): a registry's servers reach it through our plugin, as pi's do.
+  mcp: { route: 'bridge' },
   // In-process, in the same sandboxed plugin process as the tools: `.cline/plugins/<server>-hooks.ts`, its
   // runtime hooks `beforeTool` (`{ skip, reason }`: the reason is the tool result the model reads; `{ input }`
   // rewrites) and `afterTool` (`appendContext` reaches the model after the results).

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { CODEX_ENTRY } from './mcp-formats.js'
 import type { JsonValue } from '../../define/types.js'
 import type { JsonSchema } from '../plan.js'
 import { settingsFolder } from './doctor-steps.js'
@@ -155,6 +156,17 @@ export const codex = {
   },
   agentFile: (agent) => `.codex/agents/${agent}.toml`,
   approvals: { written: 'as each tool\'s `approval_mode` (`approve` or `prompt`) in the `[mcp_servers.<server>]` block' },
+  // Checked with the real CLI (docs/mcp-servers.md): `${NAME}` reaches a server literally; a variable
+  // reaches a stdio server only by `env_vars`, under its own name, and an HTTP server by
+  // `bearer_token_env_var` and `env_http_headers`.
+  mcp: {
+    route: 'config',
+    files: [{ path: '.codex/config.toml', format: 'toml', key: ['mcp_servers'], entry: CODEX_ENTRY }],
+    unfilled: {
+      argument: { says: "fills no variable into a server's arguments (`${NAME}` reaches the server as written)" },
+      renamedEnv: { says: 'passes a variable to a stdio server only under its own name (`env_vars`)' },
+    },
+  },
   // Hooks of `.codex/hooks.json`, which Codex runs once the user trusts each (its `/hooks` list; headless,
   // --dangerously-bypass-hook-trust): with `$SHELL -lc` in the session's folder and no project variable, so
   // the command finds the script itself. The hooks see the shell tool as `Bash` and our tools by their

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { MCP_JSON_FILE, VSCODE_ENTRY } from './mcp-formats.js'
 import { frontmatterFieldCheck } from './agent-fields.js'
 import { settingsFolder } from './doctor-steps.js'
 import { CLAUDE_COMMAND, VSCODE_SYNTAX } from './text-syntax.js'
@@ -33,6 +34,14 @@ export const copilot = {
   approvals: {
     unsupported: 'the Copilot CLI 1.0 takes tool permissions only from its command line (`--allow-tool`) and its user settings, and VS Code from its user settings; neither reads them from the project',
     fix: "Start the Copilot CLI with --allow-tool='<server>(<tool>)' for each tool that may run without asking; VS Code asks on a tool's first call and can remember the answer.",
+  },
+  // The CLI reads `.mcp.json` (and skips it whole when it holds a comment); VS Code reads `.vscode/mcp.json`.
+  mcp: {
+    route: 'config',
+    files: [
+      { ...MCP_JSON_FILE, strictJsonReader: 'the GitHub Copilot CLI' },
+      { path: '.vscode/mcp.json', format: 'json', key: ['servers'], entry: VSCODE_ENTRY },
+    ],
   },
   // Hooks of `.github/hooks/<server>.json`, Copilot's own file and shape (camelCase events, `modifiedArgs`).
   // It also runs those of `.claude/settings.json`, Claude's way: our command there stands aside in Copilot.

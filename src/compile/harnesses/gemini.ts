@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { GEMINI_ENTRY } from './mcp-formats.js'
 import { frontmatterFieldCheck } from './agent-fields.js'
 import { listedStatus } from './doctor-steps.js'
 import { GEMINI_SYNTAX } from './text-syntax.js'
@@ -32,6 +33,7 @@ export const gemini = {
   schemaLimits: {},
   agentFile: (agent) => `.gemini/agents/${agent}.md`,
   approvals: { written: 'as `mcp_<server>_<tool>` in `tools.allowed` or `tools.confirmationRequired` of `.gemini/settings.json`' },
+  mcp: { route: 'config', files: [{ path: '.gemini/settings.json', format: 'json', key: ['mcpServers'], entry: GEMINI_ENTRY }] },
   // Hooks of `.gemini/settings.json`, in a trusted folder. `ask` makes a headless run wait for ever; PreCompress
   // fires before every model turn, compressing or not (test/harness/hooks.test.ts).
   hooks: {

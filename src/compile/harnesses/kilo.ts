@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { pluginPackageNeeds, readToolsMap, xdgConfigFolder } from './doctor-steps.js'
+import { OPENCODE_ENTRY } from './mcp-formats.js'
 import { OPENCODE_SKILLS, opencode, opencodeCommand } from './opencode.js'
 import type { HarnessDescription } from './types.js'
 
@@ -26,6 +27,18 @@ export const kilo = {
   agentFile: (agent) => `.kilo/agents/${agent}.md`,
   // As for opencode: every field is written as given; a `permission` map refines ours key by key.
   approvals: { written: 'as `allow` or `ask` in the `permission` of each agent file and of `.kilo/kilo.json` (every agent); the tool shim asks Kilo before it runs' },
+  // Checked with the real CLI (docs/mcp-servers.md): `{env:NAME}` in a project's config makes Kilo skip
+  // the whole file ("environment references are not allowed in project config"), and `${NAME}` is
+  // not filled; the user's config takes `{env:NAME}`. A stdio server inherits Kilo's environment.
+  mcp: {
+    route: 'config',
+    files: [{ path: '.kilo/kilo.json', format: 'json', key: ['mcp'], entry: { ...OPENCODE_ENTRY, inheritsEnv: true } }],
+    unfilled: {
+      argument: { says: "refuses an environment reference in a project's config (it skips the whole file)", project: true },
+      renamedEnv: { says: "refuses an environment reference in a project's config (it skips the whole file)", project: true },
+      header: { says: "refuses an environment reference in a project's config (it skips the whole file)", project: true },
+    },
+  },
   // Kilo's plugins are opencode's; it loads them from `.kilo/plugins/` (not `.opencode/plugins/`).
   hooks: { ...opencode.hooks, registration: { kind: 'plugin', file: (server) => `.kilo/plugins/${server}-hooks.ts` } },
   checkFields: opencode.checkFields,

@@ -27,6 +27,9 @@ export const omp = {
   },
   agentFile: null,
   approvals: { written: 'as each tool\'s `approval` policy (`allow` or `prompt`)' },
+  // 18.2.3 connects the servers of `.omp/mcp.json` but mounts their tools as `xd://` devices, not as tools
+  // its model calls by name (docs/mcp-servers.md).
+  mcp: { route: 'bridge' },
   // Hooks in-process: a generated extension, `.omp/extensions/<server>-hooks.ts` (pi's events, a new input
   // returned, and `session_stop` to keep going). Handlers run at most 30 s, then block.
   hooks: {

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { pluginPackageNeeds, readToolsMap, xdgConfigFolder } from './doctor-steps.js'
+import { OPENCODE_ENTRY } from './mcp-formats.js'
 import { OPENCODE_SYNTAX } from './text-syntax.js'
 import type { CommandFile, HarnessDescription, SkillSupport } from './types.js'
 
@@ -36,6 +37,7 @@ export const opencode = {
   agentFile: (agent) => `.opencode/agent/${agent}.md`,
   // Every field is written as given over the generated ones; a `permission` map refines ours key by key.
   approvals: { written: 'as `allow` or `ask` in the `permission` of each agent file and of `.opencode/opencode.json` (every agent); the tool shim asks opencode before it runs' },
+  mcp: { route: 'config', files: [{ path: '.opencode/opencode.json', format: 'json', key: ['mcp'], entry: OPENCODE_ENTRY }] },
   // Hooks in-process: a generated plugin, `.opencode/plugins/<server>-hooks.ts` (a throw blocks a tool, its
   // arguments are changed in place; session start adds to the system prompt).
   hooks: {

@@ -20,6 +20,8 @@ export const pi = {
   },
   agentFile: null,
   approvals: { written: 'in the extension: a tool that asks confirms with the user before it runs (pi asks for no tool by itself)' },
+  // pi has no MCP.
+  mcp: { route: 'bridge' },
   // Hooks in-process: a generated extension, `.pi/extensions/<server>-hooks.ts`. `ask` confirms in the UI and
   // blocks without one. The agent's end is only watched: pi hands extensions its events through a queue the
   // agent loop does not wait for (AgentSession._handleAgentEvent), so a follow-up sent at the end of the last

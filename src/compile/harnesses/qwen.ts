@@ -1,3 +1,4 @@
+import { GEMINI_ENTRY } from './mcp-formats.js'
 import { frontmatterFieldCheck } from './agent-fields.js'
 import { listedStatus } from './doctor-steps.js'
 import { GEMINI_SYNTAX } from './text-syntax.js'
@@ -21,6 +22,7 @@ export const qwen = {
   schemaLimits: {},
   agentFile: (agent) => `.qwen/agents/${agent}.md`,
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.qwen/settings.json`' },
+  mcp: { route: 'config', files: [{ path: '.qwen/settings.json', format: 'json', key: ['mcpServers'], entry: GEMINI_ENTRY }] },
   // Hooks of `.qwen/settings.json`. UserPromptSubmit fires before every model turn (with an empty prompt after
   // the first: the runtime passes those over); PreToolUse's `updatedInput` is not applied in 0.24.
   hooks: {

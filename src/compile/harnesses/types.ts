@@ -250,6 +250,8 @@ export interface HarnessDescription {
    * harness: where its emitter writes them, or why they cannot (compile then warns).
    */
   approvals: { written: string } | { unsupported: string; fix: string }
+  /** How it takes MCP servers someone else wrote (`defineMcpServer`; docs/mcp-servers.md has the evidence). */
+  mcp: McpSupport
   /** How it runs our hooks. */
   hooks: HookSupport
   /** Checks an agent's `harness.<id>` fields (already plain JSON); every problem is reported, none thrown. */
@@ -272,6 +274,54 @@ export interface HarnessDescription {
   proof: HarnessProof
   /** How `oac doctor` checks that the installed CLI sees the compiled tree, and the one-time steps it may need. */
   doctor: HarnessDoctor
+}
+
+/** A place in an MCP server's definition that holds a `fromEnv` reference. */
+export type McpReferencePlace = 'argument' | 'renamedEnv' | 'header'
+
+export interface McpSupport {
+  /**
+   * `config`: a server goes into the harness's own MCP configuration; `bridge`: our extension connects
+   * to it and registers its tools as native ones (the harness has no MCP, or shows its model no MCP
+   * tool by name).
+   */
+  route: 'config' | 'bridge'
+  /**
+   * The references its configuration cannot fill, each with why, in words that follow the harness's
+   * name; `project`: only in a project's (or a plugin's) configuration, not in a home's (the user's). A server
+   * with such a reference is left out of that harness (compile warns, `mcp-server-left-out`).
+   */
+  unfilled?: Partial<Record<McpReferencePlace, { says: string; project?: true }>>
+  /** The project files (route `config`) it reads servers from, each merged with every server it can carry. */
+  files?: readonly McpConfigFile[]
+}
+
+/** One MCP configuration file of a harness, as a project holds it (a home's place comes from `userScope`). */
+export interface McpConfigFile {
+  /** Relative to the target. */
+  path: string
+  format: 'json' | 'toml'
+  /** The key of its map of servers by name. */
+  key: readonly string[]
+  entry: McpEntryFormat
+  /** A harness that skips the whole file when it holds a comment (the write step warns about one). */
+  strictJsonReader?: string
+}
+
+/** How a server entry is written in one configuration format. */
+export interface McpEntryFormat {
+  /** A stdio server: its `type`, where the format names one; `command` and `args` as one list (opencode's); the key of its environment. */
+  stdio: { type?: string; commandList?: true; envKey: string }
+  /** A streamable-HTTP server: its `type`, where the format names one, and the key of its URL. */
+  http: { type?: string; urlKey: string }
+  /**
+   * How a value from the environment is written: a string naming the variable in the harness's own
+   * syntax, filled where the harness reads the file; or `codex`, Codex's own keys naming the variable
+   * (`env_vars`, `bearer_token_env_var`, `env_http_headers`).
+   */
+  reference: ((name: string) => string) | 'codex'
+  /** The stdio server inherits the harness's environment: a variable under its own name needs no entry (and gets none). */
+  inheritsEnv?: true
 }
 
 /**
