@@ -1,5 +1,7 @@
 export { defineAgent, defineCommand, defineHook, defineRegistry, defineSkill, defineTool } from './define/index.js'
 export { BUILTIN_TOOLS, HOOK_EVENTS } from './define/hooks.js'
+export { defineRule } from './define/rules.js'
+export type { RuleDefinition, RuleOptions } from './define/rules.js'
 export type {
   AnyHookDefinition,
   BeforeToolContext,

@@ -11,7 +11,8 @@ import { planHooks } from './hooks.js'
 import { checkPluginRoutes, warnPluginLimits } from './plugin.js'
 import { isAgent } from './guards.js'
 import { harness, shownServerName } from './harnesses/index.js'
-import type { Plan, PlannedAgent, PlannedCommand, PlannedSkill, PlannedTool } from './plan.js'
+import type { Plan, PlannedAgent, PlannedCommand, PlannedRule, PlannedSkill, PlannedTool } from './plan.js'
+import { planRule, registryRules, selectedRules, warnInstructionCap } from './rules.js'
 import { collectSkillTools, planSkill, registrySkills } from './skills.js'
 import { collectTools, planTool } from './tools.js'
 import { warnLeftInHome } from './user-scope.js'
@@ -190,6 +191,13 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
     const planned = planCommand(command, { texts: loaded.prompts, agents, skills: plannedSkills, harnesses: config.harnesses, root: options.root }, findings)
     if (planned) plannedCommands.push(planned)
   }
+  const instructionRules = selectedRules(registryRules(registry, findings), config, registry, findings)
+  const plannedRules: PlannedRule[] = []
+  for (const rule of instructionRules) {
+    const planned = planRule(rule, { texts: loaded.prompts, harnesses: config.harnesses, root: options.root }, findings)
+    if (planned) plannedRules.push(planned)
+  }
+  warnInstructionCap(plannedRules, config.harnesses, new Map(instructionRules.map((rule) => [rule.name, rule])), findings)
 
   checkModelNames(config, tools, findings)
   warnUnscopedTools(registry, config, tools, plannedAgents, findings)
@@ -202,6 +210,6 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   const diagnostics = findings.diagnostics
   if (hasErrors(diagnostics)) return { diagnostics }
   const { profile: _profile, ...settings } = config
-  const extras = { ...(plannedSkills.length > 0 && { skills: plannedSkills }), ...(plannedCommands.length > 0 && { commands: plannedCommands }) }
+  const extras = { ...(plannedSkills.length > 0 && { skills: plannedSkills }), ...(plannedCommands.length > 0 && { commands: plannedCommands }), ...(plannedRules.length > 0 && { rules: plannedRules }) }
   return { plan: { ...settings, tools, agents: plannedAgents, hooks, ...extras }, diagnostics }
 }

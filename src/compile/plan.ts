@@ -58,6 +58,8 @@ export interface Plan {
   skills?: PlannedSkill[]
   /** The registry's commands, where it defines any (src/compile/commands.ts). */
   commands?: PlannedCommand[]
+  /** The rules the config selects, where the registry defines any (src/compile/rules.ts). */
+  rules?: PlannedRule[]
   /** Present when the target is a plugin folder (`--plugin`): what its manifests call it. */
   plugin?: PluginInfo
   /**
@@ -174,5 +176,15 @@ export interface PlannedCommand {
   argumentHint?: string
   /** The agent it runs as, a name of `Plan.agents`. */
   agent?: string
+  source: PlannedSource
+}
+
+export interface PlannedRule {
+  name: string
+  description: string
+  /** The instructions as written (a file already read). */
+  text: string
+  /** Globs of the project files it is for; absent for a rule that is always on. */
+  paths?: string[]
   source: PlannedSource
 }

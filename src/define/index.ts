@@ -112,6 +112,7 @@ export function defineRegistry(options: RegistryOptions): RegistryDefinition {
     hooks: options.hooks ?? [],
     skills: options.skills ?? [],
     commands: options.commands ?? [],
+    rules: options.rules ?? [],
     configs: options.configs ?? {},
     source: callerLocation(),
   }

@@ -3,6 +3,7 @@
 import type { SinclairObject, SinclairSchema, SinclairStatic, TypeBoxObject, TypeBoxSchema, TypeBoxStatic } from '../../peer-types.js'
 import type { z } from 'zod'
 import type { AnyHookDefinition } from './hooks.js'
+import type { RuleDefinition } from './rules.js'
 
 /**
  * The harnesses unplugin-oac compiles to, in their canonical order. Each is described in
@@ -244,6 +245,8 @@ export interface ConfigProfile {
   approval?: ToolApprovalRules
   /** Names of the registry's hooks to compile (default: all of them). */
   hooks?: readonly string[]
+  /** Names of the registry's rules to compile (default: all of them). */
+  rules?: readonly string[]
 }
 
 /** Text written inline, or a file resolved next to the module that defines it. */
@@ -305,6 +308,8 @@ export interface RegistryOptions {
   hooks?: readonly AnyHookDefinition[]
   skills?: readonly SkillDefinition[]
   commands?: readonly CommandDefinition[]
+  /** Instructions, written into each harness's own instruction files (a config's `rules` picks some by name). */
+  rules?: readonly RuleDefinition[]
   configs?: Record<string, ConfigProfile>
 }
 
@@ -315,6 +320,7 @@ export interface RegistryDefinition {
   readonly hooks: readonly AnyHookDefinition[]
   readonly skills: readonly SkillDefinition[]
   readonly commands: readonly CommandDefinition[]
+  readonly rules: readonly RuleDefinition[]
   readonly configs: Readonly<Record<string, ConfigProfile>>
   readonly source: SourceLocation
 }

@@ -46,7 +46,7 @@ function failed(diagnostics: Diagnostic[], files: string[] = []): LoadedRegistry
 }
 
 function emptyRegistry(): RegistryDefinition {
-  return { kind: 'oac:registry', agents: [], tools: [], hooks: [], skills: [], commands: [], configs: {}, source: { file: '<none>', line: 0, column: 0 } }
+  return { kind: 'oac:registry', agents: [], tools: [], hooks: [], skills: [], commands: [], rules: [], configs: {}, source: { file: '<none>', line: 0, column: 0 } }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { CLAUDE_COMMAND, CLAUDE_SYNTAX } from './text-syntax.js'
+import { CLAUDE_COMMAND, CLAUDE_SYNTAX, IMPORT_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
 /** Frontmatter keys that come from the agent definition itself, so `harness.claude` may not set them. */
@@ -22,6 +22,8 @@ export const claude = {
   // Every construct reaches the request as served (test/harness/schemas.test.ts).
   schemaLimits: {},
   agentFile: (agent) => `.claude/agents/${agent}.md`,
+  // CLAUDE.md files, `.claude/rules` (a rule with `paths:` once the model touches a matching file); follows `@file` imports.
+  instructions: { syntax: IMPORT_SYNTAX, scoped: { file: (rule) => `.claude/rules/${rule}.md`, key: 'paths', form: 'list' } },
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.claude/settings.json`' },
   // Hooks of `.claude/settings.json` (test/harness/hooks.test.ts): the model reads a block's reason, and `ask`
   // blocks a headless run (-p) and asks in the UI.

@@ -123,6 +123,8 @@ export const codex = {
     tuple: { severity: 'error', effect: 'Codex drops prefixItems and shows the model an array of its `items` (strings when the tuple has no rest element)' },
   },
   agentFile: (agent) => `.codex/agents/${agent}.toml`,
+  // AGENTS.md (an AGENTS.override.md in its place); its bundled defaults cap project instructions at 32 KiB.
+  instructions: { cap: { bytes: 32_768, setting: '`project_doc_max_bytes` in .codex/config.toml' } },
   approvals: { written: 'as each tool\'s `approval_mode` (`approve` or `prompt`) in the `[mcp_servers.<server>]` block' },
   // Hooks of `.codex/hooks.json`, which Codex runs once the user trusts each (its `/hooks` list; headless,
   // --dangerously-bypass-hook-trust): with `$SHELL -lc` in the session's folder and no project variable, so

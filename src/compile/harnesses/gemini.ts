@@ -1,5 +1,5 @@
 import { frontmatterFieldCheck } from './agent-fields.js'
-import { GEMINI_SYNTAX } from './text-syntax.js'
+import { GEMINI_SYNTAX, IMPORT_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
 /**
@@ -29,6 +29,8 @@ export const gemini = {
   // Every construct reaches the request as served (test/harness/schemas.test.ts).
   schemaLimits: {},
   agentFile: (agent) => `.gemini/agents/${agent}.md`,
+  // GEMINI.md, and AGENTS.md once `context.fileName` lists it; follows `@file` imports; no path-scoped rules.
+  instructions: { syntax: IMPORT_SYNTAX },
   approvals: { written: 'as `mcp_<server>_<tool>` in `tools.allowed` or `tools.confirmationRequired` of `.gemini/settings.json`' },
   // Hooks of `.gemini/settings.json`, in a trusted folder. `ask` makes a headless run wait for ever; PreCompress
   // fires before every model turn, compressing or not (test/harness/hooks.test.ts).

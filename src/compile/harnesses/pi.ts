@@ -19,6 +19,8 @@ export const pi = {
     const: { severity: 'warning', effect: `pi passes const to the model as is, ${GOOGLE_REJECTS}` },
   },
   agentFile: null,
+  // AGENTS.md; no path-scoped rules.
+  instructions: {},
   approvals: { written: 'in the extension: a tool that asks confirms with the user before it runs (pi asks for no tool by itself)' },
   // Hooks in-process: a generated extension, `.pi/extensions/<server>-hooks.ts`. `ask` confirms in the UI and
   // blocks without one. The agent's end is only watched: pi hands extensions its events through a queue the

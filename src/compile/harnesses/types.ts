@@ -158,6 +158,8 @@ export interface HarnessDescription {
   schemaLimits: Partial<Record<SchemaConstruct, ConstructEffect>>
   /** The agent file an agent becomes, relative to the target, or null when the harness has no agent files. */
   agentFile: ((agent: string) => string) | null
+  /** Where it reads instructions and what it makes of their text (measured: docs/instructions.md). */
+  instructions: InstructionSupport
   /**
    * True when the harness fills `${name}` placeholders in an agent's prompt from the call (and refuses
    * to start the agent when one has no value): compile then refuses such text in the agent's prompt.
@@ -188,6 +190,25 @@ export interface HarnessDescription {
   /** Where it reads a user's own files, in their home (`--scope user`, src/emit/user-scope.ts). */
   userScope: UserScopeSupport
   proof: HarnessProof
+}
+
+/** Where a harness reads instructions (rules), as measured with the pinned CLI (docs/instructions.md). */
+export interface InstructionSupport {
+  /** What it expands in the text of an instruction file as it reads it (a `@file` line inlined): compile reports a rule's text that holds some. */
+  syntax?: TextSyntax
+  /** Where it loads a rule only for the files its globs match; absent where it cannot scope a rule by path. */
+  scoped?: ScopedRules
+  /** The most bytes of project instructions it reads, past which it cuts them, and the setting that raises it. */
+  cap?: { bytes: number; setting: string }
+}
+
+/** A folder of path-scoped rule files, one Markdown file per rule with its globs in the frontmatter. */
+export interface ScopedRules {
+  /** The rule's file, relative to the project. */
+  file(rule: string): string
+  /** The frontmatter key of its globs, and whether it takes them as a list or as one comma-joined string. */
+  key: string
+  form: 'list' | 'comma-joined'
 }
 
 /**
