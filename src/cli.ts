@@ -15,6 +15,7 @@ const HELP = `oac: compile agents and tools into every harness's native files
 Usage:
   oac compile <registry>[:<export>] [options]
   oac remove [--target <dir> | --scope user] [--server-name <name>] [--dry-run] [--reporter <text|json>]
+  oac hook <name> [--target <dir> | --scope user] [--tool <tool>] [--input <json>] [...]   (oac hook --help)
 
   <registry> is a module path, e.g. agents/registry.ts:registry (also agents/registry.ts#registry;
   with no export named, the default export, else the module's one registry export). The original
@@ -52,6 +53,9 @@ Options:
 \`oac remove\` takes out everything a compile with that server name (default: oac-tools) wrote into
 the target, as its manifest lists it: its files, and its entries in your settings files, which get
 back the bytes they had before.
+
+\`oac hook\` runs a compiled hook on a sample event in each harness, as the harness runs it, and
+prints what each harness is told (block, allow, ask, rewrite, context) and any error.
 
 Exit codes: 0 success, 1 diagnostics with errors (or drift with --check), 2 bad command line.
 `
@@ -109,7 +113,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
   if (values.help) return 'help'
   if (values.version) return 'version'
   const [command, ...args] = positionals
-  if (command !== 'compile' && command !== 'remove') throw new UsageError(command ? `unknown command "${command}"; the commands are "compile" and "remove"` : 'missing command')
+  if (command !== 'compile' && command !== 'remove') throw new UsageError(command ? `unknown command "${command}"; the commands are "compile", "remove" and "hook"` : 'missing command')
   const registry = command === 'compile' ? args.shift() : ''
   if (registry === undefined) throw new UsageError('missing <registry>, e.g. oac compile agents/registry.ts:registry')
   if (args.length > 0) throw new UsageError(`unexpected argument "${args[0]}"`)
@@ -163,6 +167,7 @@ function parseCommandLine(argv: string[]): Parsed | 'help' | 'version' {
 
 /** Runs the CLI and returns the exit code. The pipeline is imported only when there is work to do. */
 export async function main(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
+  if (argv[0] === 'hook') return (await import('./cli/hook.js')).hookCommand(argv.slice(1), out, err)
   let parsed: Parsed | 'help' | 'version'
   try {
     parsed = parseCommandLine(argv)

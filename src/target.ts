@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { harness } from './compile/harnesses/index.js'
 import type { Plan } from './compile/plan.js'
+import { targetOf } from './compile/target.js'
 import type { Diagnostic } from './diagnostics.js'
 import type { OutputFile } from './emit/types.js'
 import { type WriteOptions, type WriteReport, writeOutputs } from './write/index.js'
@@ -22,9 +23,8 @@ export async function writeTarget(files: OutputFile[], plan: Plan, options: Writ
  */
 export function targetDiagnostics(plan: Plan, target: string): Diagnostic[] {
   const diagnostics: Diagnostic[] = []
-  // A plugin folder is installed, not started in: the harness finds its files from the plugin's root;
-  // a user's home is read from any folder.
-  if (plan.plugin || plan.scope === 'user') return diagnostics
+  // Only a target harnesses are started in (a project) is looked for from the folder they start in.
+  if (!targetOf(plan).startedIn) return diagnostics
   for (const id of plan.harnesses) {
     const { title, projectRoot } = harness(id)
     if (!projectRoot || insideRoot(target, projectRoot.markers)) continue

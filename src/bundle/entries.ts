@@ -1,5 +1,6 @@
 import { join } from 'node:path'
-import { harness, shownServerName } from '../compile/harnesses/index.js'
+import { harness } from '../compile/harnesses/index.js'
+import { targetOf } from '../compile/target.js'
 import type { Plan, PlannedHook, PlannedSource, PlannedTool } from '../compile/plan.js'
 import { BUILTIN_TOOLS } from '../define/hooks.js'
 import type { JsonValue } from '../define/types.js'
@@ -139,7 +140,7 @@ export function hookSpec(plan: Plan, hook: PlannedHook): HookSpec {
     if (aboutTools) {
       const names: Record<string, string> = Object.create(null)
       for (const name of builtins) for (const native of support.builtins[name] ?? []) names[native] = name
-      for (const tool of ours) names[support.toolName(shownServerName(plan, id), tool)] = tool
+      for (const tool of ours) names[support.toolName(targetOf(plan).shownServerName(id), tool)] = tool
       spec.names[id] = names
     }
     const fallbacks = Object.fromEntries(Object.entries(support.limits).map(([kind, limit]) => [kind, limit.instead]))

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import { type BuildFailure, build as esbuild, type Message, type Plugin } from 'esbuild'
-import { type Plan, scriptsFolder } from '../compile/plan.js'
+import type { Plan } from '../compile/plan.js'
+import { targetOf } from '../compile/target.js'
 import { debugBundle } from '../debug.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { OwnedFile } from '../emit/types.js'
@@ -29,7 +30,7 @@ export interface BundleResult {
   /**
    * Per tool `<scripts>/<tool>.mjs` (its launcher) and `<scripts>/tools/<tool>.mjs` (+ `.map`, its
    * code); `<scripts>/mcp_tools_server.cjs` when needed; the vendor files `<scripts>/vendor/**`
-   * (see scriptsFolder, vendor.ts).
+   * (see Target.scriptsFolder, vendor.ts).
    */
   files: OwnedFile[]
   /** Absolute paths of the local (non-node_modules) files the scripts were built from, for watch mode. */
@@ -182,7 +183,7 @@ export class ScriptBundler {
       return { files: [], inputs: [], diagnostics: [] }
     }
     const context: EntryContext = { root: this.root, runtime: this.vendor.runtimeFiles(), version: this.vendor.own().version }
-    const folder = scriptsFolder(plan)
+    const folder = targetOf(plan).scriptsFolder
     // The maps name the tools' modules as seen from a tree at the project root (the default target),
     // so that the tree's bytes do not depend on where it is written; elsewhere, a stack still names
     // the right file and line, under the target folder.

@@ -6,7 +6,8 @@ import { isAgent, isHook, isTool } from './guards.js'
 import { harness } from './harnesses/index.js'
 import { hookNameProblem } from './names.js'
 import { registryList } from './registry-lists.js'
-import { type PlannedHook, type PlannedTool, scriptsFolder } from './plan.js'
+import type { PlannedHook, PlannedTool } from './plan.js'
+import { targetOf } from './target.js'
 import { plannedSource } from './source.js'
 
 /** A hook may run this long at most: harnesses cut hooks off sooner (Codex, Claude Code: 10 minutes). */
@@ -93,7 +94,7 @@ function planHook(hook: AnyHookDefinition, tools: readonly PlannedTool[], config
     timeoutMs: hook.timeoutMs,
     ...(decisions && { decisions: decisions.filter((kind) => EVENT_DECISIONS[hook.on].includes(kind)) }),
     source: plannedSource(root, hook.source),
-    script: `${scriptsFolder(config)}/hooks/${hook.name}.mjs`,
+    script: `${targetOf(config).scriptsFolder}/hooks/${hook.name}.mjs`,
   }
 }
 
@@ -142,8 +143,8 @@ function warnUnsupported(hook: PlannedHook, tools: readonly PlannedTool[], confi
       findings.warning('hook-unsupported', `${title} has no ${hook.on} event: hook "${hook.name}" does not run there.`, `Accept it, or leave ${id} out of the config's harnesses.`, at)
       continue
     }
-    // Claude Code reads no `hooks` in a plugin agent's file: from a plugin, its hooks run for every agent.
-    const pluginAgents = hooks.scopesToAgents && config.plugin !== undefined
+    // Claude Code reads no `hooks` in a plugin agent's file (Target.agentHooks): from a plugin, its hooks run for every agent.
+    const pluginAgents = hooks.scopesToAgents && !targetOf(config).agentHooks
     if (hook.agents && (!hooks.scopesToAgents || pluginAgents)) {
       findings.warning(
         'hook-unsupported',

@@ -8,14 +8,14 @@ import { type PlanOptions, type ResolvedConfig, resolveConfig } from './config.j
 import { Findings } from './findings.js'
 import { type DefinitionList, registryList } from './registry-lists.js'
 import { planHooks } from './hooks.js'
-import { checkPluginRoutes, warnPluginLimits } from './plugin.js'
+import { checkPluginRoutes } from './plugin.js'
 import { isAgent } from './guards.js'
-import { harness, shownServerName } from './harnesses/index.js'
+import { harness } from './harnesses/index.js'
 import type { Plan, PlannedAgent, PlannedCommand, PlannedRule, PlannedSkill, PlannedTool } from './plan.js'
 import { planRule, registryRules, selectedRules, warnInstructionCap } from './rules.js'
 import { collectSkillTools, planSkill, registrySkills } from './skills.js'
 import { collectTools, planTool } from './tools.js'
-import { warnLeftInHome } from './user-scope.js'
+import { targetOf, warnTargetLimits } from './target.js'
 
 export type { PlanOptions } from './config.js'
 export { SCHEMA_SUPPORT } from './schema-support.js'
@@ -68,7 +68,7 @@ function checkModelNames(config: ResolvedConfig, tools: readonly PlannedTool[], 
     const { title, modelToolName } = harness(id)
     const seen = new Map<string, PlannedTool>()
     for (const tool of tools.filter((candidate) => candidate.json)) {
-      const shown = modelToolName(shownServerName(config, id), tool.name)
+      const shown = modelToolName(targetOf(config).shownServerName(id), tool.name)
       const first = seen.get(shown)
       if (!first) {
         seen.set(shown, tool)
@@ -204,9 +204,9 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   warnUnwrittenApprovals(registry, config, tools, findings)
   warnOutputNotObject(config, tools, new Map(collected.tools.map((tool) => [tool.name, tool.source])), findings)
   const ruled = (rule: 'allow' | 'ask') => tools.filter((tool) => tool.json && tool.approval === rule).length
-  const parts = { agents: plannedAgents.length, hooks: hooks.length, skills: plannedSkills.length, commands: plannedCommands.length, allow: ruled('allow'), ask: ruled('ask') }
-  warnPluginLimits(registry, config, parts, findings)
-  warnLeftInHome(registry, config, { tools: config.nativeTools ? tools.filter((tool) => tool.json).length : 0, commands: plannedCommands.length }, findings)
+  const native = config.nativeTools ? tools.filter((tool) => tool.json).length : 0
+  const parts = { agents: plannedAgents.length, hooks: hooks.length, skills: plannedSkills.length, commands: plannedCommands.length, allow: ruled('allow'), ask: ruled('ask'), tools: native }
+  warnTargetLimits(registry, config, parts, findings)
   const diagnostics = findings.diagnostics
   if (hasErrors(diagnostics)) return { diagnostics }
   const { profile: _profile, ...settings } = config

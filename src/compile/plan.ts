@@ -5,33 +5,6 @@ import type { AgentMode, Harness, JsonValue, ToolEffects, ToolFormat } from '../
 export const DEFAULT_SERVER_NAME = 'oac-tools'
 
 /**
- * The folder of the tool scripts and the MCP server, relative to the target: `scripts`, or
- * `scripts/<serverName>` for an app that names its own server, so that several apps of a monorepo
- * can share one target folder (and one `.mcp.json`) without claiming each other's scripts. In a
- * user's home, the server's own folder under `~/.local/share/oac/` (see `USER_DATA_FOLDER`).
- */
-export function scriptsFolder({ serverName, scope }: Pick<Plan, 'serverName' | 'scope'>): string {
-  if (scope === 'user') return `${USER_DATA_FOLDER}/${serverName}`
-  return serverName === DEFAULT_SERVER_NAME ? 'scripts' : `scripts/${serverName}`
-}
-
-/**
- * Where a user-scope install keeps what no harness reads directly (the scripts, the MCP server, the
- * harness-neutral prompts), relative to the home: the XDG data folder's default place, one folder per
- * server name, so two registries installed for one user keep apart. The harnesses' files reach it by
- * the home folder at run time (`os.homedir()`, `~`), so nothing written names an absolute path.
- */
-export const USER_DATA_FOLDER = '.local/share/oac'
-
-/**
- * A script as a shell command names it: relative to the project folder it runs from, or, installed in
- * a user's home, from `~` (every harness's shell tool expands it), so the command runs from any folder.
- */
-export function scriptCommandPath(script: string): string {
-  return script.startsWith(`${USER_DATA_FOLDER}/`) ? `~/${script}` : script
-}
-
-/**
  * The compiled form of a registry: plain JSON-serialisable data with no absolute paths.
  * Every emitter and the bundler work from this alone (plus the project root for bundling).
  */
@@ -60,7 +33,7 @@ export interface Plan {
   commands?: PlannedCommand[]
   /** The rules the config selects, where the registry defines any (src/compile/rules.ts). */
   rules?: PlannedRule[]
-  /** Present when the target is a plugin folder (`--plugin`): what its manifests call it. */
+  /** Present when the target is a plugin folder (`--plugin`): what its manifests call it. `targetOf` (src/compile/target.ts) makes the target of this and `scope`. */
   plugin?: PluginInfo
   /**
    * `user` when the target is a user's home (`--scope user`): every harness's files go to its user
@@ -105,7 +78,7 @@ export interface PlannedTool {
   schemaPackage: 'zod' | 'typebox' | '@sinclair/typebox'
   /** Where `defineTool` was called; the bundler imports this module and picks the tool by name. */
   source: PlannedSource
-  /** The tool script, relative to the target: `scripts/<name>.mjs` (see `scriptsFolder`). */
+  /** The tool script, relative to the target: `scripts/<name>.mjs` (see `Target.scriptsFolder`). */
   script: string
   /** The canonical JSON Schema of the value `run` returns, where the tool declares one (made with the input's package). */
   output?: JsonSchema
@@ -149,7 +122,7 @@ export interface PlannedHook {
   decisions?: HookDecisionKind[]
   /** Where `defineHook` was called; the bundler builds this module into the hook's code file. */
   source: PlannedSource
-  /** The hook script, relative to the target: `scripts/hooks/<name>.mjs` (see `scriptsFolder`). */
+  /** The hook script, relative to the target: `scripts/hooks/<name>.mjs` (see `Target.scriptsFolder`). */
   script: string
 }
 

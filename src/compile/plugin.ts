@@ -1,10 +1,9 @@
 import type { AgentDefinition, RegistryDefinition } from '../define/types.js'
 import type { ResolvedConfig } from './config.js'
 import type { Findings } from './findings.js'
-import { harness } from './harnesses/index.js'
-import type { PluginLimit, PluginPart } from './harnesses/types.js'
 import { KEBAB_NAME, NAME_CAP } from './names.js'
 import type { PlannedAgent, PlannedTool, PluginInfo } from './plan.js'
+import { targetOf } from './target.js'
 
 // Semantic Versioning 2.0.0's own pattern (semver.org), which every manifest's `version` follows.
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/
@@ -41,7 +40,7 @@ export function checkPluginInfo(info: PluginInfo, registry: RegistryDefinition, 
  * scripts are not. Each agent's tool that would be documented only as a command is reported.
  */
 export function checkPluginRoutes(config: ResolvedConfig, tools: readonly PlannedTool[], agents: ReadonlyArray<{ definition: AgentDefinition; planned: PlannedAgent }>, findings: Findings): void {
-  if (!config.plugin) return
+  if (targetOf(config).bashRoute) return
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
   for (const { definition, planned } of agents) {
     for (const name of planned.tools) {
@@ -61,31 +60,6 @@ export function checkPluginRoutes(config: ResolvedConfig, tools: readonly Planne
         'Let the tool reach the agent natively (native tools on, json: true on the tool, its format "json" or "both" for the agent), or compile into a project folder (--target) instead of --plugin.',
         definition.source,
       )
-    }
-  }
-}
-
-const PART_NAMES: Record<PluginPart, string> = {
-  agents: 'agents',
-  hooks: 'hooks',
-  skills: 'skills',
-  commands: 'commands',
-  allow: 'approval rules that let a tool run unasked',
-  ask: 'approval rules that make a tool always ask',
-}
-
-/**
- * A warning per selected harness and part of the plugin folder it cannot take (its description's
- * `plugin.unsupported`), where the registry has some of that part: `present` names how many.
- */
-export function warnPluginLimits(registry: RegistryDefinition, config: ResolvedConfig, present: Record<PluginPart, number>, findings: Findings): void {
-  if (!config.plugin) return
-  for (const id of config.harnesses) {
-    const { title, plugin } = harness(id)
-    for (const [part, limit] of Object.entries(plugin.unsupported ?? {}) as Array<[PluginPart, PluginLimit]>) {
-      if (present[part] === 0) continue
-      const named = (text: string) => text.replaceAll('<server>', config.serverName).replaceAll('<plugin>', config.plugin!.name)
-      findings.warning('plugin-unsupported', `${title} cannot take the plugin's ${PART_NAMES[part]}: ${named(limit.says)}.`, named(limit.fix), registry.source)
     }
   }
 }

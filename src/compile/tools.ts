@@ -7,7 +7,8 @@ import { isTool } from './guards.js'
 import { harness } from './harnesses/index.js'
 import { checkIdentity, type IdentityRules } from './identity.js'
 import { builtinCollisions, isBuiltinAnywhere, toolNameProblem } from './names.js'
-import { type PlannedTool, scriptsFolder } from './plan.js'
+import type { PlannedTool } from './plan.js'
+import { targetOf } from './target.js'
 import { type CanonicalSchema, canonicalSchema } from './schema.js'
 import { schemaLimitations } from './schema-support.js'
 import { plannedSource } from './source.js'
@@ -190,7 +191,7 @@ export function planTool(tool: AnyToolDefinition, config: ResolvedConfig, rules:
     schemaKind: canonical.kind,
     schemaPackage: canonical.package,
     source: plannedSource(root, at),
-    script: `${scriptsFolder(config)}/${tool.name}.mjs`,
+    script: `${targetOf(config).scriptsFolder}/${tool.name}.mjs`,
     ...(output?.ok && { output: output.schema }),
     ...(effects && { effects }),
     ...(approval && tool.json && { approval }),

@@ -69,7 +69,7 @@ export interface ToolImage {
 export type ToolResultParts<T> = (undefined extends T ? { value?: T } : { value: T }) & {
   /** Images for the model, next to the text. */
   images?: readonly ToolImage[]
-  /** For the user, not the model: shown where the harness has a place for it (see the README). */
+  /** For the user, not the model: shown where the harness has a place for it (see docs/harnesses.md). */
   details?: JsonValue
 }
 
@@ -125,7 +125,7 @@ export interface ToolContext<T = ToolOutput | undefined> {
   progress(message: string): void
   /**
    * A rich result for `run` to return: its value with images for the model next to it and `details`
-   * for the user. Every harness gets the richest form it carries (see the README).
+   * for the user. Every harness gets the richest form it carries (see docs/harnesses.md).
    */
   result(parts: ToolResultParts<T>): ToolResult<T>
   /**

@@ -1,4 +1,5 @@
 import type { Plan, PlannedAgent } from '../compile/plan.js'
+import { targetOf } from '../compile/target.js'
 import type { Harness } from '../define/types.js'
 import { hasNativeForm, nativeToolName } from './codegen/prompt-docs.js'
 import { agentMcpTools, agentTools } from './mcp-tools.js'
@@ -17,8 +18,8 @@ export function agentAllowList(
   listed: (tool: string) => string = (tool) => nativeToolName(plan, harness, tool),
 ): string[] {
   const builtins = agent.builtinTools[harness] ?? []
-  // A plugin's agents have no bash route (compile lets in native tools alone).
-  const runsScripts = !plan.plugin && agentTools(plan, agent).some(
+  // Where the target has no bash route (a plugin folder), compile lets in native tools alone.
+  const runsScripts = targetOf(plan).bashRoute && agentTools(plan, agent).some(
     (tool) => (agent.toolFormats[tool.name] ?? 'both') !== 'json' || !hasNativeForm(plan, tool, harness),
   )
   const tools = [...agentMcpTools(plan, agent, harness).map((tool) => listed(tool.name)), ...builtins]

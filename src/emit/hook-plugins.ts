@@ -1,8 +1,10 @@
 import { harness } from '../compile/harnesses/index.js'
 import type { Plan, PlannedHook } from '../compile/plan.js'
+import { targetOf } from '../compile/target.js'
 import type { HookEvent } from '../define/hooks.js'
 import type { Harness } from '../define/types.js'
-import { generatedHeader, scriptFrom, scriptUrlCode, scriptUrlImports } from './codegen/bridge.js'
+import type { HookAnswer, HookEventData, HookWire } from '../runtime/hook-types.js'
+import { generatedHeader } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import type { OwnedFile } from './types.js'
 
@@ -19,6 +21,7 @@ import type { OwnedFile } from './types.js'
  * no declarations: TS7016 under strict).
  */
 function hookTypes(plan: Plan): string {
+  const target = targetOf(plan)
   return `/** A hook script, imported: it loads the hook and runs it on an event (see unplugin-oac's runtime). */
 type Answer =
   | { kind: "block" | "ask"; reason: string }
@@ -28,9 +31,9 @@ type Answer =
   | { kind: "keepGoing"; reason: string }
 type Hook = Promise<{ handle(event: Record<string, unknown>): Promise<{ answer?: Answer; error?: string }> }>
 
-/** Imports a hook script by its path from ${plan.scope === 'user' ? 'the home folder' : 'this file'}; a hook that fails to load fails each run of it, with the error. */
+/** Imports a hook script by its path from ${target.scriptUrlBase}; a hook that fails to load fails each run of it, with the error. */
 function load(script: string): Hook {
-  const hook: Hook = import(${scriptUrlCode(plan, 'script')}.href).then((module: { started: Hook }) => module.started)
+  const hook: Hook = import(${target.scriptUrl('script')}.href).then((module: { started: Hook }) => module.started)
   hook.catch(() => undefined)
   return hook
 }`
@@ -51,7 +54,7 @@ async function run(hooks: Hook[], event: Record<string, unknown>, apply: (answer
 
 /** The generated file: the hook scripts it loads, and per event the list of its hooks, by name. */
 function imports(plan: Plan, from: string, hooks: readonly PlannedHook[]): { code: string[]; lists: Map<HookEvent, string> } {
-  const code = hooks.map((hook, i) => `const hook${i} = load(${jsString(scriptFrom(plan, from, hook.script))}) // ${hook.name}`)
+  const code = hooks.map((hook, i) => `const hook${i} = load(${jsString(targetOf(plan).scriptFrom(from, hook.script))}) // ${hook.name}`)
   const lists = new Map<HookEvent, string>()
   for (const [i, hook] of hooks.entries()) lists.set(hook.on, lists.has(hook.on) ? `${lists.get(hook.on)!.slice(0, -1)}, hook${i}]` : `[hook${i}]`)
   return { code, lists }
@@ -68,7 +71,7 @@ export function hookPluginFile(plan: Plan, id: Harness, hooks: readonly PlannedH
   const header = generatedHeader(`${hooks.length === 1 ? 'hook' : 'hooks'} ${hooks.map((hook) => JSON.stringify(hook.name)).join(', ')} (${sources})`)
   const { code, lists } = imports(plan, path, hooks)
   const body = wire === 'opencode' ? opencodePlugin(id, lists, harnessCode) : piExtension(id, wire === 'omp', lists)
-  const content = [header, ...scriptUrlImports(plan), ...body.typeImports, ...code, '', hookTypes(plan), runnerCode(plan.serverName), '', ...body.code, ''].join('\n')
+  const content = [header, ...targetOf(plan).scriptUrlImports, ...body.typeImports, ...code, '', hookTypes(plan), runnerCode(plan.serverName), '', ...body.code, ''].join('\n')
   return { kind: 'owned', path, content }
 }
 
@@ -223,6 +226,35 @@ function piExtension(id: Harness, omp: boolean, lists: ReadonlyMap<HookEvent, st
     typeImports: omp ? [] : [`import type { ExtensionAPI } from "@mariozechner/pi-coding-agent"`],
     code: [omp ? 'export default function (pi: OmpExtensionAPI) {' : 'export default function (pi: ExtensionAPI) {', handlers.join('\n\n'), '}', ...(omp ? [OMP_TYPES] : [])],
   }
+}
+
+/** The wire of a harness that runs hooks in its own process, through the plugin or extension above. */
+export type PluginWire = Extract<HookWire, 'opencode' | 'pi' | 'omp'>
+
+/**
+ * The event the generated handler of `sample.kind` hands each hook in harness `id` (the objects built in
+ * opencodePlugin and piExtension above, from the harness's own): `oac hook` hands a hook the same.
+ */
+export function pluginEvent(wire: PluginWire, id: Harness, sample: Omit<HookEventData, 'harness' | 'tool' | 'builtin'>): HookEventData {
+  const event: HookEventData = { kind: sample.kind, harness: id, cwd: sample.cwd }
+  // opencode's hooks get the session's id; pi's extension events carry none.
+  if (wire === 'opencode' && sample.sessionId !== undefined) event.sessionId = sample.sessionId
+  if (sample.kind === 'beforeTool' || sample.kind === 'afterTool') Object.assign(event, { nativeTool: sample.nativeTool, input: { ...sample.input } })
+  if (sample.kind === 'afterTool') event.result = sample.result ?? { text: '', isError: false }
+  if (sample.kind === 'userPrompt') event.prompt = sample.prompt ?? ''
+  // Only omp's session_stop says whether the agent was kept going already.
+  if (sample.kind === 'stop') event.continued = wire === 'omp' && sample.continued === true
+  return event
+}
+
+/**
+ * What the generated plugin or extension does with a hook's decision, as the harness takes it: each
+ * applies block, rewrite, context and keepGoing (where its harness can: the runtime's fallbacks have
+ * already made the others a block or nothing) and passes `allow` over (no plugin API grants a call).
+ * pi's and omp's `ask` confirms in the harness's UI, and blocks where it has none (`-p`).
+ */
+export function pluginAnswer(answer: HookAnswer | undefined): HookAnswer | undefined {
+  return answer?.kind === 'allow' ? undefined : answer
 }
 
 /**

@@ -1,8 +1,8 @@
-import { harness, shownServerName } from '../compile/harnesses/index.js'
+import { harness } from '../compile/harnesses/index.js'
 import type { CommandHookRegistration } from '../compile/harnesses/types.js'
 import type { Plan, PlannedHook } from '../compile/plan.js'
+import { targetOf } from '../compile/target.js'
 import type { Harness, JsonValue } from '../define/types.js'
-import { homeScriptLookup } from '../runtime/mcp-launcher.js'
 import { jsonDocument, shellWord } from './codegen/escape.js'
 import { hookPluginFile } from './hook-plugins.js'
 import { listItemPath, type MergeEntry, type OutputFile, type OwnedFile } from './types.js'
@@ -45,7 +45,7 @@ export function registeredHooks(plan: Plan, id: Harness): PlannedHook[] {
 export function toolMatcher(plan: Plan, id: Harness, hook: PlannedHook): string | undefined {
   if (!hook.tools) return undefined
   const { hooks } = harness(id)
-  const names = [...hook.tools.ours.map((tool) => hooks.toolName(shownServerName(plan, id), tool)), ...hook.tools.builtins.flatMap((name) => hooks.builtins[name] ?? [])]
+  const names = [...hook.tools.ours.map((tool) => hooks.toolName(targetOf(plan).shownServerName(id), tool)), ...hook.tools.builtins.flatMap((name) => hooks.builtins[name] ?? [])]
   // Anchored: the harnesses test a matcher as an unanchored regular expression (`add` would match `add_note`).
   return `^(?:${[...new Set(names)].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`
 }
@@ -59,10 +59,11 @@ export function toolMatcher(plan: Plan, id: Harness, hook: PlannedHook): string 
  */
 export function hookCommand(plan: Plan, id: Harness, hook: PlannedHook, registration: CommandHookRegistration): string {
   const missing = hook.on === 'beforeTool' && hook.onError === 'block' ? 2 : 0
-  if (plan.scope === 'user') {
-    // In a user's home the script is found from the home folder, whatever folder the session runs in.
-    const fromHome = `${homeScriptLookup(hook.script, missing)} process.argv.splice(1, 0, script); import(require("node:url").pathToFileURL(script).href)`
-    return `node -e ${shellWord(fromHome)} -- --harness ${id}`
+  const { scriptLookup } = targetOf(plan)
+  if (scriptLookup) {
+    // Where the target says where its scripts are (a home), the script is found there, whatever folder the session runs in.
+    const found = `${scriptLookup(hook.script, missing)} process.argv.splice(1, 0, script); import(require("node:url").pathToFileURL(script).href)`
+    return `node -e ${shellWord(found)} -- --harness ${id}`
   }
   if (registration.othersRoot !== undefined) {
     // Another harness that runs this file too sets `othersRoot`: the command then does nothing there.

@@ -1,4 +1,5 @@
 import type { Plan } from '../compile/plan.js'
+import { targetOf } from '../compile/target.js'
 import type { Harness } from '../define/types.js'
 import { emitClaude } from './claude.js'
 import { emitCommands } from './commands.js'
@@ -25,14 +26,25 @@ const EMITTERS = { opencode: emitOpencode, claude: emitClaude, codex: emitCodex,
 
 /**
  * Every generated file but the bundled scripts: pure, so the same plan gives the same bytes anywhere.
- * Skills and commands are written below the emitters, from each harness's description. A plugin
- * folder gets no project files but its formats' (src/emit/plugin/); a user's home gets a project's
- * files at the places each harness reads them from there (src/emit/user-scope.ts).
+ * Each kind of target has its tree: a project the harnesses' files; a plugin folder no project files
+ * but its formats' (src/emit/plugin/); a user's home a project's files at the places each harness reads
+ * them from there (src/emit/user-scope.ts).
  */
 export function emitAll(plan: Plan): OutputFile[] {
-  if (plan.plugin) return emitPlugin({ ...plan, plugin: plan.plugin })
-  const files = combineMerges([...emitPrompts(plan), ...plan.harnesses.flatMap((id) => EMITTERS[id](plan)), ...emitSkills(plan), ...emitCommands(plan), ...emitHooks(plan)])
-  return plan.scope === 'user' ? userScopeFiles(plan, files) : files
+  const target = targetOf(plan)
+  switch (target.kind) {
+    case 'project':
+      return projectFiles(plan)
+    case 'plugin':
+      return emitPlugin({ ...plan, plugin: target.plugin })
+    case 'home':
+      return userScopeFiles(plan.harnesses, target, projectFiles(plan))
+  }
+}
+
+/** A project's files. Skills and commands are written below the emitters, from each harness's description. */
+function projectFiles(plan: Plan): OutputFile[] {
+  return combineMerges([...emitPrompts(plan), ...plan.harnesses.flatMap((id) => EMITTERS[id](plan)), ...emitSkills(plan), ...emitCommands(plan), ...emitHooks(plan)])
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Plan, PlannedTool } from '../compile/plan.js'
-import { bridgeCode, bridgeImports, contentBlocksCode, generatedHeader, scriptFrom } from './codegen/bridge.js'
+import { targetOf } from '../compile/target.js'
+import { bridgeCode, bridgeImports, contentBlocksCode, generatedHeader } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
@@ -25,7 +26,7 @@ export function ompTools(plan: Plan): PlannedTool[] {
   return plan.tools.filter((tool) => hasNativeForm(plan, tool, 'omp'))
 }
 
-/** One tool's factory module, written at `path` (a project's `.omp/tools/`, or a plugin's folder): it finds the script relative to itself, or in a user's home from the home (`scriptFrom`). */
+/** One tool's factory module, written at `path` (a project's `.omp/tools/`, or a plugin's folder): it finds the script relative to itself, or in a user's home from the home (`Target.scriptFrom`). */
 export function ompToolFactory(plan: Plan, tool: PlannedTool, path: string): string {
   const parameters = zodSchemaCode(tool.schema, { z: 'z', dialect: 'omptype' }).code
   const approval = approvalCode(tool)
@@ -45,7 +46,7 @@ export function ompToolFactory(plan: Plan, tool: PlannedTool, path: string): str
     `    parameters: ${indentTail(parameters, '    ')},`,
     ...(approval === undefined ? [] : [`    approval: ${approval},`]),
     '    async execute(_toolCallId, params, onUpdate, _ctx, signal) {',
-    `      const outcome = await runTool(${jsString(scriptFrom(plan, path, tool.script))}, params, {`,
+    `      const outcome = await runTool(${jsString(targetOf(plan).scriptFrom(path, tool.script))}, params, {`,
     '        cwd: pi.cwd,',
     '        signal,',
     '        progress: (message) => onUpdate?.({ content: [{ type: "text", text: message }] }),',

@@ -1,8 +1,9 @@
 import { opencode } from '../compile/harnesses/opencode.js'
 import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
+import { targetOf } from '../compile/target.js'
 import type { Harness, JsonValue } from '../define/types.js'
 import { agentAllowList } from './allow-list.js'
-import { bridgeCode, bridgeImports, generatedHeader, generatedNote, scriptFrom } from './codegen/bridge.js'
+import { bridgeCode, bridgeImports, generatedHeader, generatedNote } from './codegen/bridge.js'
 import { jsString, markdownWithFrontmatter } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
 import { memoByObject } from './codegen/memo.js'
@@ -62,7 +63,7 @@ function toolFile(plan: Plan, tool: PlannedTool, family: OpencodeFamily): OwnedF
     'export default tool({',
     `  description: ${jsString(tool.description)},`,
     `  args: ${indentTail(args)},`,
-    ...opencodeExecute(tool, scriptFrom(plan, path, tool.script)),
+    ...opencodeExecute(tool, targetOf(plan).scriptFrom(path, tool.script)),
     '})',
     '',
     OPENCODE_RESULT_CODE,

@@ -1,5 +1,6 @@
 import type { Plan, PlannedTool } from '../compile/plan.js'
-import { bridgeCode, bridgeImports, contentBlocksCode, generatedHeader, scriptFrom } from './codegen/bridge.js'
+import { targetOf } from '../compile/target.js'
+import { bridgeCode, bridgeImports, contentBlocksCode, generatedHeader } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
@@ -32,7 +33,7 @@ export function piTools(plan: Plan): PlannedTool[] {
   return plan.tools.filter((tool) => hasNativeForm(plan, tool, 'pi'))
 }
 
-/** The extension registering `tools`, written at `path` (a project's `.pi/extensions/`, or a pi package's folder): it finds the scripts relative to itself, or in a user's home from the home (`scriptFrom`). */
+/** The extension registering `tools`, written at `path` (a project's `.pi/extensions/`, or a pi package's folder): it finds the scripts relative to itself, or in a user's home from the home (`Target.scriptFrom`). */
 export function piExtension(plan: Plan, tools: readonly PlannedTool[], path: string): string {
   const sources = tools.map((tool) => `${JSON.stringify(tool.name)} (${tool.source.file})`).join(', ')
   const asks = tools.some((tool) => tool.approval === 'ask')
@@ -78,7 +79,7 @@ function registration(plan: Plan, tool: PlannedTool, extension: string): string 
     `    parameters: ${indentTail(typeboxCode(tool.schema), '    ')},`,
     '    async execute(toolCallId, params, signal, onUpdate, ctx) {',
     ...(tool.approval === 'ask' ? [`      await confirmCall(ctx, ${jsString(tool.name)}, params)`] : []),
-    `      const outcome = await runTool(${jsString(scriptFrom(plan, extension, tool.script))}, params, {`,
+    `      const outcome = await runTool(${jsString(targetOf(plan).scriptFrom(extension, tool.script))}, params, {`,
     '        cwd: ctx.cwd,',
     '        signal,',
     '        progress: (message) => onUpdate?.({ content: [{ type: "text", text: message }], details: {} }),',

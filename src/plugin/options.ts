@@ -52,7 +52,7 @@ export interface OacPluginOptions {
   force?: boolean
   /**
    * Skip the compile when nothing it depends on changed since the last build into the same target
-   * (a record in `<root>/node_modules/.cache/oac/`; default true). See the README's caching section.
+   * (a record in `<root>/node_modules/.cache/oac/`; default true). See docs/builds.md, Caching.
    */
   cache?: boolean
 }

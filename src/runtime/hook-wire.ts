@@ -156,3 +156,84 @@ function toolDecision(wire: CommandWire, answer: Exclude<HookAnswer, { kind: 'ke
     ...(answer.kind === 'rewrite' && { updatedInput: answer.input }),
   })
 }
+
+/*
+ * The other side of each wire, for `oac hook` (src/cli/hook.ts), which runs a hook's registered command
+ * as the harness would: the payload a harness writes on the hook's stdin (what readCommandEvent reads),
+ * and what the harness takes from the hook's exit code and stdout (what commandAnswer writes). Nothing
+ * in a hook script imports these.
+ */
+
+/** A sample event of a command hook, as `oac hook` makes it: the hook's event, the tool by the harness's own name. */
+export type SampleEvent = Pick<HookEventData, 'kind' | 'cwd' | 'sessionId' | 'nativeTool' | 'input' | 'result' | 'prompt' | 'source' | 'continued' | 'lastMessage' | 'trigger'>
+
+/**
+ * The payload harness `wire` writes on a hook's stdin for `sample`; `event`: the event's own name in the
+ * harness. A tool's result is given in the shape the harness gives one of our MCP tools' (Claude Code's
+ * content blocks; Codex and Qwen Code hand a string and Gemini API parts, which resultText reads alike).
+ */
+export function commandPayload(wire: CommandWire, event: string, sample: SampleEvent): Payload {
+  const fields = FIELDS[wire]
+  const payload: Payload = { [fields.session]: sample.sessionId, cwd: sample.cwd }
+  if (wire !== 'copilot') payload.hook_event_name = event
+  if (sample.nativeTool !== undefined) {
+    payload[fields.tool] = sample.nativeTool
+    // Copilot hands the arguments as JSON text.
+    payload[fields.input] = wire === 'copilot' ? JSON.stringify(sample.input ?? {}) : (sample.input ?? {})
+  }
+  if (sample.result !== undefined) {
+    const { text } = sample.result
+    payload[fields.result] = wire === 'claude' ? [{ type: 'text', text }] : wire === 'gemini' ? { llmContent: text, returnDisplay: text } : { resultType: 'success', textResultForLlm: text }
+  }
+  if (sample.prompt !== undefined) payload.prompt = sample.prompt
+  if (sample.source !== undefined) payload.source = sample.source
+  if (sample.continued !== undefined) payload.stop_hook_active = sample.continued
+  if (sample.lastMessage !== undefined) payload[fields.lastMessage] = sample.lastMessage
+  if (sample.trigger !== undefined) payload.trigger = sample.trigger
+  return payload
+}
+
+/** What a harness took from one run of a hook's command: the decision (absent: none), and what it shows the user. */
+export interface CommandReading {
+  answer?: HookAnswer
+  /** A `systemMessage` of the answer, which the harness shows the user. */
+  message?: string
+  /** Why the harness could take no answer from the run: an exit code it counts as a failure, or stdout that is no JSON object. */
+  failure?: string
+}
+
+/**
+ * What harness `wire` takes from a hook's command that ran for event `on`, the way it reads one (the
+ * hooks tier's runs show Claude Code and Gemini CLI acting on these answers: docs/hooks.md): exit code 2
+ * blocks a tool call (or keeps the agent going) with stderr as the reason; another non-zero code is an
+ * error the harness passes over; with exit code 0, stdout is the answer as JSON, or nothing.
+ */
+export function readCommandAnswer(wire: CommandWire, on: HookEventData['kind'], run: { code: number | null; stdout: string; stderr: string }): CommandReading {
+  if (run.code === 2 && (on === 'beforeTool' || on === 'stop')) return { answer: { kind: on === 'stop' ? 'keepGoing' : 'block', reason: run.stderr.trim() } }
+  if (run.code !== 0) return { failure: `it exited with ${run.code === null ? 'a signal' : `code ${run.code}`}, which the harness passes over` }
+  if (run.stdout.trim() === '') return {}
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(run.stdout)
+  } catch {
+    parsed = undefined
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { failure: `its stdout is no JSON object: ${run.stdout.trim()}` }
+  const output = parsed as Payload
+  const reading: CommandReading = str(output.systemMessage) === undefined ? {} : { message: str(output.systemMessage) }
+  const specific = objectOf(output.hookSpecificOutput)
+  const reason = str(wire === 'claude' ? specific.permissionDecisionReason : wire === 'gemini' ? output.reason : output.permissionDecisionReason)
+  const decision = wire === 'claude' ? specific.permissionDecision : wire === 'gemini' ? output.decision : output.permissionDecision
+  const input = wire === 'claude' ? specific.updatedInput : wire === 'gemini' ? specific.tool_input : output.modifiedArgs
+  const context = str(wire === 'copilot' ? output.additionalContext : specific.additionalContext)
+  if (on === 'stop') {
+    // A stop event's `decision: "block"` (Gemini CLI: "deny" too) keeps the agent going with the reason.
+    if (output.decision === 'block' || (wire === 'gemini' && output.decision === 'deny')) reading.answer = { kind: 'keepGoing', reason: str(output.reason) ?? '' }
+  } else if (on === 'beforeTool') {
+    if (decision === 'deny' || decision === 'block' || output.decision === 'block') reading.answer = { kind: 'block', reason: reason ?? str(output.reason) ?? '' }
+    else if (decision === 'ask') reading.answer = { kind: 'ask', reason: reason ?? '' }
+    else if (decision === 'allow' && typeof input === 'object' && input !== null && !Array.isArray(input)) reading.answer = { kind: 'rewrite', input: input as Record<string, unknown> }
+    else if (decision === 'allow') reading.answer = reason === undefined ? { kind: 'allow' } : { kind: 'allow', reason }
+  } else if (context !== undefined) reading.answer = { kind: 'addContext', text: context }
+  return reading
+}

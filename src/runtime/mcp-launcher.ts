@@ -1,5 +1,5 @@
 import { MCP_SERVER_ENTRY } from '../bundle/entries.js'
-import { type Plan, scriptsFolder } from '../compile/plan.js'
+import { type TargetSettings, targetOf } from '../compile/target.js'
 import { jsString } from '../emit/codegen/escape.js'
 
 /**
@@ -8,8 +8,8 @@ import { jsString } from '../emit/codegen/escape.js'
  * loader (about 8 ms on a 2-core machine), which the server's start does not need (tool scripts,
  * which are ES modules, load on their first call).
  */
-export function mcpServerScript(plan: Pick<Plan, 'serverName' | 'scope'>): string {
-  return `${scriptsFolder(plan)}/${MCP_SERVER_ENTRY}.cjs`
+export function mcpServerScript(plan: TargetSettings): string {
+  return `${targetOf(plan).scriptsFolder}/${MCP_SERVER_ENTRY}.cjs`
 }
 
 /**
@@ -27,10 +27,11 @@ export function mcpServerScript(plan: Pick<Plan, 'serverName' | 'scope'>): strin
  * Checked with the real `claude mcp list` and `codex app-server` from the target folder and from
  * a subfolder (test/harness/claude-codex.test.ts).
  */
-export function mcpLauncherSource(plan: Pick<Plan, 'serverName' | 'scope'>): string {
+export function mcpLauncherSource(plan: TargetSettings): string {
   const script = jsString(mcpServerScript(plan))
-  // In a user's home the server is found from the home folder, and tools work in the harness's folder.
-  if (plan.scope === 'user') return `${homeScriptLookup(mcpServerScript(plan), 1)} require(script)`
+  // Where the target says where the server is (a home), it is found there, and tools work in the harness's folder.
+  const { scriptLookup } = targetOf(plan)
+  if (scriptLookup) return `${scriptLookup(mcpServerScript(plan), 1)} require(script)`
   return [
     `const { existsSync } = require('node:fs'); const { dirname, join } = require('node:path');`,
     `const script = ${script}; let dir = process.cwd();`,
@@ -41,20 +42,7 @@ export function mcpLauncherSource(plan: Pick<Plan, 'serverName' | 'scope'>): str
   ].join(' ')
 }
 
-/**
- * The start of a `node -e` script that sets `script` to `relative` in the home folder (`os.homedir()`),
- * and exits with `missing` and a message naming it when it is not there: how a user-scope install's
- * MCP server entries and hook commands find their scripts from whatever folder the harness runs in.
- */
-export function homeScriptLookup(relative: string, missing: number): string {
-  return [
-    `const { existsSync } = require("node:fs"), { homedir } = require("node:os"), { join } = require("node:path");`,
-    `const script = join(homedir(), ${JSON.stringify(relative)});`,
-    `if (!existsSync(script)) { console.error(script + " not found: install the agent build for this user again (--scope user)."); process.exit(${missing}) }`,
-  ].join(' ')
-}
-
 /** `command` and `args` that start the bundled MCP server, for `.mcp.json` and Codex TOML. */
-export function mcpServerCommand(plan: Pick<Plan, 'serverName' | 'scope'>): { command: string; args: string[] } {
+export function mcpServerCommand(plan: TargetSettings): { command: string; args: string[] } {
   return { command: 'node', args: ['-e', mcpLauncherSource(plan)] }
 }

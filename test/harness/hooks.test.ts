@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { harness } from '../../src/compile/harnesses/index.js'
 import type { Plan } from '../../src/compile/plan.js'
+import { main as oac } from '../../src/cli.js'
 import { type Harness, HARNESSES } from '../../src/define/types.js'
 import { isolatedHome } from './cache.js'
 import { converse } from './conversation.js'
@@ -356,6 +357,32 @@ for (const id of HARNESSES) {
         // The hook ran (and its decision was passed over).
         expect(run.notes.filter((line) => line.startsWith('stop'))).toEqual([`stop ${id} continued=false`])
       }
+    })
+
+    it('`oac hook` tells, for each hook of the run, what this CLI did with it (its decoding of the answers agrees with the runs above)', async () => {
+      /** `oac hook <args>` on the run's project for this harness alone: its decision, reason and texts. */
+      const tried = async (args: string[]) => {
+        let out = ''
+        const code = await oac(['hook', ...args, '--target', run.project.dir, '--harness', id, '--json'], (t) => (out += t), () => undefined)
+        expect(code, args.join(' ')).toBe(0)
+        return (JSON.parse(out) as { harnesses: Array<Record<string, unknown>> }).harnesses[0]!
+      }
+      // (a) the CLI showed the reason and kept the report.
+      expect(await tried(['guard', '--tool', 'delete_report', '--input', '{"name":"prod-q3"}'])).toMatchObject({ decision: 'block', reason: `HOOK-GUARD ${id} keeps prod-q3` })
+      // The ask: carried where the harness can ask (a headless run then refuses), blocked instead where its description says.
+      const ask = `HOOK-ASK ${id} wants a person to confirm`
+      expect(await tried(['guard', '--tool', 'delete_report', '--input', '{"name":"ask-me"}'])).toMatchObject(support.limits.ask ? { decision: 'block', reason: insteadOf('guard', 'ask', ask) } : { decision: 'ask', reason: ask })
+      // (c) the portable shell, by this harness's own name for it.
+      expect(await tried(['guard', '--tool', 'shell', '--input', '{"command":"rm -rf victim"}'])).toMatchObject({ decision: 'block', reason: `HOOK-GUARD ${id} refuses rm -rf` })
+      // (b) the CLI ran the tool with the new input, or blocked it (Qwen Code).
+      const stamped = await tried(['restamp', '--tool', 'stamp', '--input', '{"text":"hello","stamp":"model"}'])
+      expect(stamped).toMatchObject(support.limits.rewrite ? { decision: 'block', reason: insteadOf('restamp', 'rewrite') } : { decision: 'rewrite', input: { text: 'hello', stamp: `HOOK-STAMP-${id}` } })
+      // (d), (e): the contexts reached the model; the hook read the result as the CLI handed it.
+      expect(await tried(['session-context'])).toMatchObject({ decision: 'context', context: `HOOK-SESSION ${id} context` })
+      expect(await tried(['prompt-context', '--prompt', 'Go.'])).toMatchObject({ decision: 'context', context: `HOOK-PROMPT ${id} read "Go."` })
+      expect(await tried(['after-count', '--tool', 'count_words', '--input', '{"text":"one two three"}', '--output', '3 words'])).toMatchObject({ decision: 'context', context: `HOOK-AFTER ${id} read "3 words" for "one two three"` })
+      // The stop hook kept the CLI going where `observed.keepGoing` says it did.
+      expect(await tried(['once-more'])).toMatchObject(observed.keepGoing ? { decision: 'keepGoing', reason: `HOOK-STOP ${id} asks for one more answer` } : { decision: 'none' })
     })
 
     it('runs a preCompact hook only where the harness fires it (no compaction in a run this short)', () => {

@@ -6,8 +6,9 @@ import { promisify } from 'node:util'
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
-import { harness, shownServerName } from '../../src/compile/harnesses/index.js'
+import { harness } from '../../src/compile/harnesses/index.js'
 import type { Plan } from '../../src/compile/plan.js'
+import { targetOf } from '../../src/compile/target.js'
 import type { Harness } from '../../src/define/types.js'
 import { copyProject, repoRoot } from '../util/project.js'
 import { installHarnessPackage, isolatedHome } from './cache.js'
@@ -128,7 +129,7 @@ describe(`Codex ${harness('codex').proof.cli.version}`, () => {
       await server.start()
       const { thread } = await server.request<{ thread: { id: string } }>('thread/start', { cwd: work })
       const { data } = await server.request<{ data: Array<McpServerStatus & { pluginId?: string }> }>('mcpServerStatus/list', { threadId: thread.id })
-      const ours = data.find((status) => status.name === shownServerName(plan, 'codex'))
+      const ours = data.find((status) => status.name === targetOf(plan).shownServerName('codex'))
       expect(ours?.toolsError ?? null).toBeNull()
       expect(ours?.pluginId).toBe(id)
       expect(Object.keys(ours?.tools ?? {}).sort()).toEqual(['delete_note', 'word_count'])
@@ -143,7 +144,7 @@ describe(`Codex ${harness('codex').proof.cli.version}`, () => {
   })
 
   it("lets the model call the plugin's tools by the names its description gives, in the user's folder, with the plugin's hooks run", async () => {
-    const server = shownServerName(plan, 'codex')
+    const server = targetOf(plan).shownServerName('codex')
     const description = harness('codex')
     const call = (tool: string, input: Record<string, unknown>): ToolCall => ({ name: description.modelToolName(server, tool), namespace: description.toolNamespace!(server), input })
     const model: ScriptedModel = await startScriptedModel({
@@ -315,7 +316,7 @@ describe(`oh-my-pi ${harness('omp').proof.cli.version} under bun ${BUN}`, () => 
     expect(loaded.errors).toEqual([])
     expect(loaded.extensions).toContain(join(installed, 'omp/extensions/oac-tools-hooks.ts'))
     // Its tools natively, by the names the description gives them, and none over MCP.
-    for (const tool of ['word_count', 'delete_note']) expect(loaded.tools).toContain(harness('omp').modelToolName(shownServerName(plan, 'omp'), tool))
+    for (const tool of ['word_count', 'delete_note']) expect(loaded.tools).toContain(harness('omp').modelToolName(targetOf(plan).shownServerName('omp'), tool))
     expect(loaded.tools.filter((name) => name.startsWith('mcp'))).toEqual([])
     expect(loaded.result).toEqual([`3 words, counted in ${work}.`])
     const ours = (items: Array<{ name: string; path: string }>) => items.filter((item) => item.path.startsWith(installed)).map((item) => [item.name, item.path.slice(installed.length + 1)])

@@ -5,7 +5,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
 import { gemini } from '../../src/compile/harnesses/gemini.js'
-import { shownServerName } from '../../src/compile/harnesses/index.js'
+import { targetOf } from '../../src/compile/target.js'
 import { qwen } from '../../src/compile/harnesses/qwen.js'
 import type { Plan } from '../../src/compile/plan.js'
 import { copyProject, repoRoot } from '../util/project.js'
@@ -99,7 +99,7 @@ describe(`Gemini CLI ${GEMINI_VERSION} and the plugin folder`, () => {
       planner: [{ calls: [tool('forecast', { city: 'Bergen' })] }, { calls: [{ name: 'complete_task', input: { result: 'Go on Monday.' } }] }],
     })
     // The names the description gives (prompts, allow-lists and hook matchers are made from them) are those the model was shown.
-    expect(model.conversation('main')[0]!.tools.map((shownTool) => shownTool.name)).toContain(gemini.modelToolName(shownServerName(plan, 'gemini'), 'forecast'))
+    expect(model.conversation('main')[0]!.tools.map((shownTool) => shownTool.name)).toContain(gemini.modelToolName(targetOf(plan).shownServerName('gemini'), 'forecast'))
     const results = (conversation: string) => model.conversation(conversation).flatMap((request) => request.toolResults)
     const [oslo, kept, asked, delegated] = results('main')
     // Started by path from the installed copy, in the user's project, with the user's variable forwarded.
@@ -224,7 +224,7 @@ describe(`Qwen Code ${QWEN_VERSION} under Node ${NODE22} and the plugin folder`,
       await model.close()
     }
     // Named to the model (its MCP tools are deferred: listed in a reminder, called by name) as the description names them.
-    expect(JSON.stringify(model.conversation('main')[0]!.body)).toContain(qwen.modelToolName(shownServerName(plan, 'qwen'), 'forecast'))
+    expect(JSON.stringify(model.conversation('main')[0]!.body)).toContain(qwen.modelToolName(targetOf(plan).shownServerName('qwen'), 'forecast'))
     const [asked, forecast, blocked] = model.conversation('main')
     // commands/forecast.toml, read as TOML (no conversion), its {{args}} filled.
     expect(JSON.stringify(asked!.body)).toContain('Get the forecast for Oslo and summarise it in two lines.')

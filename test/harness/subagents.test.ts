@@ -38,7 +38,7 @@ interface Conversation {
 }
 
 /**
- * What each real CLI shows the model of our tools (the README's "Once per harness" notes say the
+ * What each real CLI shows the model of our tools (docs/harnesses.md's "Once per harness" notes say the
  * same): the main agent is shown every tool, or (Qwen Code) has them deferred: named in a reminder,
  * reachable through its `tool_search`, callable by name. Each sub-agent is shown its own tools, or
  * every tool (Codex: it cannot scope them per agent), or there are no sub-agents of ours (pi, omp).

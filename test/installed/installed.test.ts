@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, relative, sep } from 'node:path'
+import { dirname, join, relative, sep } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Run, run } from '../util/process.js'
 import { repoRoot } from '../util/project.js'
+import { readQuickStart } from '../util/quick-start.js'
 
 /*
  * The package as users get it: `npm pack`, the tarball installed with its peers into a fresh app in
@@ -117,6 +118,46 @@ describe('the packed tarball', () => {
       expect(packedFiles, file).toContain(file)
     }
   })
+})
+
+describe("the README's quick start, followed as written in a fresh npm project", () => {
+  const quickStart = readQuickStart()
+
+  it('installs, compiles into the files it names, and runs the tool as it shows', async () => {
+    const app = await tempFolder('oac-quick-start-')
+    // A user's project: `npm init -y`'s package.json (CommonJS), in a git repository as the quick start asks.
+    await must('npm', ['init', '-y'], app)
+    await must('git', ['init', '-q'], app)
+    const compiled: Run[] = []
+    for (const step of quickStart.steps) {
+      if (step.kind === 'file') {
+        await mkdir(join(app, dirname(step.path)), { recursive: true })
+        await writeFile(join(app, step.path), step.text)
+      } else if (step.kind === 'command') {
+        const words = step.command.split(' ')
+        if (words.slice(0, 3).join(' ') === 'npm install -D') {
+          // The packed tarball stands in for the registry's unplugin-oac, and the pinned zod is in npm's cache (offline CI).
+          const packages = words.slice(3).map((name) => (name === 'unplugin-oac' ? tarball : name === 'zod' ? `zod@${pinned('zod')}` : name))
+          expect(packages).toEqual([tarball, `zod@${pinned('zod')}`])
+          await must('npm', ['install', '-D', ...packages, '--prefer-offline', '--no-audit', '--no-fund'], app)
+        } else {
+          compiled.push(await must('sh', ['-c', step.command], app))
+        }
+      } else if (step.kind === 'transcript') {
+        const shown = await must('sh', ['-c', step.command], app)
+        expect(shown.stdout, step.command).toBe(step.output)
+      }
+    }
+    expect(quickStart.steps.map((step) => step.kind)).toEqual(expect.arrayContaining(['command', 'file', 'transcript']))
+    // The compile printed what it wrote and no warning.
+    expect(compiled.map((done) => done.stdout).join('')).toMatch(/^ {2}\.claude\/agents\/ +1 file/m)
+    expect(compiled.map((done) => done.stderr).join('')).toBe('')
+    for (const path of quickStart.paths) expect(existsSync(join(app, path)), `${path}, which the quick start names`).toBe(true)
+    expect(quickStart.paths).toEqual(expect.arrayContaining(['.mcp.json', '.claude/agents/planner.md']))
+    const servers = JSON.parse(await readFile(join(app, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> }
+    expect(Object.keys(servers.mcpServers)).toEqual(['oac-tools'])
+    expect(await readFile(join(app, '.claude', 'agents', 'planner.md'), 'utf8')).toMatch(/^tools: mcp__oac-tools__forecast\b/m)
+  }, 600_000)
 })
 
 describe.each(VARIANTS)('installed into a fresh app: $name', (variant) => {

@@ -1,5 +1,4 @@
 import type { Harness } from '../../define/types.js'
-import type { Plan } from '../plan.js'
 import { claude } from './claude.js'
 import { codex } from './codex.js'
 import { copilot } from './copilot.js'
@@ -22,9 +21,4 @@ export const HARNESS_TABLE = { opencode, claude, codex, pi, omp, gemini, copilot
 
 export function harness(id: Harness): HarnessDescription {
   return HARNESS_TABLE[id]
-}
-
-/** The name harness `id` gives our MCP server: the plan's, or the one it makes of it when the server comes from a plugin. */
-export function shownServerName(plan: Pick<Plan, 'serverName' | 'plugin'>, id: Harness): string {
-  return plan.plugin ? harness(id).plugin.serverName(plan.plugin.name, plan.serverName) : plan.serverName
 }

@@ -1,5 +1,5 @@
-import { posix } from 'node:path'
 import type { Plan } from '../../compile/plan.js'
+import { targetOf } from '../../compile/target.js'
 import { ENVELOPE_VERSION } from '../../runtime/types.js'
 import { jsLineComment, jsString } from './escape.js'
 import { objectLiteral } from './js-literal.js'
@@ -12,8 +12,9 @@ import { objectLiteral } from './js-literal.js'
  *
  * resolving with the call's outcome (its text, structured output, images and details, or the
  * failure and its message: runtime/types.ts InvokeResult), which the shim turns into its harness's
- * native result; `script` is relative to the shim file (import.meta.url), or in a user's home to the
- * home folder (`scriptUrlCode`), so the harness's working directory does not matter.
+ * native result; `script` names the script as the shim's target has a generated file name it
+ * (`Target.scriptFrom`, `Target.scriptUrl`: relative to the shim file, or in a user's home to the home
+ * folder), so the harness's working directory does not matter.
  *
  * - `process` (default): spawns `node <script> --json --envelope 1`, writes the input to stdin and
  *   reads the result envelope from stdout (see ENVELOPE_VERSION); a script that exits without one
@@ -31,21 +32,7 @@ export const PROGRESS_PREFIX = 'oac:progress '
 /** The import lines the bridge needs, for the top of the shim file. */
 export function bridgeImports(plan: Plan): string[] {
   const spawns = plan.bridge === 'inline' ? [] : [`import { spawn } from "node:child_process"`, `import { createInterface } from "node:readline"`, `import { fileURLToPath } from "node:url"`]
-  return [...spawns, ...scriptUrlImports(plan)]
-}
-
-/**
- * The URL of the script that `script` (a JS expression) names as `scriptFrom` gave it: relative to the
- * generated file; in a user's home, from the home folder, which a config folder linked from elsewhere (a
- * dotfiles checkout) does not change. In a home it needs `homedir`, `join` and `pathToFileURL` imported.
- */
-export function scriptUrlCode(plan: Plan, script: string): string {
-  return plan.scope === 'user' ? `pathToFileURL(join(homedir(), ${script}))` : `new URL(${script}, import.meta.url)`
-}
-
-/** The imports `scriptUrlCode` needs. */
-export function scriptUrlImports(plan: Plan): string[] {
-  return plan.scope === 'user' ? [`import { homedir } from "node:os"`, `import { join } from "node:path"`, `import { pathToFileURL } from "node:url"`] : []
+  return [...spawns, ...targetOf(plan).scriptUrlImports]
 }
 
 /** The `ToolCall` and `ToolOutcome` types and the `runTool` function, for the bottom of the shim file. */
@@ -72,7 +59,7 @@ function processBridge(plan: Plan): string {
 /** Runs a tool script with the input as JSON on stdin: resolves with the outcome its result envelope holds, rejects with its stderr when it has none. */
 function runTool(script: string, input: unknown, call: ToolCall): Promise<ToolOutcome> {
   return new Promise((resolve, reject) => {
-    const path = fileURLToPath(${scriptUrlCode(plan, 'script')})
+    const path = fileURLToPath(${targetOf(plan).scriptUrl('script')})
     const child = spawn("node", [path, "--json", "--envelope", ${jsString(ENVELOPE_VERSION)}], { cwd: call.cwd, signal: call.signal })
     let stdout = ""
     const errors: string[] = []
@@ -122,7 +109,7 @@ interface ToolModule {
 
 /** Runs a tool in this process through its bundled script's \`invoke\`: resolves with the call's outcome. */
 async function runTool(script: string, input: unknown, call: ToolCall): Promise<ToolOutcome> {
-  const entry: ToolModule = await import(${scriptUrlCode(plan, 'script')}.href)
+  const entry: ToolModule = await import(${targetOf(plan).scriptUrl('script')}.href)
   return entry.invoke(input, {
     signal: call.signal ?? new AbortController().signal,
     cwd: call.cwd,
@@ -148,13 +135,6 @@ function contentBlocks(outcome: ToolOutcome) {
   ]
 }
 `
-}
-
-/** A script (relative to the target) as the generated file at `from` names it for `scriptUrlCode`: relative to that file, or in a user's home to the home. */
-export function scriptFrom(plan: Plan, from: string, script: string): string {
-  if (plan.scope === 'user') return script
-  const relative = posix.relative(posix.dirname(from), script)
-  return relative.startsWith('.') ? relative : `./${relative}`
 }
 
 /**

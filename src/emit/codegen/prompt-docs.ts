@@ -1,5 +1,6 @@
-import { harness as describe, shownServerName } from '../../compile/harnesses/index.js'
-import { type Plan, type PlannedAgent, type PlannedTool, scriptCommandPath } from '../../compile/plan.js'
+import { harness as describe } from '../../compile/harnesses/index.js'
+import type { Plan, PlannedAgent, PlannedTool } from '../../compile/plan.js'
+import { targetOf } from '../../compile/target.js'
 import type { Harness, ToolFormat } from '../../define/types.js'
 import { type FlagSpec, inputFlags, jsonFlagExample } from '../../runtime/flags.js'
 import { markdownCode, markdownFence } from './escape.js'
@@ -10,7 +11,7 @@ export const toolsByName = memoByObject((tools: readonly PlannedTool[]) => new M
 
 /** How a harness names one of our tools when the model calls it natively. */
 export function nativeToolName(plan: Plan, id: Harness, tool: string): string {
-  return describe(id).modelToolName(shownServerName(plan, id), tool)
+  return describe(id).modelToolName(targetOf(plan).shownServerName(id), tool)
 }
 
 /** True when the harness gets a native form of the tool (and so the JSON docs name a callable tool). */
@@ -46,8 +47,17 @@ function flagDoc(flag: FlagSpec): { usage: string; line: string } {
   }
 }
 
-const bashDocs = memoByObject((tool: PlannedTool): string => {
-  const command = `node ${scriptCommandPath(tool.script)}`
+/** A tool's command docs by the command that starts it (`node <script>` as its target names the script). */
+const bashDocsOf = memoByObject((_tool: PlannedTool) => new Map<string, string>())
+
+function bashDocs(tool: PlannedTool, command: string): string {
+  const known = bashDocsOf(tool)
+  let docs = known.get(command)
+  if (docs === undefined) known.set(command, (docs = commandDocs(tool, command)))
+  return docs
+}
+
+function commandDocs(tool: PlannedTool, command: string): string {
   const { flags: specs, jsonOnly } = inputFlags(tool.schema)
   const flags = specs.map(flagDoc)
   const lines = [markdownFence([command, ...flags.map((f) => f.usage)].join(' '), 'bash')]
@@ -61,7 +71,7 @@ const bashDocs = memoByObject((tool: PlannedTool): string => {
       `${markdownCode(`${command} --help`)} prints the usage. Exit code 2 means invalid input, 1 a tool failure.`,
   )
   return lines.join('\n')
-})
+}
 
 /** The input schema as a JSON code block. */
 const schemaFence = memoByObject((schema: PlannedTool['schema']): string => markdownFence(JSON.stringify(schema, null, 2), 'json'))
@@ -69,33 +79,31 @@ const schemaFence = memoByObject((schema: PlannedTool['schema']): string => mark
 /** How the JSON docs introduce the schema: the native tool to call, or the script's `--json`. */
 function jsonIntro(plan: Plan, tool: PlannedTool, harness: Harness | undefined): string {
   if (hasNativeForm(plan, tool, harness) && harness) {
-    const namespace = describe(harness).toolNamespace?.(shownServerName(plan, harness))
+    const namespace = describe(harness).toolNamespace?.(targetOf(plan).shownServerName(harness))
     const where = namespace === undefined ? '' : ` (in the namespace ${markdownCode(namespace)})`
     return `Call the tool ${markdownCode(nativeToolName(plan, harness, tool.name))}${where} with input matching this JSON Schema:`
   }
-  return `Input, as JSON (for ${markdownCode(`node ${scriptCommandPath(tool.script)} --json`)}), matching this JSON Schema:`
+  return `Input, as JSON (for ${markdownCode(`node ${targetOf(plan).commandPath(tool.script)} --json`)}), matching this JSON Schema:`
 }
 
 /** Each tool's sections as rendered so far, by what sets them apart: most agents and harnesses that have a tool document it alike. */
 const sectionsOf = memoByObject((_tool: PlannedTool) => new Map<string, string>())
 
-/** Where agent prompts say their tools' commands run: a project's, from its folder; a user's, from the folder to work in. */
-const RUN_FROM_PROJECT = 'Run it from the project folder:'
-const RUN_FROM_ANY = 'Run it from the folder it should work in:'
-
-/** Renders one tool's section in `format` (`runFrom` introduces its command). */
-function toolSection(plan: Plan, format: ToolFormat, tool: PlannedTool, harness: Harness | undefined, runFrom = plan.scope === 'user' ? RUN_FROM_ANY : RUN_FROM_PROJECT): string {
+/** Renders one tool's section in `format` (`runFrom` introduces its command: an agent's, as its target says, unless given). */
+function toolSection(plan: Plan, format: ToolFormat, tool: PlannedTool, harness: Harness | undefined, runFrom = targetOf(plan).agentRunFrom): string {
   // Without a native form the bash route is the only way to call the tool, whatever the format says. A
-  // plugin's agents have no bash route (its scripts are not in the project): compile lets in native tools
-  // alone; its skills' commands (`bash`) run the skill's copy of a script, which finds the plugin's.
-  const bash = format === 'bash' || (!plan.plugin && (format !== 'json' || !hasNativeForm(plan, tool, harness)))
+  // target without a bash route (a plugin folder: its scripts are not in the project) has native tools
+  // alone (compile lets in no other); its skills' commands (`bash`) run the skill's copy of a script.
+  const target = targetOf(plan)
+  const bash = format === 'bash' || (target.bashRoute && (format !== 'json' || !hasNativeForm(plan, tool, harness)))
   const intro = format === 'bash' ? undefined : jsonIntro(plan, tool, harness)
+  const command = `node ${target.commandPath(tool.script)}`
   const sections = sectionsOf(tool)
-  const key = `${bash}\0${intro ?? ''}\0${runFrom}`
+  const key = `${bash}\0${intro ?? ''}\0${runFrom}\0${command}`
   let section = sections.get(key)
   if (section === undefined) {
     const parts = [`### ${tool.name.replace(/[\r\n]/g, ' ')}`, '', tool.description.trim()]
-    if (bash) parts.push('', runFrom, '', bashDocs(tool))
+    if (bash) parts.push('', runFrom, '', bashDocs(tool, command))
     if (intro !== undefined) parts.push('', `${intro}\n\n${schemaFence(tool.schema)}`)
     // The contract of its answer, whichever way the tool is called (the script prints the same JSON).
     if (tool.output) parts.push('', `Its result is JSON matching this JSON Schema:\n\n${schemaFence(tool.output)}`)

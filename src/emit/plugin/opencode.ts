@@ -2,8 +2,9 @@ import { transformSync } from 'esbuild'
 import { commandPrompt } from '../../compile/commands.js'
 import { harness } from '../../compile/harnesses/index.js'
 import type { Plan } from '../../compile/plan.js'
+import { targetOf } from '../../compile/target.js'
 import type { Harness, JsonValue } from '../../define/types.js'
-import { bridgeCode, bridgeImports, generatedHeader, scriptFrom } from '../codegen/bridge.js'
+import { bridgeCode, bridgeImports, generatedHeader } from '../codegen/bridge.js'
 import { jsString, jsValue } from '../codegen/escape.js'
 import { jsKey } from '../codegen/js-literal.js'
 import { hasNativeForm } from '../codegen/prompt-docs.js'
@@ -71,7 +72,7 @@ function toolsModule(plan: Plan, harnesses: readonly Harness[]): OwnedFile | und
       `      ${jsKey(tool.name)}: {`,
       `        description: ${jsString(tool.description)},`,
       `        args: SCHEMAS[${jsString(tool.name)}].properties,`,
-      ...opencodeExecute(tool, scriptFrom(plan, path, tool.script)).map((line) => `      ${line}`),
+      ...opencodeExecute(tool, targetOf(plan).scriptFrom(path, tool.script)).map((line) => `      ${line}`),
       '      },',
     ].join('\n'),
   )
