@@ -12,7 +12,7 @@ import { checkPluginRoutes } from './plugin.js'
 import { isAgent } from './guards.js'
 import { harness } from './harnesses/index.js'
 import type { Plan, PlannedAgent, PlannedCommand, PlannedRule, PlannedSkill, PlannedTool } from './plan.js'
-import { planRule, registryRules, selectedRules, warnInstructionCap } from './rules.js'
+import { planRule, registryRules, selectedRules, warnInstructionCap, warnRulesTarget } from './rules.js'
 import { collectSkillTools, planSkill, registrySkills } from './skills.js'
 import { collectTools, planTool } from './tools.js'
 import { targetOf, warnTargetLimits } from './target.js'
@@ -198,6 +198,7 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
     if (planned) plannedRules.push(planned)
   }
   warnInstructionCap(plannedRules, config.harnesses, new Map(instructionRules.map((rule) => [rule.name, rule])), findings)
+  warnRulesTarget(plannedRules, config, registry, findings)
 
   checkModelNames(config, tools, findings)
   warnUnscopedTools(registry, config, tools, plannedAgents, findings)

@@ -11,6 +11,7 @@ import type { PlannedRule } from './plan.js'
 import { registryList } from './registry-lists.js'
 import { unescapable } from './skills.js'
 import { plannedSource } from './source.js'
+import { targetOf } from './target.js'
 
 /*
  * Rules: instructions each selected harness reads exactly once, from its own instruction files
@@ -91,14 +92,14 @@ function checkPaths(rule: RuleDefinition, harnesses: readonly Harness[], finding
   return valid ? [...paths] : undefined
 }
 
-/** One warning per path rule for the selected harnesses that cannot scope a rule by path: they read it always. */
+/** One warning per path rule for the selected harnesses that cannot scope a rule by path: it is not written for them. */
 function warnUnscoped(rule: RuleDefinition, harnesses: readonly Harness[], findings: Findings): void {
   const unscoped = harnesses.filter((id) => harness(id).instructions.scoped === undefined)
   if (unscoped.length === 0) return
   findings.warning(
     'rule-paths-unscoped',
-    `Rule "${rule.name}" is for ${rule.paths!.map((glob) => `"${glob}"`).join(', ')}, but ${unscoped.map((id) => harness(id).title).join(', ')} cannot scope a rule by path: there it is always on, in a section that names the files it is for.`,
-    `Accept it, or leave ${unscoped.join(', ')} out of the harnesses.`,
+    `Rule "${rule.name}" is for ${rule.paths!.map((glob) => `"${glob}"`).join(', ')}, but ${unscoped.map((id) => harness(id).title).join(', ')} cannot scope a rule by path: the rule is not written for ${unscoped.length === 1 ? 'it' : 'them'}.`,
+    `Accept it, give the rule no paths to have every harness read it always, or leave ${unscoped.join(', ')} out of the harnesses.`,
     rule.source,
   )
 }
@@ -176,4 +177,17 @@ export function warnInstructionCap(rules: readonly PlannedRule[], harnesses: rea
       sources.get(over.name)?.source,
     )
   }
+}
+
+/** One warning when the target is not a project: rules reach a project's instruction files alone, so far. */
+export function warnRulesTarget(rules: readonly PlannedRule[], config: ResolvedConfig, registry: RegistryDefinition, findings: Findings): void {
+  const { kind } = targetOf(config)
+  if (rules.length === 0 || kind === 'project') return
+  const where = kind === 'plugin' ? 'a plugin folder' : "a user's home"
+  findings.warning(
+    'rule-target-unsupported',
+    `The registry's rules (${rules.map((rule) => `"${rule.name}"`).join(', ')}) are not written into ${where}: unplugin-oac writes rules into a project's instruction files only, so far.`,
+    'Compile the rules into the project (without --plugin or --scope user), or keep them out of this config (its rules).',
+    registry.source,
+  )
 }

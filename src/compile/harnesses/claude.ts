@@ -23,7 +23,10 @@ export const claude = {
   schemaLimits: {},
   agentFile: (agent) => `.claude/agents/${agent}.md`,
   // CLAUDE.md files, `.claude/rules` (a rule with `paths:` once the model touches a matching file); follows `@file` imports.
-  instructions: { syntax: IMPORT_SYNTAX, scoped: { file: (rule) => `.claude/rules/${rule}.md`, key: 'paths', form: 'list' } },
+  instructions: {
+    // Reads AGENTS.md only where no CLAUDE.md is (its `instructionFiles` default), and one import of it however many files import it.
+    agentsMd: { importFrom: '.claude/CLAUDE.md', line: '@../AGENTS.md' },
+    syntax: IMPORT_SYNTAX, scoped: { file: (rule) => `.claude/rules/${rule}.md`, key: 'paths', form: 'list' } },
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.claude/settings.json`' },
   // Hooks of `.claude/settings.json` (test/harness/hooks.test.ts): the model reads a block's reason, and `ask`
   // blocks a headless run (-p) and asks in the UI.

@@ -30,7 +30,11 @@ export const gemini = {
   schemaLimits: {},
   agentFile: (agent) => `.gemini/agents/${agent}.md`,
   // GEMINI.md, and AGENTS.md once `context.fileName` lists it; follows `@file` imports; no path-scoped rules.
-  instructions: { syntax: IMPORT_SYNTAX },
+  instructions: {
+    // GEMINI.md stays listed: a user's own GEMINI.md is read as before.
+    agentsMd: { setting: { file: '.gemini/settings.json', list: ['context', 'fileName'], items: ['AGENTS.md', 'GEMINI.md'] } },
+    syntax: IMPORT_SYNTAX,
+  },
   approvals: { written: 'as `mcp_<server>_<tool>` in `tools.allowed` or `tools.confirmationRequired` of `.gemini/settings.json`' },
   // Hooks of `.gemini/settings.json`, in a trusted folder. `ask` makes a headless run wait for ever; PreCompress
   // fires before every model turn, compressing or not (test/harness/hooks.test.ts).

@@ -23,7 +23,7 @@ export const kilo = {
   },
   agentFile: (agent) => `.kilo/agents/${agent}.md`,
   // AGENTS.md and every `.kilo/rules/*.md`, always on: no path-scoped rules.
-  instructions: {},
+  instructions: { agentsMd: 'reads' },
   // As for opencode: every field is written as given; a `permission` map refines ours key by key.
   approvals: { written: 'as `allow` or `ask` in the `permission` of each agent file and of `.kilo/kilo.json` (every agent); the tool shim asks Kilo before it runs' },
   // Kilo's plugins are opencode's; it loads them from `.kilo/plugins/` (not `.opencode/plugins/`).

@@ -26,8 +26,8 @@ export const omp = {
     tuple: { severity: 'warning', effect: `the omp tool takes an array of unknown values (pi.zod has no tuple; ${STILL_VALIDATES})` },
   },
   agentFile: null,
-  // `.omp/rules/*.md` by `globs` (and `alwaysApply`); a `.omp/AGENTS.md` takes the root AGENTS.md's place.
-  instructions: { scoped: { file: (rule) => `.omp/rules/${rule}.md`, key: 'globs', form: 'list' } },
+  // `.omp/rules/*.md` by `globs` (and `alwaysApply`), and Copilot's `.github/instructions` by `applyTo`; a `.omp/AGENTS.md` takes the root AGENTS.md's place.
+  instructions: { agentsMd: 'reads', readsScopedOf: ['copilot'], scoped: { file: (rule) => `.omp/rules/${rule}.md`, key: 'globs', form: 'list' } },
   approvals: { written: 'as each tool\'s `approval` policy (`allow` or `prompt`)' },
   // Hooks in-process: a generated extension, `.omp/extensions/<server>-hooks.ts` (pi's events, a new input
   // returned, and `session_stop` to keep going). Handlers run at most 30 s, then block.

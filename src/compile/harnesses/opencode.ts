@@ -33,7 +33,7 @@ export const opencode = {
   },
   agentFile: (agent) => `.opencode/agent/${agent}.md`,
   // AGENTS.md (CLAUDE.md only where there is none); no path-scoped rules.
-  instructions: {},
+  instructions: { agentsMd: 'reads' },
   // Every field is written as given over the generated ones; a `permission` map refines ours key by key.
   approvals: { written: 'as `allow` or `ask` in the `permission` of each agent file and of `.opencode/opencode.json` (every agent); the tool shim asks opencode before it runs' },
   // Hooks in-process: a generated plugin, `.opencode/plugins/<server>-hooks.ts` (a throw blocks a tool, its

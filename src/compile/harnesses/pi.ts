@@ -20,7 +20,7 @@ export const pi = {
   },
   agentFile: null,
   // AGENTS.md; no path-scoped rules.
-  instructions: {},
+  instructions: { agentsMd: 'reads' },
   approvals: { written: 'in the extension: a tool that asks confirms with the user before it runs (pi asks for no tool by itself)' },
   // Hooks in-process: a generated extension, `.pi/extensions/<server>-hooks.ts`. `ask` confirms in the UI and
   // blocks without one. The agent's end is only watched: pi hands extensions its events through a queue the

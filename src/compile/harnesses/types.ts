@@ -194,10 +194,18 @@ export interface HarnessDescription {
 
 /** Where a harness reads instructions (rules), as measured with the pinned CLI (docs/instructions.md). */
 export interface InstructionSupport {
+  /**
+   * How it comes to read the project's root AGENTS.md, which holds the always-on rules, exactly once: by
+   * itself; through an import line in a Markdown file of its own (a block of ours there); or once the items
+   * of a settings list name it (merged into the file as items of ours).
+   */
+  agentsMd: 'reads' | { importFrom: string; line: string } | { setting: { file: string; list: string[]; items: string[] } }
   /** What it expands in the text of an instruction file as it reads it (a `@file` line inlined): compile reports a rule's text that holds some. */
   syntax?: TextSyntax
   /** Where it loads a rule only for the files its globs match; absent where it cannot scope a rule by path. */
   scoped?: ScopedRules
+  /** Other harnesses whose scoped rule files it reads as well: where one of them is selected, it is served from that harness's files alone. */
+  readsScopedOf?: readonly Harness[]
   /** The most bytes of project instructions it reads, past which it cuts them, and the setting that raises it. */
   cap?: { bytes: number; setting: string }
 }
