@@ -26,6 +26,8 @@ export const claude = {
   instructions: {
     // Reads AGENTS.md only where no CLAUDE.md is (its `instructionFiles` default), and one import of it however many files import it.
     agentsMd: { importFrom: '.claude/CLAUDE.md', line: '@../AGENTS.md' },
+    alsoReads: ['CLAUDE.md', 'CLAUDE.local.md'],
+    importsOnce: true,
     syntax: IMPORT_SYNTAX, scoped: { file: (rule) => `.claude/rules/${rule}.md`, key: 'paths', form: 'list' } },
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.claude/settings.json`' },
   // Hooks of `.claude/settings.json` (test/harness/hooks.test.ts): the model reads a block's reason, and `ask`

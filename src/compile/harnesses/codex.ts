@@ -124,7 +124,7 @@ export const codex = {
   },
   agentFile: (agent) => `.codex/agents/${agent}.toml`,
   // AGENTS.md (an AGENTS.override.md in its place); its bundled defaults cap project instructions at 32 KiB.
-  instructions: { agentsMd: 'reads', cap: { bytes: 32_768, setting: '`project_doc_max_bytes` in .codex/config.toml' } },
+  instructions: { agentsMd: 'reads', hiddenBy: ['AGENTS.override.md'], cap: { bytes: 32_768, setting: '`project_doc_max_bytes` in .codex/config.toml' } },
   approvals: { written: 'as each tool\'s `approval_mode` (`approve` or `prompt`) in the `[mcp_servers.<server>]` block' },
   // Hooks of `.codex/hooks.json`, which Codex runs once the user trusts each (its `/hooks` list; headless,
   // --dangerously-bypass-hook-trust): with `$SHELL -lc` in the session's folder and no project variable, so

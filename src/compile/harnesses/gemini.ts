@@ -33,6 +33,7 @@ export const gemini = {
   instructions: {
     // GEMINI.md stays listed: a user's own GEMINI.md is read as before.
     agentsMd: { setting: { file: '.gemini/settings.json', list: ['context', 'fileName'], items: ['AGENTS.md', 'GEMINI.md'] } },
+    alsoReads: ['GEMINI.md'],
     syntax: IMPORT_SYNTAX,
   },
   approvals: { written: 'as `mcp_<server>_<tool>` in `tools.allowed` or `tools.confirmationRequired` of `.gemini/settings.json`' },

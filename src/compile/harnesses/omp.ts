@@ -27,7 +27,7 @@ export const omp = {
   },
   agentFile: null,
   // `.omp/rules/*.md` by `globs` (and `alwaysApply`), and Copilot's `.github/instructions` by `applyTo`; a `.omp/AGENTS.md` takes the root AGENTS.md's place.
-  instructions: { agentsMd: 'reads', readsScopedOf: ['copilot'], scoped: { file: (rule) => `.omp/rules/${rule}.md`, key: 'globs', form: 'list' } },
+  instructions: { agentsMd: 'reads', hiddenBy: ['.omp/AGENTS.md'], readsScopedOf: ['copilot'], scoped: { file: (rule) => `.omp/rules/${rule}.md`, key: 'globs', form: 'list' } },
   approvals: { written: 'as each tool\'s `approval` policy (`allow` or `prompt`)' },
   // Hooks in-process: a generated extension, `.omp/extensions/<server>-hooks.ts` (pi's events, a new input
   // returned, and `session_stop` to keep going). Handlers run at most 30 s, then block.

@@ -20,7 +20,7 @@ export const qwen = {
   schemaLimits: {},
   agentFile: (agent) => `.qwen/agents/${agent}.md`,
   // QWEN.md and AGENTS.md together, `.qwen/rules` (a rule with `paths:` for matching files); follows `@file` imports.
-  instructions: { agentsMd: 'reads', syntax: IMPORT_SYNTAX, scoped: { file: (rule) => `.qwen/rules/${rule}.md`, key: 'paths', form: 'list' } },
+  instructions: { agentsMd: 'reads', alsoReads: ['QWEN.md', '.qwen/QWEN.local.md'], syntax: IMPORT_SYNTAX, scoped: { file: (rule) => `.qwen/rules/${rule}.md`, key: 'paths', form: 'list' } },
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.qwen/settings.json`' },
   // Hooks of `.qwen/settings.json`. UserPromptSubmit fires before every model turn (with an empty prompt after
   // the first: the runtime passes those over); PreToolUse's `updatedInput` is not applied in 0.24.

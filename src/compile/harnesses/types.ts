@@ -204,6 +204,16 @@ export interface InstructionSupport {
   syntax?: TextSyntax
   /** Where it loads a rule only for the files its globs match; absent where it cannot scope a rule by path. */
   scoped?: ScopedRules
+  /**
+   * Project files it reads at start together with AGENTS.md: one of them that holds AGENTS.md's text too (a
+   * copy, a link) or, unless it reads each import once (`importsOnce`), an `@AGENTS.md` line makes it read
+   * the rules twice (the write warns).
+   */
+  alsoReads?: readonly string[]
+  /** It reads a file imported from several of its files once. */
+  importsOnce?: boolean
+  /** Project files that take the root AGENTS.md's place where present: it then reads none of the rules (the write warns). */
+  hiddenBy?: readonly string[]
   /** Other harnesses whose scoped rule files it reads as well: where one of them is selected, it is served from that harness's files alone. */
   readsScopedOf?: readonly Harness[]
   /** The most bytes of project instructions it reads, past which it cuts them, and the setting that raises it. */
