@@ -1,6 +1,8 @@
 export { defineAgent, defineCommand, defineHook, defineMcpServer, defineRegistry, defineSkill, defineTool, fromEnv } from './define/index.js'
 export type { EnvReference, McpServerDefinition, McpServerOptions, McpValue } from './define/mcp-servers.js'
 export { BUILTIN_TOOLS, HOOK_EVENTS } from './define/hooks.js'
+export { defineRule } from './define/rules.js'
+export type { RuleDefinition, RuleOptions } from './define/rules.js'
 export type {
   AnyHookDefinition,
   BeforeToolContext,

@@ -5,6 +5,7 @@ import type { Plan } from './compile/plan.js'
 import { targetOf } from './compile/target.js'
 import { type Diagnostic, withLevels } from './diagnostics.js'
 import type { OutputFile } from './emit/types.js'
+import { instructionDiagnostics } from './instruction-files.js'
 import { type WriteOptions, type WriteReport, writeOutputs } from './write/index.js'
 
 /**
@@ -14,7 +15,7 @@ import { type WriteOptions, type WriteReport, writeOutputs } from './write/index
  */
 export async function writeTarget(files: OutputFile[], plan: Plan, options: WriteOptions): Promise<WriteReport> {
   const report = await writeOutputs(files, { ...options, harnesses: plan.harnesses })
-  return { ...report, diagnostics: withLevels(plan.diagnosticLevels, [...report.diagnostics, ...targetDiagnostics(plan, options.target)]) }
+  return { ...report, diagnostics: withLevels(plan.diagnosticLevels, [...report.diagnostics, ...targetDiagnostics(plan, options.target), ...instructionDiagnostics(plan, options.target)]) }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { AnyHookDefinition } from '../define/hooks.js'
+import type { RuleDefinition } from '../define/rules.js'
 import type { AgentDefinition, AnyToolDefinition, CommandDefinition, RegistryDefinition, SkillDefinition } from '../define/types.js'
 import type { McpServerDefinition } from '../define/mcp-servers.js'
 
@@ -21,6 +22,10 @@ export function isSkill(value: unknown): value is SkillDefinition {
 
 export function isCommand(value: unknown): value is CommandDefinition {
   return hasKind(value, 'oac:command')
+}
+
+export function isRule(value: unknown): value is RuleDefinition {
+  return hasKind(value, 'oac:rule')
 }
 
 export function isRegistry(value: unknown): value is RegistryDefinition {

@@ -4,7 +4,7 @@ import type { Findings } from './findings.js'
 /** How one kind of definition is named and described: what the checks every definition gets report. */
 export interface IdentityRules {
   /** The kind, as the diagnostics' codes (`<noun>-name-invalid`, `<noun>-description-missing`) and messages name it. */
-  noun: 'agent' | 'tool' | 'skill' | 'command'
+  noun: 'agent' | 'tool' | 'skill' | 'command' | 'rule'
   /** Why `name` cannot name a definition of the kind, or undefined when it can. */
   nameProblem(name: string): string | undefined
   /** How to rename one, with an example. */

@@ -11,7 +11,8 @@ import { planHooks } from './hooks.js'
 import { checkPluginRoutes } from './plugin.js'
 import { isAgent } from './guards.js'
 import { harness } from './harnesses/index.js'
-import type { Plan, PlannedAgent, PlannedCommand, PlannedMcpServer, PlannedSkill, PlannedTool } from './plan.js'
+import type { Plan, PlannedAgent, PlannedCommand, PlannedMcpServer, PlannedRule, PlannedSkill, PlannedTool } from './plan.js'
+import { planRule, registryRules, selectedRules, warnInstructionCap, warnRulesTarget } from './rules.js'
 import { collectSkillTools, planSkill, registrySkills } from './skills.js'
 import { collectTools, planTool } from './tools.js'
 import { targetOf, warnTargetLimits } from './target.js'
@@ -199,6 +200,14 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
     const planned = planCommand(command, { texts: loaded.prompts, agents, skills: plannedSkills, harnesses: config.harnesses, root: options.root }, findings)
     if (planned) plannedCommands.push(planned)
   }
+  const instructionRules = selectedRules(registryRules(registry, findings), config, registry, findings)
+  const plannedRules: PlannedRule[] = []
+  for (const rule of instructionRules) {
+    const planned = planRule(rule, { texts: loaded.prompts, harnesses: config.harnesses, root: options.root }, findings)
+    if (planned) plannedRules.push(planned)
+  }
+  warnInstructionCap(plannedRules, config.harnesses, new Map(instructionRules.map((rule) => [rule.name, rule])), findings)
+  warnRulesTarget(plannedRules, config, registry, findings)
 
   checkModelNames(config, tools, findings)
   warnUnscopedTools(registry, config, tools, plannedAgents, findings)
@@ -215,6 +224,7 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
     ...(plannedSkills.length > 0 && { skills: plannedSkills }),
     ...(plannedCommands.length > 0 && { commands: plannedCommands }),
     ...(plannedServers.length > 0 && { mcpServers: plannedServers }),
+    ...(plannedRules.length > 0 && { rules: plannedRules }),
   }
   return { plan: { ...settings, tools, agents: plannedAgents, hooks, ...extras }, diagnostics }
 }

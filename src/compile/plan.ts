@@ -33,6 +33,8 @@ export interface Plan {
   commands?: PlannedCommand[]
   /** MCP servers someone else wrote, where the registry defines any (src/compile/mcp-servers.ts). */
   mcpServers?: PlannedMcpServer[]
+  /** The rules the config selects, where the registry defines any (src/compile/rules.ts). */
+  rules?: PlannedRule[]
   /** Present when the target is a plugin folder (`--plugin`): what its manifests call it. `targetOf` (src/compile/target.ts) makes the target of this and `scope`. */
   plugin?: PluginInfo
   /**
@@ -203,3 +205,12 @@ export interface PlannedHttpServer extends PlannedMcpServerBase {
 }
 
 export type PlannedMcpServer = PlannedStdioServer | PlannedHttpServer
+export interface PlannedRule {
+  name: string
+  description: string
+  /** The instructions as written (a file already read). */
+  text: string
+  /** Globs of the project files it is for; absent for a rule that is always on. */
+  paths?: string[]
+  source: PlannedSource
+}

@@ -6,7 +6,7 @@ export interface DefinitionList<D extends { name: string; source: SourceLocation
   /** The registry's key (`agents`, `hooks`, ...), as the user writes it. */
   key: string
   /** The definition, as messages name it: `agent`, `hook`, ... */
-  noun: 'agent' | 'tool' | 'hook' | 'skill' | 'command'
+  noun: 'agent' | 'tool' | 'hook' | 'skill' | 'command' | 'rule'
   is: (value: unknown) => value is D
   /** How one is made: `defineHook({ name, description, on, run })`. */
   made: string

@@ -115,6 +115,7 @@ export function defineRegistry(options: RegistryOptions): RegistryDefinition {
     skills: options.skills ?? [],
     commands: options.commands ?? [],
     mcpServers: options.mcpServers ?? [],
+    rules: options.rules ?? [],
     configs: options.configs ?? {},
     source: callerLocation(),
   }

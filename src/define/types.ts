@@ -5,6 +5,7 @@ import type { z } from 'zod'
 import type { DiagnosticCode } from '../diagnostic-codes.js'
 import type { AnyHookDefinition } from './hooks.js'
 import type { McpServerDefinition } from './mcp-servers.js'
+import type { RuleDefinition } from './rules.js'
 
 /**
  * The harnesses unplugin-oac compiles to, in their canonical order. Each is described in
@@ -253,6 +254,8 @@ export interface ConfigProfile {
   diagnostics?: DiagnosticLevelMap
   /** Names of the registry's MCP servers to compile (default: all of them). */
   mcpServers?: readonly string[]
+  /** Names of the registry's rules to compile (default: all of them). */
+  rules?: readonly string[]
 }
 
 /** What a warning code becomes (see ConfigProfile.diagnostics). */
@@ -323,6 +326,8 @@ export interface RegistryOptions {
   commands?: readonly CommandDefinition[]
   /** MCP servers someone else wrote, merged into every harness's MCP configuration. */
   mcpServers?: readonly McpServerDefinition[]
+  /** Instructions, written into each harness's own instruction files (a config's `rules` picks some by name). */
+  rules?: readonly RuleDefinition[]
   configs?: Record<string, ConfigProfile>
 }
 
@@ -334,6 +339,7 @@ export interface RegistryDefinition {
   readonly skills: readonly SkillDefinition[]
   readonly commands: readonly CommandDefinition[]
   readonly mcpServers: readonly McpServerDefinition[]
+  readonly rules: readonly RuleDefinition[]
   readonly configs: Readonly<Record<string, ConfigProfile>>
   readonly source: SourceLocation
 }

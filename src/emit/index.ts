@@ -16,6 +16,7 @@ import { emitPrompts } from './prompts.js'
 import { emitQwen } from './qwen.js'
 import { emitHooks } from './hooks.js'
 import { emitPlugin } from './plugin/index.js'
+import { emitRules } from './rules.js'
 import { emitSkills } from './skills.js'
 import { userScopeFiles } from './user-scope.js'
 import type { MergeFile, OutputFile } from './types.js'
@@ -36,7 +37,7 @@ export function emitAll(plan: Plan): OutputFile[] {
   const target = targetOf(plan)
   switch (target.kind) {
     case 'project':
-      return projectFiles(plan)
+      return projectFiles(plan, emitRules(plan))
     case 'plugin':
       return emitPlugin({ ...plan, plugin: target.plugin })
     case 'home':
@@ -44,9 +45,9 @@ export function emitAll(plan: Plan): OutputFile[] {
   }
 }
 
-/** A project's files. Skills and commands are written below the emitters, from each harness's description. */
-function projectFiles(plan: Plan): OutputFile[] {
-  return combineMerges([...emitPrompts(plan), ...plan.harnesses.flatMap((id) => EMITTERS[id](plan)), ...emitMcpServers(plan), ...emitSkills(plan), ...emitCommands(plan), ...emitHooks(plan)])
+/** A project's files, with `rules` (a project's alone, so far). Skills and commands are written below the emitters, from each harness's description. */
+function projectFiles(plan: Plan, rules: OutputFile[] = []): OutputFile[] {
+  return combineMerges([...emitPrompts(plan), ...plan.harnesses.flatMap((id) => EMITTERS[id](plan)), ...emitMcpServers(plan), ...emitSkills(plan), ...emitCommands(plan), ...emitHooks(plan), ...rules])
 }
 
 /**

@@ -59,7 +59,8 @@ export interface MergeEntry {
 export interface MergeFile {
   kind: 'merge'
   path: string
-  format: 'json' | 'toml'
+  /** `markdown`: each entry a block between marker lines of a Markdown file (key path `[id]`, the block's text as its value). */
+  format: 'json' | 'toml' | 'markdown'
   entries: MergeEntry[]
   /** A harness that reads the file as strict JSON, skipping all of it when it holds a comment: the write step then warns about one. */
   strictJsonReader?: string

@@ -46,7 +46,7 @@ function failed(diagnostics: Diagnostic[], files: string[] = []): LoadedRegistry
 }
 
 function emptyRegistry(): RegistryDefinition {
-  return { kind: 'oac:registry', agents: [], tools: [], hooks: [], skills: [], commands: [], mcpServers: [], configs: {}, source: { file: '<none>', line: 0, column: 0 } }
+  return { kind: 'oac:registry', agents: [], tools: [], hooks: [], skills: [], commands: [], mcpServers: [], rules: [], configs: {}, source: { file: '<none>', line: 0, column: 0 } }
 }
 
 /**

@@ -34,8 +34,8 @@ export function relocateDefinitions(registry: RegistryDefinition, locate: (locat
   const tools = (list: unknown) => (Array.isArray(list) ? list.filter((item) => isTool(item) || isMcpServer(item)) : [])
   const hooks = everyHook(registry)
   const definitions: Array<{ source: SourceLocation }> = [registry, ...tools(registry.tools), ...tools(registry.mcpServers), ...hooks, ...hooks.flatMap((hook) => tools(hook.tools))]
-  // Agents and skills carry tools of their own; commands none.
-  const owners: unknown[] = [registry.agents, registry.skills, registry.commands].flatMap((list) => (Array.isArray(list) ? list : []))
+  // Agents and skills carry tools of their own; commands and rules none.
+  const owners: unknown[] = [registry.agents, registry.skills, registry.commands, registry.rules].flatMap((list) => (Array.isArray(list) ? list : []))
   for (const owner of owners) {
     if (typeof owner === 'object' && owner !== null) definitions.push(owner as { source: SourceLocation }, ...tools((owner as { tools?: unknown }).tools))
   }

@@ -1,15 +1,16 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { isAgent, isCommand, isSkill } from '../compile/guards.js'
+import { isAgent, isCommand, isRule, isSkill } from '../compile/guards.js'
 import { projectPath } from '../compile/source.js'
+import type { RuleDefinition } from '../define/rules.js'
 import type { AgentDefinition, CommandDefinition, RegistryDefinition, SkillDefinition, SourceLocation } from '../define/types.js'
 import type { Diagnostic } from '../diagnostics.js'
 
 /**
  * What a text was read for: an agent (its prompt), a skill (its instructions), a command (its
- * prompt), or the `{ file }` entry of one of a skill's extra files.
+ * prompt), a rule (its text), or the `{ file }` entry of one of a skill's extra files.
  */
-export type TextOwner = AgentDefinition | SkillDefinition | CommandDefinition | { readonly file: string }
+export type TextOwner = AgentDefinition | SkillDefinition | CommandDefinition | RuleDefinition | { readonly file: string }
 
 export interface Prompts {
   texts: Map<TextOwner, string>
@@ -29,7 +30,7 @@ interface Wanted {
   definition: { source: SourceLocation }
 }
 
-/** Every text a definition names: agents' prompts, skills' instructions and files, commands' prompts. */
+/** Every text a definition names: agents' prompts, skills' instructions and files, commands' prompts, rules' texts. */
 function wantedTexts(registry: RegistryDefinition): Wanted[] {
   const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])
   const wanted: Wanted[] = []
@@ -45,6 +46,9 @@ function wantedTexts(registry: RegistryDefinition): Wanted[] {
   }
   for (const command of list(registry.commands).filter(isCommand)) {
     wanted.push({ owner: command, text: command.prompt, label: `prompt file of command "${command.name}"`, option: 'prompt.file', definition: command })
+  }
+  for (const rule of list(registry.rules).filter(isRule)) {
+    wanted.push({ owner: rule, text: rule.text, label: `text file of rule "${rule.name}"`, option: 'text.file', definition: rule })
   }
   return wanted
 }

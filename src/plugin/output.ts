@@ -4,7 +4,7 @@ import type { Generated } from '../api.js'
 import { hasErrors, OacError } from '../diagnostics.js'
 import type { MergeFile } from '../emit/types.js'
 import { writeTarget } from '../target.js'
-import { mergeJsonText, mergeTomlText, type WriteReport } from '../write/index.js'
+import { mergeJsonText, mergeMarkdownText, mergeTomlText, type WriteReport } from '../write/index.js'
 import { posixRelative } from './paths.js'
 
 /** One file of the agent tree as a bundle asset, named relative to the output folder. */
@@ -26,6 +26,7 @@ async function readIfExists(file: string): Promise<string | undefined> {
 
 /** An in-memory merge of our entries (write/ removes entries we no longer emit when it writes). */
 function merge(text: string | undefined, file: MergeFile): string {
+  if (file.format === 'markdown') return mergeMarkdownText(text, file, [])
   return file.format === 'json' ? mergeJsonText(text, file, []) : mergeTomlText(text, file, [])
 }
 

@@ -14,6 +14,7 @@ export { isOwnWrite, ownWrites } from './execute.js'
 export { owners } from './owners.js'
 export { mergeJsonText } from './json-merge.js'
 export type { WriteMode, WriteOptions, WriteReport } from './plan.js'
+export { mergeMarkdownText } from './markdown-merge.js'
 export { mergeTomlText } from './toml-merge.js'
 
 /**

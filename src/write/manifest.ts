@@ -29,7 +29,7 @@ export interface MergeRecord {
   created: boolean
   entries: MergeRecordEntry[]
   /**
-   * TOML: the blank line we put between the user's text and our last tables ('' when none, as in a file
+   * TOML (and Markdown, for our blocks): the blank line we put between the user's text and our last tables ('' when none, as in a file
    * we created), so removing the tables takes exactly that. Absent when the file holds no tables of ours,
    * and in manifests of earlier builds, which did not record it: the tables take one blank line.
    */
@@ -176,7 +176,7 @@ function parseManifest(text: string, owner: string): Manifest | undefined {
   if (!Object.values(files).every(hashes)) return undefined
   const mergeRecord = (record: unknown): record is MergeRecord =>
     isRecord(record) &&
-    (record.format === 'json' || record.format === 'toml') &&
+    (record.format === 'json' || record.format === 'toml' || record.format === 'markdown') &&
     typeof record.created === 'boolean' &&
     Array.isArray(record.entries) &&
     record.entries.every((entry) => hashes(entry) && isStringArray((entry as { keyPath?: unknown }).keyPath) && isOriginal((entry as { original?: unknown }).original)) &&

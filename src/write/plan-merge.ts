@@ -12,9 +12,10 @@ import { otherManifest } from './owners.js'
 import { canChmod, displayPath, FILE_MODE, hasOwn, readExisting, type WritePlan } from './plan.js'
 import { findSecrets } from '../secrets.js'
 import { secretDiagnostics } from './secrets.js'
+import { markdownFormat } from './markdown-merge.js'
 import { tomlFormat } from './toml-merge.js'
 
-const FORMATS: Record<MergeFile['format'], MergeFormat> = { json: jsonFormat, toml: tomlFormat }
+const FORMATS: Record<MergeFile['format'], MergeFormat> = { json: jsonFormat, toml: tomlFormat, markdown: markdownFormat }
 
 /** True when JSON text holds a `//` or block comment (outside strings). */
 function hasJsonComment(text: string): boolean {

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { listedStatus } from './doctor-steps.js'
 import { MCP_JSON_FILE } from './mcp-formats.js'
-import { CLAUDE_COMMAND, CLAUDE_SYNTAX } from './text-syntax.js'
+import { CLAUDE_COMMAND, CLAUDE_SYNTAX, IMPORT_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
 /** Frontmatter keys that come from the agent definition itself, so `harness.claude` may not set them. */
@@ -25,6 +25,13 @@ export const claude = {
   // Every construct reaches the request as served (test/harness/schemas.test.ts).
   schemaLimits: {},
   agentFile: (agent) => `.claude/agents/${agent}.md`,
+  // CLAUDE.md files, `.claude/rules` (a rule with `paths:` once the model touches a matching file); follows `@file` imports.
+  instructions: {
+    // Reads AGENTS.md only where no CLAUDE.md is (its `instructionFiles` default), and one import of it however many files import it.
+    agentsMd: { importFrom: '.claude/CLAUDE.md', line: '@../AGENTS.md' },
+    alsoReads: ['CLAUDE.md', 'CLAUDE.local.md'],
+    importsOnce: true,
+    syntax: IMPORT_SYNTAX, scoped: { file: (rule) => `.claude/rules/${rule}.md`, key: 'paths', form: 'list' } },
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.claude/settings.json`' },
   mcp: { route: 'config', files: [MCP_JSON_FILE] },
   // Hooks of `.claude/settings.json` (test/harness/hooks.test.ts): the model reads a block's reason, and `ask`

@@ -24,6 +24,9 @@ export const cline = {
   // The schema goes to the model as written (the plugin hands Cline the canonical JSON Schema).
   schemaLimits: {},
   agentFile: null,
+  // AGENTS.md reaches its model once, in the system text (docs/cline.md, counted in a scripted request).
+  // Path-scoped rules in .clinerules are not measured yet, so a path rule is not written for Cline (warned).
+  instructions: { agentsMd: 'reads' },
   approvals: { unsupported: 'Cline auto-approves every tool of a prompt given on its command line, and its plugins register tools without an approval policy', fix: 'Run Cline with `--auto-approve false` to be asked before each tool.' },
   // Cline 3.0.65 reads MCP servers only from the user's ~/.cline/data/settings/cline_mcp_settings.json, none
   // from a project (docs/cline.md): a registry's servers reach it through our plugin, as pi's do.

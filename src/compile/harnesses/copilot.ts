@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { MCP_JSON_FILE, VSCODE_ENTRY } from './mcp-formats.js'
 import { frontmatterFieldCheck } from './agent-fields.js'
 import { settingsFolder } from './doctor-steps.js'
-import { CLAUDE_COMMAND, VSCODE_SYNTAX } from './text-syntax.js'
+import { CLAUDE_COMMAND, IMPORT_SYNTAX, VSCODE_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
 const STILL_VALIDATES = 'the tool script still validates the real schema'
@@ -31,6 +31,8 @@ export const copilot = {
     tuple: { severity: 'warning', effect: `Copilot keeps the positions (prefixItems) but moves the tuple's length into the field's description as text and shows no limit on further items (${STILL_VALIDATES})` },
   },
   agentFile: (agent) => `.github/agents/${agent}.agent.md`,
+  // AGENTS.md, CLAUDE.md, GEMINI.md and .github/copilot-instructions.md together; follows `@file` imports; `applyTo` takes comma-joined globs.
+  instructions: { agentsMd: 'reads', alsoReads: ['CLAUDE.md', 'GEMINI.md', '.github/copilot-instructions.md'], syntax: IMPORT_SYNTAX, scoped: { file: (rule) => `.github/instructions/${rule}.instructions.md`, key: 'applyTo', form: 'comma-joined' } },
   approvals: {
     unsupported: 'the Copilot CLI 1.0 takes tool permissions only from its command line (`--allow-tool`) and its user settings, and VS Code from its user settings; neither reads them from the project',
     fix: "Start the Copilot CLI with --allow-tool='<server>(<tool>)' for each tool that may run without asking; VS Code asks on a tool's first call and can remember the answer.",

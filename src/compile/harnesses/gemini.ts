@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { GEMINI_ENTRY } from './mcp-formats.js'
 import { frontmatterFieldCheck } from './agent-fields.js'
 import { listedStatus } from './doctor-steps.js'
-import { GEMINI_SYNTAX } from './text-syntax.js'
+import { GEMINI_SYNTAX, IMPORT_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
 /**
@@ -32,6 +32,13 @@ export const gemini = {
   // Every construct reaches the request as served (test/harness/schemas.test.ts).
   schemaLimits: {},
   agentFile: (agent) => `.gemini/agents/${agent}.md`,
+  // GEMINI.md, and AGENTS.md once `context.fileName` lists it; follows `@file` imports; no path-scoped rules.
+  instructions: {
+    // GEMINI.md stays listed: a user's own GEMINI.md is read as before.
+    agentsMd: { setting: { file: '.gemini/settings.json', list: ['context', 'fileName'], items: ['AGENTS.md', 'GEMINI.md'] } },
+    alsoReads: ['GEMINI.md'],
+    syntax: IMPORT_SYNTAX,
+  },
   approvals: { written: 'as `mcp_<server>_<tool>` in `tools.allowed` or `tools.confirmationRequired` of `.gemini/settings.json`' },
   mcp: { route: 'config', files: [{ path: '.gemini/settings.json', format: 'json', key: ['mcpServers'], entry: GEMINI_ENTRY }] },
   // Hooks of `.gemini/settings.json`, in a trusted folder. `ask` makes a headless run wait for ever; PreCompress

@@ -35,6 +35,8 @@ export const opencode = {
     recursion: { severity: 'warning', effect: 'the opencode shim types the recursive field as unknown (z.unknown(); the tool script still validates the real schema)' },
   },
   agentFile: (agent) => `.opencode/agent/${agent}.md`,
+  // AGENTS.md (CLAUDE.md only where there is none); no path-scoped rules.
+  instructions: { agentsMd: 'reads' },
   // Every field is written as given over the generated ones; a `permission` map refines ours key by key.
   approvals: { written: 'as `allow` or `ask` in the `permission` of each agent file and of `.opencode/opencode.json` (every agent); the tool shim asks opencode before it runs' },
   mcp: { route: 'config', files: [{ path: '.opencode/opencode.json', format: 'json', key: ['mcp'], entry: OPENCODE_ENTRY }] },

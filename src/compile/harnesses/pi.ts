@@ -19,6 +19,8 @@ export const pi = {
     const: { severity: 'warning', effect: `pi passes const to the model as is, ${GOOGLE_REJECTS}` },
   },
   agentFile: null,
+  // AGENTS.md; no path-scoped rules.
+  instructions: { agentsMd: 'reads' },
   approvals: { written: 'in the extension: a tool that asks confirms with the user before it runs (pi asks for no tool by itself)' },
   // pi has no MCP.
   mcp: { route: 'bridge' },

@@ -1,7 +1,7 @@
 import { GEMINI_ENTRY } from './mcp-formats.js'
 import { frontmatterFieldCheck } from './agent-fields.js'
 import { listedStatus } from './doctor-steps.js'
-import { GEMINI_SYNTAX } from './text-syntax.js'
+import { GEMINI_SYNTAX, IMPORT_SYNTAX } from './text-syntax.js'
 import type { HarnessDescription } from './types.js'
 
 /**
@@ -21,6 +21,8 @@ export const qwen = {
   // Every construct reaches a sub-agent's request as served (test/harness/schemas.test.ts).
   schemaLimits: {},
   agentFile: (agent) => `.qwen/agents/${agent}.md`,
+  // QWEN.md and AGENTS.md together, `.qwen/rules` (a rule with `paths:` for matching files); follows `@file` imports.
+  instructions: { agentsMd: 'reads', alsoReads: ['QWEN.md', '.qwen/QWEN.local.md'], syntax: IMPORT_SYNTAX, scoped: { file: (rule) => `.qwen/rules/${rule}.md`, key: 'paths', form: 'list' } },
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.qwen/settings.json`' },
   mcp: { route: 'config', files: [{ path: '.qwen/settings.json', format: 'json', key: ['mcpServers'], entry: GEMINI_ENTRY }] },
   // Hooks of `.qwen/settings.json`. UserPromptSubmit fires before every model turn (with an empty prompt after

@@ -69,3 +69,12 @@ export const OMP_SYNTAX: TextSyntax = {
 export const VSCODE_SYNTAX: TextSyntax = {
   special: [{ pattern: /\$\{[^}]*\}/, meaning: 'is filled in as a variable' }],
 }
+
+/**
+ * An instruction file's `@path` import, as Gemini CLI 0.61 finds it (`findImports`: an `@` at the start
+ * or after white space, then `.`, `/` or a letter) and inlines the named file's text. Claude Code, Qwen
+ * Code and the Copilot CLI follow such lines too (docs/instructions.md); none has an escape.
+ */
+export const IMPORT_SYNTAX: TextSyntax = {
+  special: [{ pattern: /(?:^|(?<=[ \t\r\n]))@[./A-Za-z]/, meaning: 'is replaced by the text of the file it names, where that file exists' }],
+}

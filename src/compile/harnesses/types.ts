@@ -240,6 +240,8 @@ export interface HarnessDescription {
   schemaLimits: Partial<Record<SchemaConstruct, ConstructEffect>>
   /** The agent file an agent becomes, relative to the target, or null when the harness has no agent files. */
   agentFile: ((agent: string) => string) | null
+  /** Where it reads instructions and what it makes of their text (measured: docs/instructions.md). */
+  instructions: InstructionSupport
   /**
    * True when the harness fills `${name}` placeholders in an agent's prompt from the call (and refuses
    * to start the agent when one has no value): compile then refuses such text in the agent's prompt.
@@ -322,6 +324,43 @@ export interface McpEntryFormat {
   reference: ((name: string) => string) | 'codex'
   /** The stdio server inherits the harness's environment: a variable under its own name needs no entry (and gets none). */
   inheritsEnv?: true
+}
+
+/** Where a harness reads instructions (rules), as measured with the pinned CLI (docs/instructions.md). */
+export interface InstructionSupport {
+  /**
+   * How it comes to read the project's root AGENTS.md, which holds the always-on rules, exactly once: by
+   * itself; through an import line in a Markdown file of its own (a block of ours there); or once the items
+   * of a settings list name it (merged into the file as items of ours).
+   */
+  agentsMd: 'reads' | { importFrom: string; line: string } | { setting: { file: string; list: string[]; items: string[] } }
+  /** What it expands in the text of an instruction file as it reads it (a `@file` line inlined): compile reports a rule's text that holds some. */
+  syntax?: TextSyntax
+  /** Where it loads a rule only for the files its globs match; absent where it cannot scope a rule by path. */
+  scoped?: ScopedRules
+  /**
+   * Project files it reads at start together with AGENTS.md: one of them that holds AGENTS.md's text too (a
+   * copy, a link) or, unless it reads each import once (`importsOnce`), an `@AGENTS.md` line makes it read
+   * the rules twice (the write warns).
+   */
+  alsoReads?: readonly string[]
+  /** It reads a file imported from several of its files once. */
+  importsOnce?: boolean
+  /** Project files that take the root AGENTS.md's place where present: it then reads none of the rules (the write warns). */
+  hiddenBy?: readonly string[]
+  /** Other harnesses whose scoped rule files it reads as well: where one of them is selected, it is served from that harness's files alone. */
+  readsScopedOf?: readonly Harness[]
+  /** The most bytes of project instructions it reads, past which it cuts them, and the setting that raises it. */
+  cap?: { bytes: number; setting: string }
+}
+
+/** A folder of path-scoped rule files, one Markdown file per rule with its globs in the frontmatter. */
+export interface ScopedRules {
+  /** The rule's file, relative to the project. */
+  file(rule: string): string
+  /** The frontmatter key of its globs, and whether it takes them as a list or as one comma-joined string. */
+  key: string
+  form: 'list' | 'comma-joined'
 }
 
 /**
