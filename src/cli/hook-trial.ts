@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parse as parseJsonc } from 'jsonc-parser'
 import { parse as parseYaml } from 'yaml'
+import { type BoundedRun, runBounded } from '../bounded-run.js'
 import { harness } from '../compile/harnesses/index.js'
 import type { CommandHookRegistration, HookSupport } from '../compile/harnesses/types.js'
 import { targetOf } from '../compile/target.js'
@@ -209,7 +209,7 @@ export async function tryHook(tree: CompiledTree, id: Harness, name: string, on:
     return { harness: id, skipped: `its matcher ${found.matcher} (${found.file}) does not match ${native}: ${title} does not run it for that tool`, via: found.command }
   }
   const trial: HarnessTrial = { harness: id, via: found.command }
-  let run: CommandRun
+  let run: BoundedRun
   try {
     run = await runCommand(tree, found, commandPayload(found.wire, support.events[on]!, event), id)
   } catch (error) {
@@ -225,46 +225,16 @@ export async function tryHook(tree: CompiledTree, id: Harness, name: string, on:
   return trial
 }
 
-interface CommandRun {
-  code: number | null
-  stdout: string
-  stderr: string
-  timedOut: boolean
-}
-
 /** Runs a registered command as its harness does: through the shell, in the session's folder, the payload on stdin, killed at its timeout. */
-function runCommand(tree: CompiledTree, found: Extract<Registration, { kind: 'command' }>, payload: Record<string, unknown>, id: Harness): Promise<CommandRun> {
+function runCommand(tree: CompiledTree, found: Extract<Registration, { kind: 'command' }>, payload: Record<string, unknown>, id: Harness): Promise<BoundedRun> {
   const env: NodeJS.ProcessEnv = { ...process.env }
   // Copilot CLI sets COPILOT_CLI for its hooks (and Claude's registration stands aside where it is set).
   delete env.COPILOT_CLI
   if (id === 'copilot') env.COPILOT_CLI = '1'
   const projectDir = found.registration.projectDir?.replace(/[${}]/g, '')
   if (projectDir !== undefined && tree.scope !== 'user') env[projectDir] = tree.target
-  return new Promise((resolve, reject) => {
-    const child = spawn(found.command, { shell: true, cwd: tree.scope === 'user' ? process.cwd() : tree.target, env, stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32' })
-    let stdout = ''
-    let stderr = ''
-    let timedOut = false
-    const timer = setTimeout(() => {
-      timedOut = true
-      // The shell and the node it started: the whole process group.
-      if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, 'SIGKILL')
-      else child.kill('SIGKILL')
-    }, found.timeoutMs)
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.on('error', (error) => {
-      clearTimeout(timer)
-      reject(error)
-    })
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr, timedOut })
-    })
-    // A hook may exit before it reads its event (EPIPE): its exit code says what happened.
-    child.stdin.on('error', () => undefined)
-    child.stdin.end(JSON.stringify(payload))
-  })
+  const cwd = tree.scope === 'user' ? process.cwd() : tree.target
+  return runBounded(found.command, [], { shell: true, cwd, env, timeoutMs: found.timeoutMs, input: JSON.stringify(payload) })
 }
 
 /** Hands the imported hook the event its generated plugin would, catching what it prints (it runs in this process, as in the harness's). */

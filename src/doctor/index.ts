@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { basename, join, resolve } from 'node:path'
+import { runBounded } from '../bounded-run.js'
 import { HARNESS_TABLE } from '../compile/harnesses/index.js'
 import type { DoctorFix, DoctorNames, DoctorPlace, DoctorProbe, DoctorReading, HarnessDescription } from '../compile/harnesses/types.js'
 import { HARNESSES, type Harness } from '../define/types.js'
 import { type Manifest, manifestPath, readManifest } from '../write/manifest.js'
 import { owners } from '../write/owners.js'
-import { findBin, packageVersion, runBounded } from './run.js'
+import { findBin, packageVersion } from './run.js'
 
 /*
  * `oac doctor`: asks each installed harness CLI, with its own model-free command, whether it sees what
