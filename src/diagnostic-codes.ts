@@ -1,4 +1,4 @@
-import { HARNESSES, type Harness } from './define/types.js'
+import { HARNESSES, type Harness } from './define/harnesses.js'
 
 /**
  * How a code comes: always an `error`, always a `warning`, or `either`, as the case is (a hand edit is

@@ -1,9 +1,7 @@
-import type { AgentDefinition, RegistryDefinition } from '../define/types.js'
-import type { ResolvedConfig } from './config.js'
+import type { RegistryDefinition } from '../define/types.js'
 import type { Findings } from './findings.js'
 import { KEBAB_NAME, NAME_CAP } from './names.js'
-import type { PlannedAgent, PlannedTool, PluginInfo } from './plan.js'
-import { targetOf } from './target.js'
+import type { PluginInfo } from './plan.js'
 
 // Semantic Versioning 2.0.0's own pattern (semver.org), which every manifest's `version` follows.
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/
@@ -32,34 +30,4 @@ export function checkPluginInfo(info: PluginInfo, registry: RegistryDefinition, 
     )
   }
   return { ...info, description: info.description.replace(/\s+/g, ' ').trim() }
-}
-
-/**
- * In a plugin folder every tool an agent is given must reach it natively (MCP server, shim, extension):
- * the bash route's `node scripts/<tool>.mjs` names a path relative to the project, where a plugin's
- * scripts are not. Each agent's tool that would be documented only as a command is reported.
- */
-export function checkPluginRoutes(config: ResolvedConfig, tools: readonly PlannedTool[], agents: ReadonlyArray<{ definition: AgentDefinition; planned: PlannedAgent }>, findings: Findings): void {
-  if (targetOf(config).bashRoute) return
-  const byName = new Map(tools.map((tool) => [tool.name, tool]))
-  for (const { definition, planned } of agents) {
-    for (const name of planned.tools) {
-      const tool = byName.get(name)
-      if (!tool) continue
-      const why = !config.nativeTools
-        ? 'native tools are off (nativeTools: false), so it is documented as a command'
-        : !tool.json
-          ? 'the tool has no JSON contract (json: false), so it has no native form'
-          : planned.toolFormats[name] === 'bash'
-            ? 'the agent documents it as a command (format "bash")'
-            : undefined
-      if (!why) continue
-      findings.error(
-        'plugin-tool-not-native',
-        `Agent "${planned.name}" is given tool "${name}" as a command (\`node ${tool.script}\`), which does not run from a plugin folder: the path is relative to a project, and a plugin's scripts live where the harness installed it. Here ${why}.`,
-        'Let the tool reach the agent natively (native tools on, json: true on the tool, its format "json" or "both" for the agent), or compile into a project folder (--target) instead of --plugin.',
-        definition.source,
-      )
-    }
-  }
 }

@@ -1,10 +1,10 @@
 import { posix } from 'node:path'
-import type { Harness, RegistryDefinition } from '../define/types.js'
+import type { AgentDefinition, Harness, RegistryDefinition } from '../define/types.js'
 import type { ResolvedConfig } from './config.js'
 import type { Findings } from './findings.js'
 import { harness } from './harnesses/index.js'
 import type { PluginLimit, PluginPart } from './harnesses/types.js'
-import { DEFAULT_SERVER_NAME, type Plan, type PluginInfo } from './plan.js'
+import { DEFAULT_SERVER_NAME, type Plan, type PlannedAgent, type PlannedTool, type PluginInfo } from './plan.js'
 
 /*
  * The target a tree is compiled into, one object per kind, resolved once from the plan (`targetOf`):
@@ -303,5 +303,35 @@ export function warnTargetLimits(registry: RegistryDefinition, config: ResolvedC
   const target = targetOf(config)
   for (const id of config.harnesses) {
     for (const limit of target.limits(id)) if (present[limit.part] > 0) findings.warning(limit.code, limit.message, limit.fix, registry.source)
+  }
+}
+
+/**
+ * Where a target has no bash route (a plugin folder), every tool an agent is given must reach it natively (MCP server, shim, extension):
+ * the bash route's `node scripts/<tool>.mjs` names a path relative to the project, where a plugin's
+ * scripts are not. Each agent's tool that would be documented only as a command is reported.
+ */
+export function checkPluginRoutes(config: ResolvedConfig, tools: readonly PlannedTool[], agents: ReadonlyArray<{ definition: AgentDefinition; planned: PlannedAgent }>, findings: Findings): void {
+  if (targetOf(config).bashRoute) return
+  const byName = new Map(tools.map((tool) => [tool.name, tool]))
+  for (const { definition, planned } of agents) {
+    for (const name of planned.tools) {
+      const tool = byName.get(name)
+      if (!tool) continue
+      const why = !config.nativeTools
+        ? 'native tools are off (nativeTools: false), so it is documented as a command'
+        : !tool.json
+          ? 'the tool has no JSON contract (json: false), so it has no native form'
+          : planned.toolFormats[name] === 'bash'
+            ? 'the agent documents it as a command (format "bash")'
+            : undefined
+      if (!why) continue
+      findings.error(
+        'plugin-tool-not-native',
+        `Agent "${planned.name}" is given tool "${name}" as a command (\`node ${tool.script}\`), which does not run from a plugin folder: the path is relative to a project, and a plugin's scripts live where the harness installed it. Here ${why}.`,
+        'Let the tool reach the agent natively (native tools on, json: true on the tool, its format "json" or "both" for the agent), or compile into a project folder (--target) instead of --plugin.',
+        definition.source,
+      )
+    }
   }
 }

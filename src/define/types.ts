@@ -5,15 +5,10 @@ import type { z } from 'zod'
 import type { DiagnosticCode } from '../diagnostic-codes.js'
 import type { AnyHookDefinition } from './hooks.js'
 import type { McpServerDefinition } from './mcp-servers.js'
+import type { Harness } from './harnesses.js'
 import type { RuleDefinition } from './rules.js'
 
-/**
- * The harnesses unplugin-oac compiles to, in their canonical order. Each is described in
- * `src/compile/harnesses/<id>.ts` and emitted by `src/emit/<id>.ts`.
- */
-const HARNESS_IDS = ['opencode', 'claude', 'codex', 'pi', 'omp', 'gemini', 'copilot', 'qwen', 'kilo', 'cline'] as const
-export type Harness = (typeof HARNESS_IDS)[number]
-export const HARNESSES: readonly Harness[] = HARNESS_IDS
+export { HARNESSES, type Harness } from './harnesses.js'
 
 /** What an agent's prompt documents for a tool: the bash command, the JSON contract, or both. */
 export type ToolFormat = 'bash' | 'json' | 'both'

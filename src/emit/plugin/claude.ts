@@ -10,7 +10,7 @@ import { commandsAs } from '../commands.js'
 import { pluginHookGroups, pluginHooksFile } from '../hooks.js'
 import { serverEnv, servesMcp } from '../mcp-tools.js'
 import type { OutputFile } from '../types.js'
-import type { PluginFormatEmitter, PluginPlan } from './index.js'
+import type { PluginFormatEmitter, PluginPlan } from './types.js'
 import { manifestMetadata } from './metadata.js'
 
 /** The variable Claude Code (and the Copilot CLI) sets to the installed plugin's folder, in MCP args and hook commands. */

@@ -1,7 +1,7 @@
 import { clinePluginModule, clineTools } from '../cline.js'
 import { pluginHookExtension } from '../hooks.js'
 import type { OutputFile } from '../types.js'
-import type { PluginFormatEmitter } from './index.js'
+import type { PluginFormatEmitter } from './types.js'
 
 /** Cline's own folder in the plugin folder. */
 const ROOT = 'cline'

@@ -10,7 +10,7 @@ import { commandsAs } from '../commands.js'
 import { pluginHookGroups } from '../hooks.js'
 import { skillsIn } from '../skills.js'
 import type { OutputFile } from '../types.js'
-import type { PluginFormatEmitter } from './index.js'
+import type { PluginFormatEmitter } from './types.js'
 import { manifestMetadata } from './metadata.js'
 
 /** Codex's own folder in the plugin folder. */

@@ -9,7 +9,7 @@ import { geminiAgentFile } from '../gemini.js'
 import { pluginHookGroups } from '../hooks.js'
 import { serverEnv, servesMcp } from '../mcp-tools.js'
 import type { OutputFile } from '../types.js'
-import type { PluginFormatEmitter } from './index.js'
+import type { PluginFormatEmitter } from './types.js'
 
 /**
  * The variable Gemini CLI 0.61 replaces by the extension's folder in `gemini-extension.json` and in

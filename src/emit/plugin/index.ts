@@ -1,6 +1,5 @@
 import { harness } from '../../compile/harnesses/index.js'
 import type { PluginFormat } from '../../compile/harnesses/types.js'
-import type { Plan, PluginInfo } from '../../compile/plan.js'
 import type { Harness, JsonValue } from '../../define/types.js'
 import { jsonDocument } from '../codegen/escape.js'
 import { skillsIn } from '../skills.js'
@@ -13,18 +12,7 @@ import { emitOmpPlugin } from './omp.js'
 import { emitOpencodePlugin } from './opencode.js'
 import { emitPiPackage } from './pi.js'
 import { packageMetadataFields } from './metadata.js'
-
-/** What one format adds to the plugin folder: its manifest and the files it points at, and its keys of the shared `package.json`. */
-export interface PluginParts {
-  files: OutputFile[]
-  packageJson?: { [key: string]: JsonValue }
-}
-
-/** The plan of a plugin folder: its identity is there. */
-export type PluginPlan = Plan & { plugin: PluginInfo }
-
-/** A format's emitter, given the selected harnesses that install the folder in that format. Pure. */
-export type PluginFormatEmitter = (plan: PluginPlan, harnesses: readonly Harness[]) => PluginParts
+import type { PluginFormatEmitter, PluginPlan } from './types.js'
 
 /** Every format's emitter; one line per format, and a format without one does not type-check. */
 const FORMATS = { claude: emitClaudePlugin, gemini: emitGeminiExtension, codex: emitCodexPlugin, pi: emitPiPackage, omp: emitOmpPlugin, opencode: emitOpencodePlugin, cline: emitClinePlugin } satisfies Record<PluginFormat, PluginFormatEmitter>

@@ -5,7 +5,7 @@ import { commandsAs } from '../commands.js'
 import { pluginHookExtension } from '../hooks.js'
 import { ompToolFactory, ompTools } from '../omp.js'
 import type { OutputFile } from '../types.js'
-import type { PluginFormatEmitter } from './index.js'
+import type { PluginFormatEmitter } from './types.js'
 
 /** oh-my-pi's own folder in the plugin folder. */
 const ROOT = 'omp'

@@ -13,7 +13,7 @@ import { registeredHooks } from '../hooks.js'
 import { OPENCODE_RESULT_CODE, opencodeAgent, opencodeExecute } from '../opencode.js'
 import { skillsIn } from '../skills.js'
 import type { OwnedFile } from '../types.js'
-import type { PluginFormatEmitter, PluginPlan } from './index.js'
+import type { PluginFormatEmitter, PluginPlan } from './types.js'
 
 /** The format's folder, and the module in it that `package.json`'s `main` names (opencode's and Kilo's entry of a plugin package). */
 const FOLDER = 'opencode'

@@ -6,7 +6,7 @@ import { pluginHookExtension } from '../hooks.js'
 import { piExtension, piTools } from '../pi.js'
 import { skillsIn } from '../skills.js'
 import type { OutputFile } from '../types.js'
-import type { PluginFormatEmitter } from './index.js'
+import type { PluginFormatEmitter } from './types.js'
 
 /** The pi package's own folder in the plugin folder. */
 const ROOT = 'pi'
