@@ -187,7 +187,7 @@ async function userSteps(id: Tested, home: string, env: NodeJS.ProcessEnv): Prom
   if (id === 'claude') {
     // Lets the servers' tools run without a prompt (the driver allows our own server's).
     await mkdir(join(home, '.claude'), { recursive: true })
-    await writeFile(join(home, '.claude/settings.json'), JSON.stringify({ permissions: { allow: ['mcp__notes', 'mcp__tracker'] } }))
+    await writeFile(join(home, '.claude/settings.json'), JSON.stringify({ permissions: { allow: Object.values(SERVERS).map(({ server }) => `mcp__${server}`) } }))
   }
   if (id === 'qwen') {
     // A project's servers wait for `qwen mcp approve <name>`, which binds to the config as filled from this environment.
