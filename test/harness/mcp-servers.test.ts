@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto'
+import { once } from 'node:events'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { harness } from '../../src/compile/harnesses/index.js'
+import type { Harness } from '../../src/define/types.js'
+import { isolatedHome } from './cache.js'
+import { conversationOf } from './conversation.js'
+import { DRIVERS, installQwen } from './drivers.js'
+import { bounded, type BoundedRun, compiledProject, type CompiledProject } from './project.js'
+import { type ScriptedModel, type SeenRequest, startScriptedModel, type ToolCall, type Turn } from './scripted-model.js'
+
+/*
+ * MCP servers someone else wrote (`defineMcpServer`), through each config-route harness's real CLI
+ * against the scripted model: a stdio server (fixtures/mcp-servers/servers/notes.mjs) and a loopback
+ * streamable-HTTP server (below) that answers 401 without the right bearer token. Both are the plain
+ * MCP SDK. The token and the note exist only in the CLI's environment (`fromEnv`); no compiled file
+ * holds them, though they were set during the compile. The model is shown each server's tool, calls
+ * it and gets its result back.
+ *   npx vitest run --config vitest.harness.config.ts test/harness/mcp-servers.test.ts
+ * It prints `MCP servers tier: stdio x/7, HTTP y/7` at the end.
+ */
+
+const fixture = resolve(import.meta.dirname, 'fixtures/mcp-servers')
+const TESTED = ['claude', 'codex', 'gemini', 'copilot', 'qwen', 'opencode', 'kilo'] as const satisfies readonly Harness[]
+type Tested = (typeof TESTED)[number]
+type Transport = 'stdio' | 'http'
+
+const TOKEN = `tier-token-${randomUUID()}`
+const NOTE = `tier-note-${randomUUID()}`
+const TICKET = 'ticket 7 is open'
+/** Each server's one tool, as its server describes it, and the text it answers with. */
+const SERVERS: Record<Transport, { server: string; tool: string; description: string; result: string }> = {
+  stdio: { server: 'notes', tool: 'read_note', description: 'Reads the note.', result: `note: ${NOTE}` },
+  http: { server: 'tracker', tool: 'open_ticket', description: 'Opens the ticket.', result: TICKET },
+}
+
+/**
+ * Which servers each CLI is given: Kilo refuses any environment reference in a project's config, so
+ * its description leaves the HTTP server (a bearer token) out with a warning; the stdio server's
+ * variable goes under its own name, which Kilo's servers inherit, so it needs no reference.
+ */
+const LEFT_OUT: Partial<Record<Tested, Transport[]>> = { kilo: ['http'] }
+
+/**
+ * The name a model calls a server's tool by. Where our own tools go over MCP, the description's rule
+ * with the server's name; opencode and Kilo show ours as native tools, and an MCP server's as
+ * `<server>_<tool>`.
+ */
+function serverToolCall(id: Tested, server: string, tool: string): ToolCall {
+  const description = harness(id)
+  if (description.toolRoute !== 'mcp') return { name: `${server}_${tool}`, input: {} }
+  const namespace = description.toolNamespace?.(server)
+  return { name: description.modelToolName(server, tool), ...(namespace ? { namespace } : {}), input: {} }
+}
+
+/**
+ * How a CLI shows the model an MCP server's tool: among the request's tools, or (Qwen Code 0.24) held
+ * back behind its `tool_search`, named with its description in a `<system-reminder>` of deferred tools
+ * ("### MCP servers", `- "<name>": "<description>"`), which the model may call by that name directly.
+ */
+const DEFERRED: ReadonlySet<Tested> = new Set(['qwen'])
+
+/** Whether the model was shown the tool `call` calls, as `id` shows it. */
+function shown(id: Tested, request: SeenRequest, call: ToolCall, description: string): boolean {
+  const inTools = request.tools.some((tool) => tool.name === call.name && tool.namespace === call.namespace)
+  if (!DEFERRED.has(id)) return inTools
+  const listed = JSON.stringify(request.body).includes(JSON.stringify(`- "${call.name}": "${description}"`).slice(1, -1))
+  return !inTools && listed
+}
+
+/* ---------------------------------------------------------------- the HTTP server, on the model's port */
+
+interface Front {
+  url: string
+  socket: string
+  /** Each request to the MCP server: whether it carried the token, and its JSON-RPC method. */
+  mcpRequests: Array<{ authorized: boolean; method: string | undefined }>
+  /** The scripted model the other requests go to, for one run. */
+  model: ScriptedModel | undefined
+  close(): Promise<void>
+}
+
+/**
+ * The streamable-HTTP server, in front of the scripted model on one port: a run reaches nothing but
+ * the model's port on its own loopback (loopback-only.ts), so `/tracker/mcp` is the MCP server and
+ * every other path goes on to the model of the run.
+ */
+async function startFront(): Promise<Front> {
+  const socketDir = await mkdtemp(join(tmpdir(), 'oac-mcp-front-'))
+  const front: Front = { url: '', socket: join(socketDir, 'front.sock'), mcpRequests: [], model: undefined, close: async () => {} }
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!req.url?.startsWith('/tracker/')) {
+      const upstream = request(`${front.model!.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      })
+      upstream.on('error', (error) => res.destroy(error))
+      req.pipe(upstream)
+      return
+    }
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const text = Buffer.concat(chunks).toString('utf8')
+    const body: unknown = text ? JSON.parse(text) : undefined
+    const authorized = req.headers.authorization === `Bearer ${TOKEN}`
+    front.mcpRequests.push({ authorized, method: (body as { method?: string } | undefined)?.method })
+    if (!authorized) {
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end('{"error":"unauthorized"}')
+      return
+    }
+    const server = new McpServer({ name: 'tracker', version: '1.0.0' })
+    server.registerTool(SERVERS.http.tool, { description: SERVERS.http.description }, async () => ({ content: [{ type: 'text', text: TICKET }] }))
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    await server.connect(transport)
+    await transport.handleRequest(req, res, body)
+  }
+  const listener = (req: IncomingMessage, res: ServerResponse) => void handle(req, res).catch((error: unknown) => res.writeHead(500).end(String(error)))
+  const tcp: Server = createServer(listener).listen(0, '127.0.0.1')
+  const unix: Server = createServer(listener).listen(front.socket)
+  await Promise.all([once(tcp, 'listening'), once(unix, 'listening')])
+  front.url = `http://127.0.0.1:${(tcp.address() as AddressInfo).port}`
+  front.close = async () => {
+    for (const server of [tcp, unix]) {
+      server.closeAllConnections()
+      await new Promise((done) => server.close(done))
+    }
+    await rm(socketDir, { recursive: true, force: true })
+  }
+  return front
+}
+
+/* ---------------------------------------------------------------- the project */
+
+let front: Front
+let project: CompiledProject
+const cleanup: string[] = []
+const passed: Record<Transport, Tested[]> = { stdio: [], http: [] }
+
+/** Every file of a folder, but the linked node_modules and git's own. */
+async function filesOf(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  return entries.filter((entry) => entry.isFile() && !/(^|[\\/])(node_modules|\.git)([\\/]|$)/.test(join(entry.parentPath, entry.name).slice(dir.length))).map((entry) => join(entry.parentPath, entry.name))
+}
+
+beforeAll(async () => {
+  front = await startFront()
+  const compileEnv = { MCP_TIER_NOTES_SCRIPT: join(fixture, 'servers/notes.mjs'), MCP_TIER_TRACKER_URL: `${front.url}/tracker/mcp`, MCP_TIER_TOKEN: TOKEN, MCP_TIER_NOTE: NOTE }
+  Object.assign(process.env, compileEnv)
+  try {
+    project = await compiledProject(fixture, 'oac-harness-mcp-', { config: 'test', harnesses: [...TESTED] })
+  } finally {
+    for (const name of Object.keys(compileEnv)) delete process.env[name]
+  }
+  cleanup.push(project.dir)
+})
+
+afterAll(async () => {
+  console.log(`MCP servers tier: stdio ${passed.stdio.length}/${TESTED.length} (${passed.stdio.join(', ')}), HTTP ${passed.http.length}/${TESTED.length} (${passed.http.join(', ')})`)
+  await front?.close()
+  for (const dir of cleanup) await rm(dir, { recursive: true, force: true })
+})
+
+it('compiles both servers with the token and the note only as references, though both were in the environment', async () => {
+  expect(project.plan.mcpServers?.map((server) => server.name)).toEqual(['notes', 'tracker'])
+  const files = await filesOf(project.dir)
+  expect(files.some((file) => file.endsWith('.mcp.json'))).toBe(true)
+  for (const file of files) {
+    const text = await readFile(file, 'utf8')
+    expect(text.includes(TOKEN), file).toBe(false)
+    expect(text.includes(NOTE), file).toBe(false)
+  }
+  // Kilo's description leaves the HTTP server out, and says so.
+  expect(project.diagnostics.map((d) => d.message)).toContainEqual(expect.stringContaining('MCP server "tracker" is left out of Kilo\'s configuration'))
+})
+
+/* ---------------------------------------------------------------- one run per CLI */
+
+/** The one-time steps a user takes for a project's servers beyond what the driver does. */
+async function userSteps(id: Tested, home: string, env: NodeJS.ProcessEnv): Promise<void> {
+  if (id === 'claude') {
+    // Lets the servers' tools run without a prompt (the driver allows our own server's).
+    await mkdir(join(home, '.claude'), { recursive: true })
+    await writeFile(join(home, '.claude/settings.json'), JSON.stringify({ permissions: { allow: Object.values(SERVERS).map(({ server }) => `mcp__${server}`) } }))
+  }
+  if (id === 'qwen') {
+    // A project's servers wait for `qwen mcp approve <name>`, which binds to the config as filled from this environment.
+    const { node, cli } = await installQwen()
+    for (const { server } of Object.values(SERVERS)) {
+      const approved = await bounded(node, [cli, 'mcp', 'approve', server], { cwd: project.dir, env: { ...env, PATH: `${join(node, '..')}:${env.PATH}` }, timeoutMs: 120_000 })
+      expect(approved.stdout + approved.stderr).toContain(`Approved MCP server "${server}"`)
+    }
+  }
+}
+
+for (const id of TESTED) {
+  const driver = DRIVERS[id]
+  const carried = (Object.keys(SERVERS) as Transport[]).filter((transport) => !LEFT_OUT[id]?.includes(transport))
+
+  describe(driver.title, () => {
+    let model: ScriptedModel
+    let result: BoundedRun
+    let mcpRequests: Front['mcpRequests']
+
+    beforeAll(async () => {
+      await driver.install()
+      const { home, env } = await isolatedHome()
+      cleanup.push(home)
+      const runEnv = { ...env, MCP_TIER_TOKEN: TOKEN, MCP_TIER_NOTE: NOTE }
+      await userSteps(id, home, runEnv)
+      const calls: Turn[] = carried.map((transport) => ({ calls: [serverToolCall(id, SERVERS[transport].server, SERVERS[transport].tool)] }))
+      model = await startScriptedModel({ scripts: { main: [...calls, { text: 'done' }] }, conversationOf: conversationOf(project.plan), maxRequests: 20 })
+      front.model = model
+      front.mcpRequests = []
+      try {
+        result = await driver.run({ ...model, url: front.url, socket: front.socket }, { project: project.dir, plan: project.plan, home, env: runEnv })
+      } finally {
+        await model.close()
+      }
+      mcpRequests = front.mcpRequests
+    })
+
+    it('runs to the end of the script', () => {
+      expect(result.timedOut, result.stderr).toBe(false)
+      expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0)
+      expect(model.refused).toEqual([])
+      expect(model.conversation('main')).toHaveLength(carried.length + 1)
+    })
+
+    for (const transport of Object.keys(SERVERS) as Transport[]) {
+      const { server, tool, description, result: expected } = SERVERS[transport]
+      const call = serverToolCall(id, server, tool)
+
+      if (!carried.includes(transport)) {
+        it(`is not shown the ${transport} server's tool, which its description leaves out`, () => {
+          expect(shown(id, model.conversation('main')[0]!, call, description)).toBe(false)
+          if (transport === 'http') expect(mcpRequests).toEqual([])
+        })
+        continue
+      }
+
+      it(`is shown the ${transport} server's tool and gets its result back`, () => {
+        const requests = model.conversation('main')
+        expect(shown(id, requests[0]!, call, description), JSON.stringify(requests[0]?.tools.map((t) => [t.namespace, t.name]))).toBe(true)
+        const answered = requests[carried.indexOf(transport) + 1]
+        expect(answered?.toolResults).toHaveLength(1)
+        expect(driver.resultText(answered!.toolResults[0]!.text).trim()).toBe(expected)
+        if (transport === 'http') {
+          // The CLI sent the token from its environment; every call it made carried it.
+          expect(mcpRequests.some((r) => r.method === 'tools/call')).toBe(true)
+          expect(mcpRequests.filter((r) => r.method === 'tools/call').every((r) => r.authorized)).toBe(true)
+        }
+        passed[transport].push(id)
+      })
+    }
+  })
+}
