@@ -147,6 +147,8 @@ describe('command files, one per harness format', () => {
     ['.qwen/commands/forecast.md', { description: 'Forecast for a city', 'argument-hint': '<city>' }, '{{args}}'],
     ['.pi/prompts/forecast.md', { description: 'Forecast for a city', 'argument-hint': '<city>' }, '$ARGUMENTS'],
     ['.omp/commands/forecast.md', { description: 'Forecast for a city', 'argument-hint': '<city>' }, '$ARGUMENTS'],
+    // A Cline workflow has no placeholder: the prompt says where the arguments are.
+    ['.cline/workflows/forecast.md', { description: 'Forecast for a city' }, "the text after `/forecast.md` in the user's message"],
   ])('%s: its frontmatter fields and the arguments as %s', (path, frontmatter, args) => {
     const command = splitMarkdown(content(files(), path))
     expect(command.frontmatter).toEqual(frontmatter)
