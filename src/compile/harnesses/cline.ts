@@ -71,7 +71,7 @@ export const cline = {
   proof: {
     cli: { package: 'cline', version: '3.0.65', bin: 'cline' },
     test: 'test/harness/cline.test.ts',
-    // Cline has no command that lists a project's tools; its `cline config` lists the plugins it loaded.
+    // Cline has no command that lists a project's tools; `cline config` shows its plugins only on its settings screen, in a terminal (docs/cline.md). Not run by the tier.
     list: { kind: 'command', args: () => ['config', '--json'], expect: ({ server }) => new RegExp(`${server}`) },
   },
   doctor: {
