@@ -151,8 +151,8 @@ const FILL: Record<string, { fill: (written: string, argText: string) => string 
   '.pi/prompts/': { fill: (written, argText) => substituteArgs(written, parseCommandArgs(argText)), argsAs: piArguments },
   '.omp/commands/': { fill: ompFill, argsAs: piArguments },
   '.github/prompts/': { fill: vscodeFill, argsAs: raw },
-  // Cline 3.0.65: a workflow's text is the message as written, with no placeholder; the arguments stay in the user's message.
-  '.cline/workflows/': { fill: (written) => written, argsAs: () => "the text after `/forecast.md` in the user's message" },
+  // Cline 3.0.65: `/forecast <text>` sends the workflow's text as written (trimmed), no placeholder filled, and the text after it.
+  '.cline/workflows/': { fill: (written) => written, argsAs: () => 'the text at the end of this message' },
 }
 
 describe('skills and commands with hostile text', () => {
