@@ -8,7 +8,7 @@ import { repoRoot } from '../util/project.js'
 import { tempDir } from '../util/temp.js'
 
 /*
- * `oac hook` on the hooks of test/fixtures/hooks/trial.ts, compiled by the real pipeline for all nine
+ * `oac hook` on the hooks of test/fixtures/hooks/trial.ts, compiled by the real pipeline for all ten
  * harnesses: each harness's registered command run with its payload, each in-process harness's script
  * handed its plugin's event, and each answer read back as that harness reads it.
  */
@@ -52,7 +52,7 @@ async function trial(args: string[]): Promise<{ code: number; by: Record<Harness
 }
 
 const decisions = (by: Record<Harness, Trial>) => Object.fromEntries(Object.entries(by).map(([id, entry]) => [id, entry.decision]))
-const IN_PROCESS: Harness[] = ['opencode', 'kilo', 'pi', 'omp']
+const IN_PROCESS: Harness[] = ['opencode', 'kilo', 'pi', 'omp', 'cline']
 
 describe('oac hook: what each harness is told', () => {
   it("blocks rm -rf in every harness's own shell tool, named as each harness's hooks see it", async () => {
@@ -79,7 +79,7 @@ describe('oac hook: what each harness is told', () => {
   it("allows where the harness reads an allow, and has no opinion in the plugins, which pass it over; the hook's console output is kept apart", async () => {
     const { code, by } = await trial(['allower', '--tool', 'read', '--input', '{"path":"README.md"}'])
     expect(code).toBe(0)
-    expect(decisions(by)).toEqual({ opencode: 'none', claude: 'allow', codex: undefined, pi: 'none', omp: 'none', gemini: 'allow', copilot: 'allow', qwen: 'allow', kilo: 'none' })
+    expect(decisions(by)).toEqual({ opencode: 'none', claude: 'allow', codex: undefined, pi: 'none', omp: 'none', gemini: 'allow', copilot: 'allow', qwen: 'allow', kilo: 'none', cline: 'none' })
     expect(by.codex).toMatchObject({ ran: false, skipped: 'Codex has no built-in read tool' })
     expect(by.claude.reason).toBe('reading is fine')
     // A console.log of hook code goes to stderr in a command, and is caught in-process: never into the answer.
@@ -96,7 +96,9 @@ describe('oac hook: what each harness is told', () => {
 
   it('adds context at session start, and after a tool from the result each harness handed it', async () => {
     const session = await trial(['welcome'])
-    for (const id of HARNESSES) expect(session.by[id], id).toMatchObject({ decision: 'context', context: `Working in ${id}.` })
+    for (const id of HARNESSES.filter((id) => id !== 'cline')) expect(session.by[id], id).toMatchObject({ decision: 'context', context: `Working in ${id}.` })
+    // Cline's plugins have hooks around tool calls only.
+    expect(session.by.cline).toMatchObject({ ran: false, skipped: 'Cline has no sessionStart event: the hook does not run there' })
     const after = await trial(['after', '--tool', 'word_count', '--input', '{"text":"a b"}', '--output', '2 words'])
     expect(after.code).toBe(0)
     for (const id of HARNESSES) expect(after.by[id], id).toMatchObject({ decision: 'context', context: 'counted: 2 words' })
@@ -104,8 +106,18 @@ describe('oac hook: what each harness is told', () => {
 
   it("keeps the agent going where the harness can, and has no opinion where its description passes keepGoing over", async () => {
     const { by } = await trial(['keeper'])
-    expect(decisions(by)).toEqual({ opencode: 'none', claude: 'keepGoing', codex: 'keepGoing', pi: 'none', omp: 'keepGoing', gemini: 'keepGoing', copilot: 'keepGoing', qwen: 'keepGoing', kilo: 'none' })
+    expect(decisions(by)).toEqual({ opencode: 'none', claude: 'keepGoing', codex: 'keepGoing', pi: 'none', omp: 'keepGoing', gemini: 'keepGoing', copilot: 'keepGoing', qwen: 'keepGoing', kilo: 'none', cline: undefined })
     expect(by.claude.reason).toBe('one more check, please')
+    expect(by.cline).toMatchObject({ ran: false, skipped: 'Cline has no stop event: the hook does not run there' })
+  })
+
+  it('asks where the harness can, and blocks with the question where its description says a hook cannot ask', async () => {
+    const { code, by } = await trial(['confirmer', '--tool', 'delete_report', '--input', '{"name":"draft"}', '--harness', 'claude,gemini,cline'])
+    expect(code).toBe(0)
+    expect(by.claude).toMatchObject({ decision: 'ask', reason: 'delete draft?' })
+    for (const id of ['gemini', 'cline'] as const) {
+      expect(by[id], id).toMatchObject({ decision: 'block', reason: `The hook "confirmer" decided to ask this call: delete draft?, which ${id} cannot carry, so the call is blocked instead.` })
+    }
   })
 
   it('runs a hook only one agent lists from that agent\'s Claude Code file, and from the settings elsewhere', async () => {
@@ -119,7 +131,8 @@ describe('oac hook: a hook that fails', () => {
   it('exits 1, with the error in every harness; a prompt goes on', async () => {
     const { code, by } = await trial(['thrower', '--prompt', 'hi'])
     expect(code).toBe(1)
-    for (const id of HARNESSES) expect(by[id], id).toMatchObject({ ran: true, decision: 'none', error: 'The hook "thrower" failed: prompt hook broke' })
+    expect(by.cline).toMatchObject({ ran: false, skipped: 'Cline has no userPrompt event: the hook does not run there' })
+    for (const id of HARNESSES.filter((id) => id !== 'cline')) expect(by[id], id).toMatchObject({ ran: true, decision: 'none', error: 'The hook "thrower" failed: prompt hook broke' })
     // Claude Code and Gemini CLI show it to the user (the answer's systemMessage).
     expect(by.claude.message).toBe('The hook "thrower" failed: prompt hook broke')
   })
@@ -186,7 +199,7 @@ describe('oac hook --scope user', () => {
 
 describe('oac hook: the command line', () => {
   it.each([
-    [['nope'], 'the tree in', 'has no hook "nope". Its hooks: after, allower, guard, helper-only, keeper, lenient, shaper, thrower, welcome.'],
+    [['nope'], 'the tree in', 'has no hook "nope". Its hooks: after, allower, confirmer, guard, helper-only, keeper, lenient, shaper, thrower, welcome.'],
     [['guard'], 'runs on beforeTool: name the tool called with --tool (delete_report, word_count, shell, read, write, edit, search, fetch)'],
     [['guard', '--event', 'afterTool', '--tool', 'shell'], 'the hook "guard" runs on beforeTool, not afterTool.'],
     [['welcome', '--tool', 'shell'], 'runs on sessionStart, which is about no tool: leave out --tool.'],

@@ -17,7 +17,7 @@ const RUNS = Number(process.env.OAC_GENERATED_RUNS ?? 500)
 
 let base: Plan
 beforeAll(async () => {
-  base = await fixturePlan({ harnesses: ['opencode', 'claude', 'codex', 'pi', 'omp', 'gemini', 'copilot', 'qwen', 'kilo'] })
+  base = await fixturePlan({ harnesses: ['opencode', 'claude', 'codex', 'pi', 'omp', 'gemini', 'copilot', 'qwen', 'kilo', 'cline'] })
 })
 
 const text = hostileString.filter((s) => s.length < 2_000 && s.trim() !== '')

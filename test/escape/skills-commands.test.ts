@@ -151,6 +151,8 @@ const FILL: Record<string, { fill: (written: string, argText: string) => string 
   '.pi/prompts/': { fill: (written, argText) => substituteArgs(written, parseCommandArgs(argText)), argsAs: piArguments },
   '.omp/commands/': { fill: ompFill, argsAs: piArguments },
   '.github/prompts/': { fill: vscodeFill, argsAs: raw },
+  // Cline 3.0.65: `/forecast <text>` sends the workflow's text as written (trimmed), no placeholder filled, and the text after it.
+  '.cline/workflows/': { fill: (written) => written, argsAs: () => 'the text at the end of this message' },
 }
 
 describe('skills and commands with hostile text', () => {
@@ -158,7 +160,7 @@ describe('skills and commands with hostile text', () => {
     await fc.assert(
       fc.asyncProperty(text, text, text, text, text, async (description, instructions, file, promptText, hint) => {
         const plan = withHostile(base, { description, instructions, file, prompt: promptText, hint })
-        const files = emitAll(plan).filter((f): f is OwnedFile => f.kind === 'owned' && /\/(?:skills|commands?|prompts)\//.test(f.path) && !f.path.startsWith('prompts/'))
+        const files = emitAll(plan).filter((f): f is OwnedFile => f.kind === 'owned' && /\/(?:skills|commands?|prompts|workflows)\//.test(f.path) && !f.path.startsWith('prompts/'))
         const shared = files.find((f) => f.path === '.agents/skills/weather-reports/SKILL.md')!
         for (const f of files) {
           if (f.path.endsWith('.mjs')) {

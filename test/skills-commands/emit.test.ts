@@ -147,6 +147,8 @@ describe('command files, one per harness format', () => {
     ['.qwen/commands/forecast.md', { description: 'Forecast for a city', 'argument-hint': '<city>' }, '{{args}}'],
     ['.pi/prompts/forecast.md', { description: 'Forecast for a city', 'argument-hint': '<city>' }, '$ARGUMENTS'],
     ['.omp/commands/forecast.md', { description: 'Forecast for a city', 'argument-hint': '<city>' }, '$ARGUMENTS'],
+    // A Cline workflow has no placeholder: Cline sends its text with the user's text after it, which the prompt points to.
+    ['.cline/workflows/forecast.md', { description: 'Forecast for a city' }, 'the text at the end of this message'],
   ])('%s: its frontmatter fields and the arguments as %s', (path, frontmatter, args) => {
     const command = splitMarkdown(content(files(), path))
     expect(command.frontmatter).toEqual(frontmatter)

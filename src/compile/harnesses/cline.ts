@@ -50,13 +50,14 @@ export const cline = {
     userOnly: { unsupported: 'Cline shows every skill to its model through its `skills` tool' },
     activation: { tool: 'skills' },
   },
-  // A workflow: `.cline/workflows/<name>.md`, the user types `/<name>.md` and the file's text is the message.
+  // A workflow: `.cline/workflows/<name>.md`. The user types `/<name> <text>`; Cline 3.0.65 sends the file's text
+  // (frontmatter off) with <text> right after it, the `/<name>` gone (test/harness/cline.test.ts).
   commands: [
     {
       reader: 'Cline',
       path: (command) => `.cline/workflows/${command}.md`,
       format: 'markdown',
-      args: (command) => `the text after \`/${command}.md\` in the user's message`,
+      args: () => 'the text at the end of this message',
       fields: {},
       syntax: { special: [] },
     },
@@ -74,7 +75,7 @@ export const cline = {
   proof: {
     cli: { package: 'cline', version: '3.0.65', bin: 'cline' },
     test: 'test/harness/cline.test.ts',
-    // Cline has no command that lists a project's tools; its `cline config` lists the plugins it loaded.
+    // Cline has no command that lists a project's tools; `cline config` shows its plugins only on its settings screen, in a terminal (docs/cline.md). Not run by the tier.
     list: { kind: 'command', args: () => ['config', '--json'], expect: ({ server }) => new RegExp(`${server}`) },
   },
   doctor: {
