@@ -180,6 +180,8 @@ function notCarried(out) {
 
 /** A short name for what kind of thing a not-carried item is, for the totals. */
 function reason(item) {
+  if (/^(agent|command|skill) "/.test(item.what) && item.why.startsWith('its name ')) return `${item.what.split(' ')[0]}s whose name no definition takes`
+  if (/^(agent|command|skill) "/.test(item.what) && item.why.startsWith('it has no description')) return `${item.what.split(' ')[0]}s without a description`
   if (item.what.startsWith('the instructions in')) return 'instructions (CLAUDE.md, AGENTS.md, ...)'
   if (/MCP server/.test(item.what)) return 'MCP servers'
   if (item.what.startsWith('the permission')) return 'permissions'

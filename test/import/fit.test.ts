@@ -32,4 +32,15 @@ describe('oac import of definitions compile would refuse', () => {
     expect(listed).toContain('.opencode/agent/implementer.md:1 agent "implementer": it has no description, which every agent definition needs (a harness shows it to choose the agent); add one to the file and import again')
     expect(result.files.find((file) => file.path === 'agents/registry.ts')!.content).not.toContain('implementer')
   })
+
+  it('lists the agents/openai.yaml of a skill folder that says more than its policy, since compile writes that file itself', async () => {
+    const root = await project({
+      '.agents/skills/observability/SKILL.md': '---\nname: observability\ndescription: Shows token usage.\n---\nRead the usage logs.\n',
+      '.agents/skills/observability/agents/openai.yaml': 'interface:\n  display_name: "Observability"\n',
+      '.agents/skills/observability/notes.md': 'Costs are per million tokens.\n',
+    })
+    const result = await importProject(root, { from: ['codex'] })
+    expect(result.registry.skills.map((skill) => [skill.name, Object.keys(skill.files), skill.modelInvocation])).toEqual([['observability', ['notes.md'], true]])
+    expect(result.notCarried.map((item) => `${item.at.file} ${item.what}`)).toContain('.agents/skills/observability/agents/openai.yaml the file "agents/openai.yaml" of skill "observability"')
+  })
 })
