@@ -1,4 +1,6 @@
+import { commandFiles, commandProblem } from '../compile/commands.js'
 import { agentNameProblem, skillNameProblem } from '../compile/names.js'
+import { HARNESSES } from '../define/types.js'
 import type { MergedRegistry } from './merge.js'
 import type { NotCarried, ReadLocation } from './types.js'
 
@@ -15,12 +17,25 @@ function unfit(noun: 'agent' | 'command' | 'skill', name: string, description: s
   return undefined
 }
 
+/**
+ * Why compile would refuse a command's text: a harness's command file would not show it as written
+ * (Claude Code's and opencode's `` !`cmd` ``, a positional `$1`). The registry is compiled for every
+ * harness, and a definition cannot say such text in all of them.
+ */
+function unfitPrompt(name: string, prompt: string): string | undefined {
+  for (const { file } of commandFiles(HARNESSES)) {
+    const problem = commandProblem(prompt, file, name)
+    if (problem) return `its text has \`${problem.found}\`, which ${file.reader}'s command file would not show as written (there it ${problem.meaning}); a command definition is written for every harness: say it another way (in a code block, or as an instruction to run the command) and import again`
+  }
+  return undefined
+}
+
 /** The registry without the definitions compile would refuse, and those, listed where they were read. */
 export function withoutUnfit(registry: MergedRegistry): { registry: MergedRegistry; notCarried: NotCarried[] } {
   const notCarried: NotCarried[] = []
-  const keep = <T extends { name: string; description: string }>(noun: 'agent' | 'command' | 'skill', list: T[], at: (item: T) => ReadLocation): T[] =>
+  const keep = <T extends { name: string; description: string; prompt?: string }>(noun: 'agent' | 'command' | 'skill', list: T[], at: (item: T) => ReadLocation): T[] =>
     list.filter((item) => {
-      const why = unfit(noun, item.name, item.description)
+      const why = unfit(noun, item.name, item.description) ?? (noun === 'command' && item.prompt !== undefined ? unfitPrompt(item.name, item.prompt) : undefined)
       if (why) notCarried.push({ at: at(item), what: `${noun} "${item.name}"`, why })
       return !why
     })
