@@ -1,6 +1,7 @@
 import { mkdir, open } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Harness } from '../define/types.js'
+import { withoutUnfit } from './fit.js'
 import { type Disagreement, type Merged, mergeReads } from './merge.js'
 import { claudeReader } from './readers/claude.js'
 import { codexReader } from './readers/codex.js'
@@ -46,11 +47,12 @@ export async function importProject(root: string, options: ImportOptions = {}): 
   const reads: HarnessRead[] = []
   for (const reader of readers) reads.push(await reader.read(root))
   const merged = mergeReads(reads)
+  const fit = withoutUnfit(merged.registry)
   const out = options.out ?? DEFAULT_OUT
   return {
-    files: registryFiles(merged.registry, out, from),
-    registry: merged.registry,
-    notCarried: merged.notCarried,
+    files: registryFiles(fit.registry, out, from),
+    registry: fit.registry,
+    notCarried: [...merged.notCarried, ...fit.notCarried],
     disagreements: merged.disagreements,
     found: harnessesWithOwnFiles(readers, reads),
   }

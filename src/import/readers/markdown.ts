@@ -1,4 +1,5 @@
 import { ARGS_PLACEHOLDER } from '../../compile/commands.js'
+import { HARNESS_TABLE } from '../../compile/harnesses/index.js'
 import type { Harness, JsonValue } from '../../define/types.js'
 import { baseName, filesUnder, listFolder, readFrontmatter, readProjectFile } from '../source-text.js'
 import type { ImportedCommand, ImportedSkill, NotCarried } from '../types.js'
@@ -86,6 +87,9 @@ export interface SkillFolderRead {
 
 const SKILL_KEYS = new Set(['name', 'description', 'disable-model-invocation'])
 
+/** Files of a skill's folder that compile writes itself (Codex's `agents/openai.yaml`), so a definition cannot name them. */
+const COMPILED_SKILL_FILES = new Set(Object.values(HARNESS_TABLE).flatMap(({ skills: { userOnly } }) => ('file' in userOnly ? [userOnly.file] : [])))
+
 /** Every skill folder (`<name>/SKILL.md`) in `folder`, with its other text files. */
 export async function readSkills(root: string, folder: string, from: Harness, read: SkillFolderRead = {}): Promise<{ skills: ImportedSkill[]; notCarried: NotCarried[] }> {
   const skills: ImportedSkill[] = []
@@ -108,6 +112,10 @@ export async function readSkills(root: string, folder: string, from: Harness, re
       const content = await readProjectFile(root, `${dir}/${path}`)
       if (read.userOnlyFile?.path === path && content !== undefined && read.userOnlyFile.says(content)) {
         modelInvocation = false
+        continue
+      }
+      if (COMPILED_SKILL_FILES.has(path)) {
+        notCarried.push({ at: { file: `${dir}/${path}`, line: 1 }, what: `the file "${path}" of skill "${name}"`, why: 'compile writes this file itself (for a skill kept from the model), and a skill definition has no field for what else it says' })
         continue
       }
       if (content === undefined || content.includes('\u0000') || content.includes('\uFFFD')) {

@@ -1,0 +1,59 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { importProject } from '../../src/import/index.js'
+import { tempDir } from '../util/temp.js'
+
+async function project(files: Record<string, string>): Promise<string> {
+  const root = await tempDir('oac-import-fit-')
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(root, path, '..'), { recursive: true })
+    await writeFile(join(root, path), text)
+  }
+  return root
+}
+
+describe('oac import of definitions compile would refuse', () => {
+  it('lists a command whose file name is no command name, and an agent without a description, and keeps the rest', async () => {
+    // Shapes met in public projects: a README among the commands, spec-kit's dotted names, an agent file with only a name.
+    const root = await project({
+      '.opencode/command/README.md': 'These commands review and release.\n',
+      '.opencode/command/speckit.plan.md': '---\ndescription: Plans a feature.\n---\nPlan $ARGUMENTS.\n',
+      '.opencode/command/review.md': '---\ndescription: Reviews a change.\n---\nReview $ARGUMENTS.\n',
+      '.opencode/agent/implementer.md': '---\nmode: subagent\n---\nImplement the plan.\n',
+      '.opencode/agent/reviewer.md': '---\ndescription: Reviews diffs.\nmode: subagent\n---\nReview the diff.\n',
+    })
+    const result = await importProject(root, { from: ['opencode'] })
+    expect(result.registry.commands.map((command) => command.name)).toEqual(['review'])
+    expect(result.registry.agents.map((agent) => agent.name)).toEqual(['reviewer'])
+    const listed = result.notCarried.map((item) => `${item.at.file}:${item.at.line} ${item.what}: ${item.why}`)
+    expect(listed).toContain('.opencode/command/README.md:1 command "README": its name must be lowercase letters and digits, in words joined by single hyphens (no hyphen first or last), as every command definition\'s must; rename the file (or the skill\'s `name`) and import again')
+    expect(listed.some((line) => line.startsWith('.opencode/command/speckit.plan.md:1 command "speckit.plan": its name must be lowercase'))).toBe(true)
+    expect(listed).toContain('.opencode/agent/implementer.md:1 agent "implementer": it has no description, which every agent definition needs (a harness shows it to choose the agent); add one to the file and import again')
+    expect(result.files.find((file) => file.path === 'agents/registry.ts')!.content).not.toContain('implementer')
+  })
+
+  it('lists the agents/openai.yaml of a skill folder that says more than its policy, since compile writes that file itself', async () => {
+    const root = await project({
+      '.agents/skills/observability/SKILL.md': '---\nname: observability\ndescription: Shows token usage.\n---\nRead the usage logs.\n',
+      '.agents/skills/observability/agents/openai.yaml': 'interface:\n  display_name: "Observability"\n',
+      '.agents/skills/observability/notes.md': 'Costs are per million tokens.\n',
+    })
+    const result = await importProject(root, { from: ['codex'] })
+    expect(result.registry.skills.map((skill) => [skill.name, Object.keys(skill.files), skill.modelInvocation])).toEqual([['observability', ['notes.md'], true]])
+    expect(result.notCarried.map((item) => `${item.at.file} ${item.what}`)).toContain('.agents/skills/observability/agents/openai.yaml the file "agents/openai.yaml" of skill "observability"')
+  })
+
+  it("lists a command whose text another harness would run or fill in (Claude Code's !`cmd`, a positional $1), and keeps the rest", async () => {
+    const root = await project({
+      '.claude/commands/status.md': '---\ndescription: Summarises the working tree.\n---\nHere is the state: !`git status`\n',
+      '.claude/commands/deploy.md': '---\ndescription: Deploys a service.\n---\nDeploy $1 to staging.\n',
+      '.claude/commands/fix.md': '---\ndescription: Fixes an issue.\n---\nFix issue $ARGUMENTS.\n',
+    })
+    const result = await importProject(root, { from: ['claude'] })
+    expect(result.registry.commands.map((command) => command.name)).toEqual(['fix'])
+    const listed = result.notCarried.map((item) => `${item.at.file} ${item.what}: ${item.why}`)
+    expect(listed.some((line) => line.startsWith('.claude/commands/status.md command "status": its text has `!`git status``, which '))).toBe(true)
+    expect(listed.some((line) => line.startsWith('.claude/commands/deploy.md command "deploy": its text has `$1`, which '))).toBe(true)
+  })
+})
