@@ -25,8 +25,12 @@ describe('the harness table', () => {
       if (list.kind === 'command') {
         expect(list.args(names).length, id).toBeGreaterThan(0)
         expect(list.expect(names).source, id).toMatch(/oac-tools|forecast|planner/)
-      } else {
+      } else if (list.kind === 'sdk') {
         expect(list.expect(names), id).toBe('forecast')
+      } else {
+        // No list command: the tier's scripted-model run is the proof, so the test file must drive the CLI.
+        expect(list.why, id).not.toBe('')
+        expect(source, id).toMatch(/from '.\/conversation.js'/)
       }
     }
   })

@@ -75,8 +75,7 @@ export const cline = {
   proof: {
     cli: { package: 'cline', version: '3.0.65', bin: 'cline' },
     test: 'test/harness/cline.test.ts',
-    // Cline has no command that lists a project's tools; `cline config` shows its plugins only on its settings screen, in a terminal (docs/cline.md). Not run by the tier.
-    list: { kind: 'command', args: () => ['config', '--json'], expect: ({ server }) => new RegExp(`${server}`) },
+    list: { kind: 'model', why: "`cline config` shows its plugins only on its settings screen, in a terminal, and no other command lists a project's plugins or tools (docs/cline.md)" },
   },
   doctor: {
     reads: ['.cline/'],

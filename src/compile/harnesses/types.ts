@@ -67,6 +67,12 @@ export type HarnessListCheck =
       /** A name the call's list must contain. */
       expect: (names: ProofNames) => string
     }
+  | {
+      /** The harness has no model-free way to list what it loaded: only a run with the scripted model shows it (the proof's `test`). */
+      kind: 'model'
+      /** Why, as checked with the pinned CLI. */
+      why: string
+    }
 
 export interface HarnessProof {
   /** The harness CLI on npm, at the version the real-CLI tier pins. */
