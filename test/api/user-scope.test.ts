@@ -145,7 +145,7 @@ describe('approval rules in a home', () => {
     const { report } = await compile({ root: source, registry: 'agents/registry.ts:travel', config: 'careful', scope: 'user', target: careful, serverName: 'travel-tools' })
     const read = async (path: string) => JSON.parse(await readFile(join(careful, path), 'utf8')) as Json
     // Only the harnesses' user folders and ours.
-    expect(report.written.filter((path) => !/^\.(claude|codex|gemini|qwen|copilot|config|pi|omp|agents|local|oac)[/.]/.test(path))).toEqual([])
+    expect(report.written.filter((path) => !/^\.(claude|cline|codex|gemini|qwen|copilot|config|pi|omp|agents|local|oac)[/.]/.test(path))).toEqual([])
     expect(await read('.gemini/settings.json')).toMatchObject({ tools: { confirmationRequired: ['mcp_travel-tools_forecast'] } })
     expect(await read('.claude/settings.json')).toMatchObject({ permissions: { ask: ['mcp__travel-tools__forecast'] } })
     expect(await read('.qwen/settings.json')).toMatchObject({ permissions: { ask: ['mcp__travel-tools__forecast'] } })

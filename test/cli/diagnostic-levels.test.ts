@@ -9,7 +9,7 @@ import { copyProject, repoRoot } from '../util/project.js'
 /*
  * Warnings a team has read: a config profile's `diagnostics` and `--diagnostic code=level` turn a
  * warning code off or down to a note; errors stay errors; a code that does not exist is a warning.
- * The playground's prod config warns tools-not-scoped and approval-unsupported, and a target outside
+ * The playground's prod config warns tools-not-scoped and approval-unsupported (Copilot's and Cline's), and a target outside
  * any git repository codex-no-project-root.
  */
 
@@ -41,21 +41,21 @@ describe('diagnostic levels', () => {
   it('with none set, the warnings are warnings', async () => {
     const { code, diagnostics } = await dryRun('--config', 'prod')
     expect(code).toBe(0)
-    expect(codes(diagnostics, 'warning')).toEqual(['approval-unsupported', 'codex-no-project-root', 'tools-not-scoped'])
+    expect(codes(diagnostics, 'warning')).toEqual(['approval-unsupported', 'approval-unsupported', 'codex-no-project-root', 'tools-not-scoped'])
   }, 60_000)
 
   it('--diagnostic turns a code off or down to a note, a harness-prefixed code too; a note prints on one line', async () => {
     const { code, diagnostics, text } = await dryRun('--config', 'prod', '--diagnostic', 'tools-not-scoped=off', '--diagnostic', 'codex-no-project-root=off', '--diagnostic', 'approval-unsupported=note')
     expect(code).toBe(0)
     expect(codes(diagnostics, 'warning')).toEqual([])
-    expect(codes(diagnostics, 'note')).toEqual(['approval-unsupported'])
+    expect(codes(diagnostics, 'note')).toEqual(['approval-unsupported', 'approval-unsupported'])
     expect(text).toMatch(/agents\/registry\.ts:\d+:\d+: note \[approval-unsupported\] [^\n]+\n(?! {2}fix:)/)
     expect(text).not.toContain('warning [')
   }, 60_000)
 
   it("a profile's levels apply; an unknown code names the nearest one and the profile's place; an error stays an error", async () => {
     const { diagnostics } = await dryRun('--config', 'quiet')
-    expect(codes(diagnostics, 'note')).toEqual(['approval-unsupported'])
+    expect(codes(diagnostics, 'note')).toEqual(['approval-unsupported', 'approval-unsupported'])
     expect(codes(diagnostics, 'warning')).toEqual(['codex-no-project-root', 'diagnostic-code-unknown', 'diagnostic-error-kept'])
     const unknown = diagnostics.find((d) => d.code === 'diagnostic-code-unknown')
     expect(unknown?.message).toContain('"tools-not-scope"')

@@ -26,7 +26,7 @@ let built: BuiltServer
 const connections: Connection[] = []
 
 beforeAll(async () => {
-  built = await buildFixtureServer(resolve(repoRoot, 'playground'), ['tools-not-scoped', 'approval-unsupported'], { config: 'prod' })
+  built = await buildFixtureServer(resolve(repoRoot, 'playground'), ['tools-not-scoped', 'approval-unsupported', 'approval-unsupported'], { config: 'prod' })
 })
 
 afterAll(async () => {

@@ -16,7 +16,7 @@ const logs: LoggingMessageNotification['params'][] = []
 beforeAll(async () => {
   // Copilot has no permission settings for the approval rules; listing's output is a list, which MCP
   // cannot carry as structured output.
-  built = await buildFixtureServer(RICH_FIXTURE, ['approval-unsupported', 'tool-output-not-object'])
+  built = await buildFixtureServer(RICH_FIXTURE, ['approval-unsupported', 'approval-unsupported', 'tool-output-not-object'])
   server = await connect(built.target)
   server.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
     logs.push(notification.params)

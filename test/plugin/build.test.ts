@@ -22,6 +22,7 @@ const EXPECTED_PATHS = [
   MANIFEST,
   '.claude/agents/calculator.md',
   '.claude/agents/forecaster.md',
+  '.cline/plugins/oac-tools.ts',
   '.codex/agents/calculator.toml',
   '.codex/agents/forecaster.toml',
   '.codex/config.toml',

@@ -49,7 +49,7 @@ describe('plugin options', () => {
 
   test('names each bad option with the value it got', () => {
     const message = problemsOf({ registry: 'r.ts', harnesses: ['claude', 'vim'], nativeTools: 'yes', bridge: 'socket', target: '' })
-    expect(message).toContain('option `harnesses[1]`: expected one of opencode, claude, codex, pi, omp, gemini, copilot, qwen, kilo, got "vim"')
+    expect(message).toContain('option `harnesses[1]`: expected one of opencode, claude, codex, pi, omp, gemini, copilot, qwen, kilo, cline, got "vim"')
     expect(message).toContain('option `nativeTools`: expected true or false, got "yes"')
     expect(message).toContain('option `bridge`: expected "process" or "inline", got "socket"')
     expect(message).toContain('option `target`')

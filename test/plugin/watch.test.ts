@@ -12,7 +12,7 @@ const registry = './agents/registry.ts:registry'
 const OLD_DESCRIPTION = 'Report the weather for a city.'
 const NEW_DESCRIPTION = 'Report the weather for one city (edited while watching).'
 /** Every top folder of the tree holds some file naming a tool: its script, shim, agent prompt or server entry. */
-const HARNESS_FOLDERS = ['.claude', '.codex', '.opencode', '.pi', '.omp', '.gemini', '.github', '.qwen', '.kilo', 'prompts', 'scripts']
+const HARNESS_FOLDERS = ['.claude', '.codex', '.opencode', '.pi', '.omp', '.gemini', '.github', '.qwen', '.kilo', '.cline', 'prompts', 'scripts']
 
 const ECHO_TOOL = `import { defineTool } from 'unplugin-oac'
 import { z } from 'zod'

@@ -55,7 +55,7 @@ describe('rules in the plan', () => {
     // opencode, Codex, pi, Gemini CLI and Kilo have no path-scoped rules (docs/instructions.md).
     expect(diagnostics).toHaveLength(1)
     expect(diagnostics[0]).toMatchObject({ code: 'rule-paths-unscoped' })
-    expect(diagnostics[0]!.message).toContain('opencode, Codex, pi, Gemini CLI, Kilo cannot scope a rule by path')
+    expect(diagnostics[0]!.message).toContain('opencode, Codex, pi, Gemini CLI, Kilo, Cline cannot scope a rule by path')
     await expectAt(diagnostics[0]!, 'rule-testing', 'warning')
     // With only harnesses that scope by path, nothing to warn about.
     expect((await compile('valid', { harnesses: ['claude', 'copilot', 'qwen', 'omp'] })).diagnostics).toEqual([])

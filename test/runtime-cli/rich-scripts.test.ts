@@ -12,7 +12,7 @@ import { tempDir } from '../util/temp.js'
 let built: BuiltServer
 
 beforeAll(async () => {
-  built = await buildFixtureServer(resolve(repoRoot, 'test/fixtures/rich-results'), ['approval-unsupported', 'tool-output-not-object'])
+  built = await buildFixtureServer(resolve(repoRoot, 'test/fixtures/rich-results'), ['approval-unsupported', 'approval-unsupported', 'tool-output-not-object'])
 })
 afterAll(() => built?.remove())
 
