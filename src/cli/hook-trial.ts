@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml'
 import { type BoundedRun, runBounded } from '../bounded-run.js'
 import { harness } from '../compile/harnesses/index.js'
 import type { CommandHookRegistration, HookSupport } from '../compile/harnesses/types.js'
-import { targetOf } from '../compile/target.js'
+import { type Target, targetOf } from '../compile/target.js'
 import { BUILTIN_TOOLS, HOOK_EVENTS, type HookEvent } from '../define/hooks.js'
 import type { Harness } from '../define/types.js'
 import { pluginAnswer, pluginEvent, type PluginWire } from '../emit/hook-plugins.js'
@@ -28,6 +28,8 @@ export interface CompiledTree {
   target: string
   serverName: string
   scope?: 'user'
+  /** The kind of target it is (a project or a home), resolved once: where its scripts and each harness's files are. */
+  resolved: Target
   /** Hook name -> its script, relative to the target. */
   hooks: Map<string, string>
   /** The names of our tools. */
@@ -42,7 +44,8 @@ export async function readTree(target: string, serverName: string, scope: 'user'
   if (!existsSync(path)) return undefined
   const { manifest, diagnostics } = await readManifest(path, manifestPath(serverName), serverName)
   if (diagnostics.length > 0) throw new Error(diagnostics.map((d) => `${d.message} ${d.fix}`).join('\n'))
-  const scripts = `${targetOf({ serverName, scope }).scriptsFolder}/`
+  const resolved = targetOf({ serverName, scope })
+  const scripts = `${resolved.scriptsFolder}/`
   const hooks = new Map<string, string>()
   const tools: string[] = []
   const files = Object.keys(manifest.files).sort()
@@ -54,7 +57,7 @@ export async function readTree(target: string, serverName: string, scope: 'user'
     const tool = /^([^/.]+)\.mjs$/.exec(file.slice(scripts.length))?.[1]
     if (tool !== undefined) tools.push(tool)
   }
-  return { target, serverName, ...(scope && { scope }), hooks, tools, files }
+  return { target, serverName, ...(scope && { scope }), resolved, hooks, tools, files }
 }
 
 /** The sample a hook is tried on, in portable terms: the tool by our name or a portable built-in's. */
@@ -91,8 +94,7 @@ type Registration =
 
 /** Where a file harness `id` reads at `path` in a project lies in the tree. */
 function placed(tree: CompiledTree, id: Harness, path: string): string | undefined {
-  const target = targetOf({ serverName: tree.serverName, scope: tree.scope })
-  return target.kind === 'home' ? target.places(path, [id])?.[0] : path
+  return tree.resolved.kind === 'home' ? tree.resolved.places(path, [id])?.[0] : path
 }
 
 function readText(tree: CompiledTree, path: string): string | undefined {
