@@ -8,6 +8,7 @@ import { isMcpServer } from './guards.js'
 import { harness } from './harnesses/index.js'
 import type { McpReferencePlace } from './harnesses/types.js'
 import { serverNameProblem } from './names.js'
+import { addOnce } from './registry-lists.js'
 import type { PlannedMcpServer, PlannedMcpValue } from './plan.js'
 import { plannedSource } from './source.js'
 import { type Target, targetOf } from './target.js'
@@ -35,20 +36,15 @@ export interface CollectedMcpServers {
  */
 export function collectMcpServers(registry: RegistryDefinition, agents: readonly AgentDefinition[], config: ResolvedConfig, findings: Findings): CollectedMcpServers {
   const all: McpServerDefinition[] = []
-  const add = (server: McpServerDefinition): void => {
-    const twin = all.find((other) => other.name === server.name)
-    if (twin === server) return
-    if (twin) {
+  const add = (server: McpServerDefinition): void =>
+    addOnce(all, server, (twin) =>
       findings.error(
         'mcp-server-duplicate',
         `Two MCP servers are named "${server.name}": this one and the one at ${findings.where(twin.source)}.`,
         'Rename one of them, or import and reuse the same definition: each is one entry of every harness\'s MCP configuration.',
         server.source,
-      )
-      return
-    }
-    all.push(server)
-  }
+      ),
+    )
   const listed: unknown = registry.mcpServers
   if (listed !== undefined && !Array.isArray(listed)) {
     findings.error('definition-invalid', "The registry's mcpServers is not a list.", 'Pass mcpServers: [defineMcpServer({ ... }), ...] to defineRegistry.', registry.source)

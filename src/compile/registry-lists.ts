@@ -33,13 +33,19 @@ export function registryList<D extends { name: string; source: SourceLocation }>
       findings.error('definition-invalid', `registry.${kind.key}[${i}] is not ${/^[aeiou]/.test(kind.noun) ? 'an' : 'a'} ${kind.noun} made by ${define}.`, `Create ${kind.key} with ${kind.made} from 'unplugin-oac'.`, registry.source)
       return
     }
-    const twin = definitions.find((other) => other.name === value.name)
-    if (twin === value) return
-    if (twin) {
-      findings.error(`${kind.noun}-duplicate`, `Two ${kind.key} are named "${value.name}": this one and the one at ${findings.where(twin.source)}.`, `Rename one of them: ${kind.unique}.`, value.source)
-      return
-    }
-    definitions.push(value)
+    addOnce(definitions, value, (twin) =>
+      findings.error(`${kind.noun}-duplicate`, `Two ${kind.key} are named "${value.name}": this one and the one at ${findings.where(twin.source)}.`, `Rename one of them: ${kind.unique}.`, value.source),
+    )
   })
   return definitions
+}
+
+/**
+ * Adds `value` to `definitions` where no definition of its name is there yet. The same definition
+ * reached again is passed over; another of the same name is handed to `duplicate`, and not added.
+ */
+export function addOnce<D extends { name: string }>(definitions: D[], value: D, duplicate: (twin: D) => void): void {
+  const twin = definitions.find((other) => other.name === value.name)
+  if (twin === undefined) definitions.push(value)
+  else if (twin !== value) duplicate(twin)
 }
