@@ -1,14 +1,14 @@
-import { execFile, spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { parse as parseToml } from 'smol-toml'
 import { type CompileOptions, compile } from '../../src/api.js'
+import { type BoundedRun, runBounded } from '../../src/bounded-run.js'
 import { harness } from '../../src/compile/harnesses/index.js'
 import type { Plan } from '../../src/compile/plan.js'
 import type { Harness } from '../../src/define/types.js'
 import type { Diagnostic } from '../../src/diagnostics.js'
-import { endStdin } from '../util/process.js'
 import { copyProject, repoRoot } from '../util/project.js'
 
 /** The sub-agent tier's project: two sub-agents with three tools each, none shared (test/harness/fixtures/subagents). */
@@ -78,12 +78,7 @@ export async function direct(dir: string, tool: string, input: Record<string, un
 /** The bound on every harness run: a run that needs longer has gone wrong (the slowest, Kilo's sub-agent conversation, takes minutes on a loaded machine). */
 export const RUN_TIMEOUT_MS = 240_000
 
-export interface BoundedRun {
-  code: number | null
-  stdout: string
-  stderr: string
-  timedOut: boolean
-}
+export type { BoundedRun }
 
 /** Runs a command to its end, killed (and reported) past `timeoutMs`: every harness run is bounded. */
 export function bounded(
@@ -91,35 +86,6 @@ export function bounded(
   args: readonly string[],
   options: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string; timeoutMs: number },
 ): Promise<BoundedRun> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true })
-    let stdout = ''
-    let stderr = ''
-    let timedOut = false
-    const timer = setTimeout(() => {
-      timedOut = true
-      // The whole process group: harness CLIs start MCP servers and tool scripts of their own.
-      process.kill(-child.pid!, 'SIGKILL')
-      // A process outside the group may still hold the pipes open: stop reading them.
-      child.stdout.destroy()
-      child.stderr.destroy()
-    }, options.timeoutMs)
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.on('error', (error) => {
-      clearTimeout(timer)
-      reject(error)
-    })
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      // Whatever the CLI left running of its own (an MCP server, a tool script) goes with it.
-      try {
-        process.kill(-child.pid!, 'SIGKILL')
-      } catch {
-        // The group is already gone.
-      }
-      resolveRun({ code, stdout, stderr, timedOut })
-    })
-    endStdin(child.stdin, options.stdin ?? '', reject)
-  })
+  // The whole process group goes at the end or past the bound: harness CLIs start MCP servers and tool scripts of their own.
+  return runBounded(command, args, { cwd: options.cwd, env: options.env, timeoutMs: options.timeoutMs, input: options.stdin ?? '' })
 }
