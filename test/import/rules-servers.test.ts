@@ -139,3 +139,30 @@ describe('oac import of frontmatter Claude Code repairs', () => {
     expect(lines.some((line) => line.startsWith('.opencode/command/audit.md:1 command "audit": a skill has the same name'))).toBe(true)
   })
 })
+
+describe('oac import of GitHub Copilot', () => {
+  it('reads its agent files and VS Code prompt files, and compiles them back to the same fields and texts', async () => {
+    const agent = '---\nname: reviewer\ndescription: Reviews a change.\ntools: ["read", "search"]\nmodel: gpt-5\n---\n\nReview the diff for bugs.\n'
+    const prompt = '---\ndescription: Explains code.\nargument-hint: <symbol>\n---\n\nExplain ${input:args} to a new teammate.\n'
+    const root = await project({
+      '.github/agents/reviewer.agent.md': agent,
+      '.github/prompts/explain.prompt.md': prompt,
+      '.github/prompts/here.prompt.md': '---\ndescription: Explains the selection.\n---\nExplain ${selection}.\n',
+    })
+    const result = await importProject(root, { from: ['copilot'] })
+    expect(result.registry.agents.map((a) => [a.name, a.model, a.builtinTools])).toEqual([['reviewer', { copilot: 'gpt-5' }, { copilot: ['read', 'search'] }]])
+    expect(result.registry.commands.map((c) => [c.name, c.prompt, c.argumentHint])).toEqual([['explain', 'Explain {{args}} to a new teammate.', '<symbol>']])
+    expect(listed(result).some((line) => line.startsWith('.github/prompts/here.prompt.md:1 command "here": it uses the positional placeholder `${selection}`'))).toBe(true)
+    await writeNewFiles(root, result.files, '')
+    const compiled = await compile({ registry: 'agents/registry.ts:registry', root, target: 'back' })
+    expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([])
+    const { readFile } = await import('node:fs/promises')
+    const meaning = (text: string) => {
+      const { data, body } = readFrontmatter(text, 'x')
+      return { data, body: body.trim() }
+    }
+    expect(meaning(await readFile(join(root, 'back/.github/agents/reviewer.agent.md'), 'utf8'))).toEqual(meaning(agent))
+    expect(meaning(await readFile(join(root, 'back/.github/prompts/explain.prompt.md'), 'utf8'))).toEqual(meaning(prompt))
+    expect(meaning(await readFile(join(root, 'back/.claude/commands/explain.md'), 'utf8')).body).toBe('Explain $ARGUMENTS to a new teammate.')
+  })
+})

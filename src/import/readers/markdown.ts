@@ -34,6 +34,8 @@ export function commandPromptFrom(text: string, command: string, syntax: Command
 
 /** Fields of a Markdown command file a definition carries; any other is listed. */
 export interface CommandFields {
+  /** The end of a command file's name (default `.md`; VS Code's `.prompt.md`). */
+  suffix?: string
   argumentHint?: string
   /** The frontmatter that names the agent to run the command as (the key, and when it applies). */
   agent?: (data: { [key: string]: JsonValue }) => { agent?: string; keys: string[] }
@@ -49,9 +51,10 @@ export async function readMarkdownCommands(root: string, folder: string, from: H
       notCarried.push({ at: { file, line: 1 }, what: `the commands in ${file}/`, why: 'a command in a subfolder has a namespaced name (`folder:name`), which no definition has' })
       continue
     }
-    if (!entry.isFile || !entry.name.endsWith('.md')) continue
+    const suffix = fields.suffix ?? '.md'
+    if (!entry.isFile || !entry.name.endsWith(suffix)) continue
     const text = (await readProjectFile(root, file))!
-    const name = baseName(entry.name, '.md')
+    const name = baseName(entry.name, suffix)
     const { data, body, lineOf } = readFrontmatter(text, file, syntax.frontmatterRepair)
     const { prompt, problems } = commandPromptFrom(body, name, syntax)
     for (const problem of problems) notCarried.push({ at: { file, line: 1 }, what: `command "${name}"`, why: problem })
