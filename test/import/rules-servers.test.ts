@@ -29,6 +29,8 @@ describe('oac import of instructions', () => {
       'GEMINI.md': '# Style\n\nWrite short sentences.\n',
       'QWEN.md': '# Style\r\n\r\nWrite short sentences.  \r\n',
       '.claude/CLAUDE.md': '<!-- oac:begin oac-tools -->\n@../AGENTS.md\n<!-- oac:end oac-tools -->\n',
+      // A copy of AGENTS.md: no rule, and a file to delete once the rules make every harness read AGENTS.md.
+      '.github/copilot-instructions.md': agents,
     })
     const result = await importProject(root)
     expect(result.registry.rules.map((rule) => [rule.name, rule.text, rule.paths])).toEqual([
@@ -37,7 +39,8 @@ describe('oac import of instructions', () => {
     ])
     expect(result.registry.rules.find((rule) => rule.name === 'gemini')!.also).toEqual([{ file: 'QWEN.md', line: 1 }])
     expect(result.agentsMd).toEqual({ file: 'AGENTS.md', line: 1 })
-    expect(result.afterImport.map((step) => step.at.file)).toEqual(['CLAUDE.md', 'GEMINI.md', 'QWEN.md'])
+    expect(result.afterImport.map((step) => step.at.file)).toEqual(['CLAUDE.md', 'GEMINI.md', 'QWEN.md', '.github/copilot-instructions.md'])
+    expect(result.afterImport.at(-1)!.what).toContain('it holds the text of AGENTS.md')
     const registry = result.files.find((file) => file.path === 'agents/registry.ts')!.content
     expect(registry).not.toContain('Compiled rule text')
     expect(result.files.map((file) => file.path).filter((path) => path.startsWith('agents/rules/'))).toEqual(['agents/rules/claude.md', 'agents/rules/gemini.md'])

@@ -122,12 +122,12 @@ async function readConfig(root: string, json: JsonFile, file: string, from: Open
       for (const [i, item] of value.entries()) {
         if (typeof item !== 'string') continue
         const path = item.replace(/^\.\//, '')
-        const rules = /[*?[{]|^[a-z]+:\/\//i.test(path) || path.split('/').includes('..') ? undefined : await readInstructionFiles(root, [path], from)
+        const rules = /[*?[{]|^[a-z]+:\/\/|^[/~]/i.test(path) || path.split('/').includes('..') ? undefined : await readInstructionFiles(root, [path], from)
         if (rules && rules.definitions.length + rules.notCarried.length > 0) {
           read.definitions.push(...rules.definitions.map((rule) => ({ ...rule, listedIn: { file, line: json.lineOf([key, i]) } })))
           read.notCarried.push(...rules.notCarried)
         } else if (!rules || (await readProjectFile(root, path)) === undefined) {
-          read.notCarried.push({ at: { file, line: json.lineOf([key, i]) }, what: `the instructions "${item}"`, why: 'a rule definition is one file of the project, and this names none (a glob, a URL, or a file not there)' })
+          read.notCarried.push({ at: { file, line: json.lineOf([key, i]) }, what: `the instructions "${item}"`, why: 'a rule definition is one file of the project, and this names none (a glob, a URL, a file outside the project or not there)' })
         }
       }
     } else if (key !== '$schema') {
