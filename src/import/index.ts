@@ -37,7 +37,7 @@ export interface ImportResult {
   found: Harness[]
   /** The root AGENTS.md, when it holds text of the user's: it stays theirs, and compile adds the rules to it. */
   agentsMd?: ReadLocation
-  /** Files to delete once the registry is compiled: their text is a rule, which every harness then reads from AGENTS.md. */
+  /** What to delete before the first compile: files whose text is a rule now, which compile writes for every harness itself. */
   afterImport: AfterImport[]
 }
 

@@ -100,8 +100,8 @@ export interface NotCarried {
 }
 
 /**
- * A step the user takes once the registry is compiled, for a file the import read: one the registry now
- * says (an instruction file whose text is a rule) that a harness would otherwise read beside it.
+ * A step the user takes before the first compile, for a file the import read whose text the registry now
+ * says (an instruction file that is a rule): kept, a harness would read the text twice.
  */
 export interface AfterImport {
   at: ReadLocation

@@ -129,7 +129,7 @@ export const claudeReader: HarnessReader = {
     add(servers, servers.servers)
     const instructions = await readInstructionFiles(root, ['CLAUDE.md', '.claude/CLAUDE.md'], 'claude')
     add(instructions, instructions.definitions)
-    const rules = await readRuleFolder(root, { folder: '.claude/rules', suffix: '.md', key: 'paths' }, 'claude')
+    const rules = await readRuleFolder(root, { folder: '.claude/rules', suffix: '.md', key: 'paths', repair: claudeFrontmatterRepair }, 'claude')
     add(rules, rules.definitions)
     if ((await readProjectFile(root, 'CLAUDE.local.md')) !== undefined) {
       read.notCarried.push({ at: { file: 'CLAUDE.local.md', line: 1 }, what: 'the instructions in CLAUDE.local.md', why: "they are one person's, kept out of the project's files; they stay as they are" })

@@ -1,6 +1,6 @@
 import type { Harness, JsonValue } from '../../define/types.js'
 import { blockBegin, blockEnd } from '../../write/markdown-merge.js'
-import { baseName, type Frontmatter, ImportReadError, listFolder, readFrontmatter, readProjectFile } from '../source-text.js'
+import { baseName, type Frontmatter, type FrontmatterRepair, ImportReadError, listFolder, readFrontmatter, readProjectFile } from '../source-text.js'
 import type { HarnessRead, ImportedRule, NotCarried } from '../types.js'
 
 /*
@@ -101,6 +101,8 @@ export interface RuleFolder {
   alwaysKey?: string
   /** Subfolders that hold something else than rules, and what (Cline's `workflows`). */
   otherFolders?: Record<string, string>
+  /** What the harness does with frontmatter that is not YAML (Claude Code quotes values). */
+  repair?: FrontmatterRepair
 }
 
 /** A rule from an instruction file's text; undefined when the user's text in it is empty (a file holding only our block). */
@@ -114,9 +116,9 @@ function ruleFrom(file: string, from: Harness, matter: Frontmatter, paths: strin
 }
 
 /** Frontmatter, or the file listed when it is not YAML (its harness would not read its fields either). */
-function frontmatterOf(text: string, file: string, notCarried: NotCarried[]): Frontmatter | undefined {
+function frontmatterOf(text: string, file: string, notCarried: NotCarried[], repair?: FrontmatterRepair): Frontmatter | undefined {
   try {
-    return readFrontmatter(text, file)
+    return readFrontmatter(text, file, repair)
   } catch (error) {
     if (!(error instanceof ImportReadError)) throw error
     notCarried.push({ at: error.at, what: `the rule ${file}`, why: 'its frontmatter is not YAML; fix it and import again' })
@@ -164,7 +166,7 @@ export async function readRuleFolder(root: string, folder: RuleFolder, from: Har
       continue
     }
     if (!entry.isFile || !entry.name.endsWith(folder.suffix)) continue
-    const matter = frontmatterOf((await readProjectFile(root, file))!, file, read.notCarried)
+    const matter = frontmatterOf((await readProjectFile(root, file))!, file, read.notCarried, folder.repair)
     if (!matter) continue
     const globs = globsOf(matter.data[folder.key])
     const always = (folder.alwaysKey !== undefined && matter.data[folder.alwaysKey] === true) || globs === undefined || globs.every((glob) => EVERY_FILE.has(glob))
