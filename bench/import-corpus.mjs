@@ -37,11 +37,47 @@ const exists = (path) => stat(path).then(() => true, () => false)
 /** A text with the same meaning to a model: line endings, trailing spaces and surrounding blank lines aside. */
 const normalText = (text) => text.replace(/\r\n?/g, '\n').split('\n').map((line) => line.trimEnd()).join('\n').trim()
 
-/** A Markdown file's frontmatter values and body, as a harness reads them. */
+/**
+ * Claude Code 2.1.332's second try at frontmatter that is not YAML: a plain value holding `: ` or one of
+ * {}[]*&#!|>%@` is put in double quotes, and leading tabs become two spaces each.
+ */
+function claudeRepair(yaml) {
+  return yaml.split('\n').map((line) => {
+    const match = /^([a-zA-Z_-]+):\s+(\S.*)$/.exec(line)
+    if (!match) return line
+    const [, key, value] = match
+    if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) return line
+    if (value.startsWith('[') && value.endsWith(']')) { try { if (Array.isArray(parseYaml(value))) return line } catch {} }
+    if (!/[{}[\]*&#!|>%@`]|: /.test(value)) return line
+    return `${key}: "${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`
+  }).join('\n').replace(/^\t+/gm, (tabs) => '  '.repeat(tabs.length))
+}
+
+/** A Markdown file's frontmatter values and body, as a harness reads them (Claude Code's files with its repair). */
 function markdown(text) {
   const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text)
   if (!match) return { data: {}, body: normalText(text) }
-  return { data: parseYaml(match[1]) ?? {}, body: normalText(text.slice(match[0].length)) }
+  let data
+  try { data = parseYaml(match[1]) } catch { data = parseYaml(claudeRepair(match[1])) }
+  return { data: data ?? {}, body: normalText(text.slice(match[0].length)) }
+}
+
+/** The user's text of an instruction file: outside unplugin-oac's marked blocks. */
+function outsideBlocks(text) {
+  return text.replace(/^<!-- oac:begin (\S+) -->\r?\n[\s\S]*?^<!-- oac:end \1 -->\r?\n?/gm, '')
+}
+
+/** The text inside unplugin-oac's blocks. */
+function insideBlocks(text) {
+  return [...text.matchAll(/^<!-- oac:begin (\S+) -->\r?\n([\s\S]*?)^<!-- oac:end \1 -->/gm)].map((match) => match[2]).join('\n')
+}
+
+/** Globs as a harness reads them: a list or a comma-joined string, brace lists written out. */
+function globs(value) {
+  const split = (text) => { const parts = []; let depth = 0; let current = ''; for (const c of text) { if (c === ',' && depth === 0) { parts.push(current); current = ''; continue } if (c === '{') depth++; if (c === '}') depth--; current += c } return [...parts, current] }
+  const expand = (glob) => { const m = /^([^{]*)\{([^{}]*)\}(.*)$/.exec(glob); return m ? m[2].split(',').flatMap((choice) => expand(`${m[1]}${choice.trim()}${m[3]}`)) : [glob] }
+  const items = typeof value === 'string' ? split(value) : Array.isArray(value) ? value : []
+  return [...new Set(items.map((item) => String(item).trim()).filter(Boolean).flatMap(expand))].sort()
 }
 
 /** Claude Code reads `tools: Read, Grep` and `tools: [Read, Grep]` alike. */
@@ -162,7 +198,104 @@ async function compare(project, back) {
       add('skill', dir, lost)
     }
   }
+  await compareRules(project, back, add)
+  await compareServers(project, back, add)
   return rows
+}
+
+/** Instruction files a harness reads whole, and the folders of rule files (their globs' key, a key that says always on). */
+const INSTRUCTION_FILES = ['CLAUDE.md', '.claude/CLAUDE.md', 'GEMINI.md', 'QWEN.md', '.github/copilot-instructions.md']
+const RULE_FOLDERS = [
+  { folder: '.claude/rules', suffix: '.md', key: 'paths' },
+  { folder: '.github/instructions', suffix: '.instructions.md', key: 'applyTo' },
+  { folder: '.qwen/rules', suffix: '.md', key: 'paths' },
+  { folder: '.omp/rules', suffix: '.md', key: 'globs', always: 'alwaysApply' },
+  { folder: '.cline/rules', suffix: '.md', key: 'paths' },
+]
+/** Where compile writes a rule for the files of globs: each harness that scopes rules by path, with its key. */
+const SCOPED_OUT = [
+  { file: (name) => `.claude/rules/${name}.md`, key: 'paths' },
+  { file: (name) => `.github/instructions/${name}.instructions.md`, key: 'applyTo' },
+  { file: (name) => `.qwen/rules/${name}.md`, key: 'paths' },
+]
+
+/**
+ * Each instruction file's text comes back once: an always-on one in the block of rules of AGENTS.md
+ * (which every harness reads once compiled), a path rule in each scoped folder with the same globs;
+ * the root AGENTS.md's own text stays the user's, so the block must not hold it again.
+ */
+async function compareRules(project, back, add) {
+  const compiledAgents = await readFile(join(back, 'AGENTS.md'), 'utf8').catch(() => '')
+  const block = normalText(insideBlocks(compiledAgents))
+  const agentsMd = normalText(outsideBlocks(await readFile(join(project, 'AGENTS.md'), 'utf8').catch(() => '')))
+  // On lines of its own: a short AGENTS.md (`CLAUDE.md`, a link stored as text) is a word of other texts.
+  const holds = (text, part) => `\n${text}\n`.includes(`\n${part}\n`)
+  if (agentsMd !== '') add('rule', 'AGENTS.md', holds(block, agentsMd) ? ['its text twice (the block of rules holds it again)'] : [])
+  const always = async (file, text) => {
+    const own = normalText(outsideBlocks(text).replace(/^[ \t]*@(?:\.\/|\.\.\/)?AGENTS\.md[ \t]*$/gm, ''))
+    if (own === '') return
+    // AGENTS.md's text in it stays in AGENTS.md (a copy of AGENTS.md is AGENTS.md); the rest is in the block.
+    const rest = agentsMd !== '' && holds(own, agentsMd) ? `\n${own}\n`.replace(`\n${agentsMd}\n`, '\n').trim() : own
+    add('rule', file, rest === '' || holds(block, rest) ? [] : ['the text (not in the rules of AGENTS.md)'])
+  }
+  for (const file of INSTRUCTION_FILES) {
+    const text = await readFile(join(project, file), 'utf8').catch(() => undefined)
+    if (text !== undefined) await always(file, text)
+  }
+  for (const { folder, suffix, key, always: alwaysKey } of RULE_FOLDERS) {
+    for (const path of (await filesUnder(join(project, folder))).filter((p) => p.endsWith(suffix) && !p.includes('/'))) {
+      const file = `${folder}/${path}`
+      const text = await readFile(join(project, file), 'utf8')
+      const original = markdown(text)
+      const paths = globs(original.data[key])
+      if ((alwaysKey && original.data[alwaysKey] === true) || paths.length === 0 || paths.every((glob) => ['**', '**/*', '*'].includes(glob))) { await always(file, original.body); continue }
+      const name = path.slice(0, -suffix.length).replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
+      const lost = []
+      for (const out of SCOPED_OUT) {
+        const compiledText = await readFile(join(back, out.file(name)), 'utf8').catch(() => undefined)
+        if (compiledText === undefined) { lost.push(`the rule (no ${out.file(name)} written)`); continue }
+        const compiled = markdown(compiledText)
+        if (!isDeepStrictEqual(globs(compiled.data[out.key]), paths)) lost.push(`its globs in ${out.file(name)}`)
+        if (compiled.body !== original.body) lost.push(`its text in ${out.file(name)}`)
+      }
+      add('rule', file, lost)
+    }
+  }
+}
+
+/** The MCP server maps of each configuration file, and the file compile writes the same servers into (oh-my-pi reads `.mcp.json`). */
+const SERVER_FILES = [
+  { file: '.mcp.json', key: 'mcpServers', back: '.mcp.json', parse: 'json' },
+  { file: '.omp/mcp.json', key: 'mcpServers', back: '.mcp.json', parse: 'json' },
+  { file: '.vscode/mcp.json', key: 'servers', back: '.vscode/mcp.json', parse: 'json' },
+  { file: 'opencode.json', key: 'mcp', back: '.opencode/opencode.json', parse: 'json' },
+  { file: 'opencode.jsonc', key: 'mcp', back: '.opencode/opencode.json', parse: 'json' },
+  { file: '.opencode/opencode.json', key: 'mcp', back: '.opencode/opencode.json', parse: 'json' },
+  { file: 'kilo.json', key: 'mcp', back: '.kilo/kilo.json', parse: 'json' },
+  { file: 'kilo.jsonc', key: 'mcp', back: '.kilo/kilo.json', parse: 'json' },
+  { file: '.gemini/settings.json', key: 'mcpServers', back: '.gemini/settings.json', parse: 'json' },
+  { file: '.qwen/settings.json', key: 'mcpServers', back: '.qwen/settings.json', parse: 'json' },
+  { file: '.codex/config.toml', key: 'mcp_servers', back: '.codex/config.toml', parse: 'toml' },
+]
+
+/** Each server comes back with the same fields, in the file of the format it was written in (a stdio `type` said or not alike). */
+async function compareServers(project, back, add) {
+  const { parse: parseJsonc } = await import('jsonc-parser')
+  const read = async (path, parse) => { const text = await readFile(path, 'utf8').catch(() => undefined); return text === undefined ? undefined : parse === 'toml' ? parseToml(text) : parseJsonc(text) }
+  // A stdio `type` said or not, and an empty `env`, `args` or `headers`, say the same.
+  const empty = (value) => (Array.isArray(value) ? value.length === 0 : typeof value === 'object' && value !== null && Object.keys(value).length === 0)
+  const plain = (entry) => Object.fromEntries(Object.entries(entry ?? {}).filter(([key, value]) => !empty(value) && !(key === 'type' && value === 'stdio')))
+  for (const { file, key, back: backFile, parse } of SERVER_FILES) {
+    const servers = (await read(join(project, file), parse))?.[key]
+    if (!servers || typeof servers !== 'object') continue
+    const compiled = (await read(join(back, backFile), parse))?.[key] ?? {}
+    for (const [name, entry] of Object.entries(servers)) {
+      const lost = []
+      if (!(name in compiled)) lost.push(`the server (not in ${backFile})`)
+      else for (const field of differingKeys(plain(entry), plain(compiled[name]))) lost.push(`field \`${field}\``)
+      add('server', `${file}#${name}`, lost)
+    }
+  }
 }
 
 /** The "Not carried" lines the CLI printed: `path:line  what: why`. */
@@ -182,7 +315,9 @@ function notCarried(out) {
 function reason(item) {
   if (/^(agent|command|skill) "/.test(item.what) && item.why.startsWith('its name ')) return `${item.what.split(' ')[0]}s whose name no definition takes`
   if (/^(agent|command|skill) "/.test(item.what) && item.why.startsWith('it has no description')) return `${item.what.split(' ')[0]}s without a description`
-  if (item.what.startsWith('the instructions in')) return 'instructions (CLAUDE.md, AGENTS.md, ...)'
+  if (/^`[^`]+` of rule /.test(item.what)) return 'a field of rules'
+  if (/^the (rule|files in|instructions)/.test(item.what) || /^rule "/.test(item.what)) return `instructions: ${item.why.slice(0, 60)}`
+  if (/ of MCP server /.test(item.what)) return /literal|written in the file/.test(item.why) ? 'a literal secret of an MCP server (a variable named in its place)' : 'a field of MCP servers'
   if (/MCP server/.test(item.what)) return 'MCP servers'
   if (item.what.startsWith('the permission')) return 'permissions'
   if (/^the commands in .*\/$/.test(item.what)) return 'commands in subfolders (namespaced)'
@@ -212,11 +347,14 @@ for (const source of positionals) {
   const name = basename(resolve(source))
   const project = join(work, name)
   await cp(resolve(source), project, { recursive: true })
-  const result = { name, harnesses: '', rows: [], notCarried: [], failure: undefined, typecheck: undefined }
+  const result = { name, harnesses: '', rows: [], notCarried: [], failure: undefined, nothing: undefined, typecheck: undefined }
   results.push(result)
   const imported = spawnSync(process.execPath, [cli, 'import', project], { encoding: 'utf8' })
   if (imported.status !== 0) {
-    result.failure = `import: ${(imported.stderr || imported.stdout).trim().split('\n')[0].replace(project, '.')}`
+    const said = (imported.stderr || imported.stdout).trim().split('\n')[0].replace(project, '.')
+    // Nothing to carry (only an AGENTS.md, which stays the user's) is no failure; anything else is.
+    if (/: found no agents/.test(said)) result.nothing = said
+    else result.failure = `import: ${said}`
     continue
   }
   result.harnesses = /from (.*) into /.exec(imported.stdout)?.[1] ?? ''
@@ -238,16 +376,17 @@ for (const source of positionals) {
 
 const pad = (text, width) => String(text).padEnd(width)
 const count = (rows, kind) => { const of = rows.filter((r) => r.kind === kind); return `${of.filter((r) => r.lost.length === 0).length}/${of.length}` }
-console.log([pad('project', 48), pad('from', 28), pad('agents', 8), pad('cmds', 8), pad('skills', 8), pad('listed', 7), ...(values.typecheck ? [pad('tsc', 5)] : []), 'result'].join(' '))
-const totals = { nothingLost: 0, loses: 0, failed: 0 }
+console.log([pad('project', 48), pad('from', 28), pad('agents', 8), pad('cmds', 8), pad('skills', 8), pad('rules', 8), pad('servers', 8), pad('listed', 7), ...(values.typecheck ? [pad('tsc', 5)] : []), 'result'].join(' '))
+const totals = { nothingLost: 0, loses: 0, failed: 0, nothing: 0 }
 const lostReasons = new Map()
 const bump = (key) => lostReasons.set(key, (lostReasons.get(key) ?? 0) + 1)
 for (const r of results) {
   const lostRows = r.rows.filter((row) => row.lost.length > 0)
-  const verdict = r.failure ? 'FAILED' : lostRows.length === 0 && r.notCarried.length === 0 ? 'nothing lost' : 'loses something'
-  totals[verdict === 'FAILED' ? 'failed' : verdict === 'nothing lost' ? 'nothingLost' : 'loses']++
-  console.log([pad(r.name, 48), pad(r.harnesses.slice(0, 28), 28), pad(count(r.rows, 'agent'), 8), pad(count(r.rows, 'command'), 8), pad(count(r.rows, 'skill'), 8), pad(r.notCarried.length, 7), ...(values.typecheck ? [pad(r.typecheck ?? '-', 5)] : []), verdict].join(' '))
+  const verdict = r.failure ? 'FAILED' : r.nothing ? 'nothing to import' : lostRows.length === 0 && r.notCarried.length === 0 ? 'nothing lost' : 'loses something'
+  totals[{ FAILED: 'failed', 'nothing to import': 'nothing', 'nothing lost': 'nothingLost', 'loses something': 'loses' }[verdict]]++
+  console.log([pad(r.name, 48), pad(r.harnesses.slice(0, 28), 28), pad(count(r.rows, 'agent'), 8), pad(count(r.rows, 'command'), 8), pad(count(r.rows, 'skill'), 8), pad(count(r.rows, 'rule'), 8), pad(count(r.rows, 'server'), 8), pad(r.notCarried.length, 7), ...(values.typecheck ? [pad(r.typecheck ?? '-', 5)] : []), verdict].join(' '))
   if (r.failure) console.log(`    ${r.failure}`)
+  if (r.nothing && values.verbose) console.log(`    ${r.nothing}`)
   const seen = new Set()
   for (const row of lostRows) for (const what of row.lost) {
     const key = `${row.kind}: ${what.replace(/^file .*?( \(changed\))?$/, 'a file beside SKILL.md$1').replace(/ \(written as .*\)$/, '')}`
@@ -260,8 +399,8 @@ for (const r of results) {
 }
 const all = results.flatMap((r) => r.rows)
 console.log('')
-console.log(`${results.length} projects: ${totals.nothingLost} round-trip with nothing lost, ${totals.loses} lose something, ${totals.failed} failed to import or compile`)
-console.log(`definitions compared: agents ${count(all, 'agent')}, commands ${count(all, 'command')}, skills ${count(all, 'skill')} round-trip whole`)
+console.log(`${results.length} projects: ${totals.nothingLost} round-trip with nothing lost, ${totals.loses} lose something, ${totals.failed} failed to import or compile, ${totals.nothing} had nothing to import`)
+console.log(`definitions compared: agents ${count(all, 'agent')}, commands ${count(all, 'command')}, skills ${count(all, 'skill')}, instruction files ${count(all, 'rule')}, MCP servers ${count(all, 'server')} round-trip whole`)
 console.log(`items the import listed as not carried: ${results.reduce((n, r) => n + r.notCarried.length, 0)}`)
 console.log('\nWhat is lost, by the number of projects it happens in:')
 for (const [key, n] of [...lostReasons].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) console.log(`  ${String(n).padStart(3)}  ${key}`)

@@ -41,21 +41,21 @@ export async function runImport(argv: string[], out: (text: string) => void, err
   const root = resolve(positionals[0] ?? '.')
   try {
     const result = await importProject(root, { ...(from && { from }), out: outFile })
-    const { agents, commands, skills, hooks } = result.registry
+    const { agents, commands, skills, hooks, rules, mcpServers } = result.registry
     if (result.found.length === 0) {
-      err(`oac: found no agents, commands, skills or hooks of ${(from ?? IMPORTABLE).map((id) => describe(id).title).join(', ')} in ${positionals[0] ?? '.'}; oac init starts a registry instead\n`)
+      const agentsMd = result.agentsMd ? ' (AGENTS.md stays yours: the harnesses read it as they did)' : ''
+      err(`oac: found no agents, commands, skills, hooks, rules or MCP servers of ${(from ?? IMPORTABLE).map((id) => describe(id).title).join(', ')} in ${positionals[0] ?? '.'}${agentsMd}; oac init starts a registry instead\n`)
       for (const item of result.notCarried) err(`  ${where(item.at)}  ${item.what}: ${item.why}\n`)
       return 1
     }
-    const counts = [plural(agents.length, 'agent'), plural(commands.length, 'command'), plural(skills.length, 'skill'), plural(hooks.length, 'hook')].join(', ')
+    const counts = [plural(agents.length, 'agent'), plural(commands.length, 'command'), plural(skills.length, 'skill'), plural(hooks.length, 'hook'), plural(rules.length, 'rule'), plural(mcpServers.length, 'MCP server')].join(', ')
     const lines = [`oac: ${values['dry-run'] ? 'would import' : 'imported'} ${counts} from ${result.found.map((id) => describe(id).title).join(', ')} into ${outFile}`]
     lines.push(...result.files.map((file) => `  ${file.path}`))
     if (result.disagreements.length > 0) lines.push('', 'Said differently in two harnesses:', ...result.disagreements.map((d) => `  ${disagreementMessage(d)}`))
     if (result.notCarried.length > 0) lines.push('', 'Not carried (left as it is, where it is):', ...result.notCarried.map((item) => `  ${where(item.at)}  ${item.what}: ${item.why}`))
-    const later = (definition: string) => result.notCarried.filter((item) => item.later === definition).length
-    const waiting = [['defineRule', 'instruction file'], ['defineMcpServer', 'MCP server']].filter(([definition]) => later(definition!) > 0)
-    if (waiting.length > 0) lines.push(`  (${waiting.map(([definition, noun]) => `${plural(later(definition!), noun!)} for ${definition}`).join(', ')}: run oac import again once ${waiting.length > 1 ? 'they exist' : 'it exists'})`)
+    if (result.agentsMd) lines.push('', `${where(result.agentsMd)}  stays yours, and is no rule: compile adds the always-on rules to it, in a block of its own, and every harness reads it`)
     lines.push('', `Next: npx oac compile ${outFile} --dry-run (lists what the first compile would change)`)
+    if (result.afterImport.length > 0) lines.push('Before the first compile:', ...result.afterImport.map((item) => `  ${where(item.at)}  ${item.what}`))
     if (!values['dry-run']) await writeNewFiles(root, result.files, `Import into a fresh folder: --out ${freshOut(outFile)}`)
     out(`${lines.join('\n')}\n`)
     return 0

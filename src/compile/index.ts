@@ -36,7 +36,7 @@ const AGENTS: DefinitionList<AgentDefinition> = {
 
 // Gemini CLI and Qwen Code fill `${name}` in an agent's prompt from the call's inputs (`query`,
 // `today`, ...) and refuse to start the agent when one has no value; such text has no escaped form.
-const PLACEHOLDER = /\$\{(\w+)\}/
+export const PLACEHOLDER = /\$\{(\w+)\}/
 
 /**
  * Reports a `${name}` in the text of an agent's file (its prompt, and its tools' descriptions and

@@ -7,15 +7,18 @@ import { claudeReader } from './readers/claude.js'
 import { codexReader } from './readers/codex.js'
 import { geminiReader, qwenReader } from './readers/gemini.js'
 import { kiloReader, opencodeReader } from './readers/opencode.js'
+import { copilotReader } from './readers/copilot.js'
+import { clineReader, ompReader } from './readers/rules-only.js'
+import { rootAgentsMd, withoutAgentsMd } from './readers/instructions.js'
 import { readProjectFile } from './source-text.js'
-import type { HarnessRead, HarnessReader, NotCarried } from './types.js'
+import type { AfterImport, HarnessRead, HarnessReader, NotCarried, ReadLocation } from './types.js'
 import { type RegistryFile, registryFiles } from './write-registry.js'
 
 export { ImportReadError } from './source-text.js'
-export type { Disagreement, NotCarried, RegistryFile }
+export type { AfterImport, Disagreement, NotCarried, RegistryFile }
 
 /** The harnesses `oac import` reads, in the order that decides a disagreement when `--from` names none. */
-export const READERS: readonly HarnessReader[] = [claudeReader, opencodeReader, codexReader, geminiReader, qwenReader, kiloReader]
+export const READERS: readonly HarnessReader[] = [claudeReader, opencodeReader, codexReader, geminiReader, qwenReader, kiloReader, copilotReader, ompReader, clineReader]
 export const IMPORTABLE: readonly Harness[] = READERS.map((reader) => reader.harness)
 
 export interface ImportOptions {
@@ -32,6 +35,10 @@ export interface ImportResult {
   disagreements: Disagreement[]
   /** The harnesses whose files held a definition. */
   found: Harness[]
+  /** The root AGENTS.md, when it holds text of the user's: it stays theirs, and compile adds the rules to it. */
+  agentsMd?: ReadLocation
+  /** What to delete before the first compile: files whose text is a rule now, which compile writes for every harness itself. */
+  afterImport: AfterImport[]
 }
 
 export const DEFAULT_OUT = 'agents/registry.ts'
@@ -47,14 +54,38 @@ export async function importProject(root: string, options: ImportOptions = {}): 
   const reads: HarnessRead[] = []
   for (const reader of readers) reads.push(await reader.read(root))
   const merged = mergeReads(reads)
+  const agentsMd = await rootAgentsMd(root)
+  const copies: ReadLocation[] = []
+  if (agentsMd !== undefined) {
+    // AGENTS.md's text in another file (CLAUDE.md for Claude Code) is no rule: AGENTS.md stays, and says it.
+    merged.registry.rules = merged.registry.rules.flatMap((rule) => {
+      if (rule.paths !== undefined) return [rule]
+      const own = withoutAgentsMd(rule.text, agentsMd)
+      if (own === undefined) copies.push(rule.at, ...rule.also)
+      return own === undefined ? [] : [{ ...rule, text: own }]
+    })
+  }
   const fit = withoutUnfit(merged.registry)
   const out = options.out ?? DEFAULT_OUT
+  const alwaysOn = fit.registry.rules.some((rule) => rule.paths === undefined)
+  const afterImport: AfterImport[] = [
+    ...fit.registry.rules.flatMap((rule) =>
+      [rule, ...rule.also.map((at) => ({ at, listedIn: undefined }))].map(({ at, listedIn }) => {
+        const why = `its text is the rule "${rule.name}" now, which compile writes for every harness (kept, a harness would read it twice, or compile would refuse to overwrite it)`
+        return listedIn ? { at: listedIn, what: `take "${at.file}" out of the list: ${why}` } : { at, what: `delete the file: ${why}` }
+      }),
+    ),
+    // Once there are always-on rules, every harness reads AGENTS.md (Claude Code through .claude/CLAUDE.md): a copy of it would be read twice.
+    ...(alwaysOn ? copies.map((at) => ({ at, what: 'delete the file: it holds the text of AGENTS.md, which every harness reads once the rules are compiled (kept, it would be read twice)' })) : []),
+  ]
   return {
     files: registryFiles(fit.registry, out, from),
     registry: fit.registry,
     notCarried: [...merged.notCarried, ...fit.notCarried],
     disagreements: merged.disagreements,
     found: harnessesWithOwnFiles(readers, reads),
+    ...(agentsMd !== undefined && { agentsMd: { file: 'AGENTS.md', line: 1 } }),
+    afterImport,
   }
 }
 

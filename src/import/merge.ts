@@ -1,6 +1,7 @@
 import { harness as describe } from '../compile/harnesses/index.js'
 import type { AgentMode, Harness, JsonValue } from '../define/types.js'
-import type { HarnessRead, ImportedAgent, ImportedCommand, ImportedHook, ImportedSkill, NotCarried, ReadLocation } from './types.js'
+import { sameText } from './readers/instructions.js'
+import type { HarnessRead, ImportedAgent, ImportedCommand, ImportedHook, ImportedMcpServer, ImportedRule, ImportedSkill, NotCarried, ReadLocation } from './types.js'
 
 /** The definitions of a project, each once: what the registry writer writes. */
 export interface MergedRegistry {
@@ -8,6 +9,13 @@ export interface MergedRegistry {
   commands: ImportedCommand[]
   skills: ImportedSkill[]
   hooks: ImportedHook[]
+  rules: MergedRule[]
+  mcpServers: ImportedMcpServer[]
+}
+
+/** A rule, and the other files that held the same text (CLAUDE.md and GEMINI.md alike): one rule. */
+export interface MergedRule extends ImportedRule {
+  also: ReadLocation[]
 }
 
 export interface MergedAgent {
@@ -57,6 +65,8 @@ export function mergeReads(reads: readonly HarnessRead[]): Merged {
   const commands = new Map<string, ImportedCommand>()
   const skills = new Map<string, ImportedSkill>()
   const hooks = new Map<string, ImportedHook>()
+  const rules = new Map<string, MergedRule>()
+  const servers = new Map<string, ImportedMcpServer>()
   const seen = new Set<string>()
   const notCarried: NotCarried[] = []
 
@@ -129,6 +139,29 @@ export function mergeReads(reads: readonly HarnessRead[]): Merged {
         compare(label, known, definition, 'instructions', known.instructions, definition.instructions)
         compare(label, known, definition, 'files', known.files, definition.files)
         compare(label, known, definition, 'model invocation', known.modelInvocation, definition.modelInvocation)
+      } else if (definition.kind === 'rule') {
+        // The same text for the same files, in two files (CLAUDE.md and GEMINI.md), is one rule, whatever their names.
+        const twin = [...rules.values()].find((rule) => sameText(rule.text) === sameText(definition.text) && same(rule.paths, definition.paths))
+        if (twin) {
+          if (twin.at.file !== definition.at.file && !twin.also.some((at) => at.file === definition.at.file)) twin.also.push(definition.at)
+          continue
+        }
+        const known = rules.get(definition.name)
+        if (!known) {
+          rules.set(definition.name, { ...definition, also: [] })
+          continue
+        }
+        const label = `rule "${definition.name}"`
+        compare(label, known, definition, 'text', sameText(known.text), sameText(definition.text))
+        compare(label, known, definition, 'paths', known.paths ?? 'always on', definition.paths ?? 'always on')
+      } else if (definition.kind === 'mcp-server') {
+        const known = servers.get(definition.name)
+        if (!known) {
+          servers.set(definition.name, definition)
+          continue
+        }
+        const label = `MCP server "${definition.name}"`
+        for (const field of ['command', 'args', 'env', 'url', 'bearerToken', 'headers'] as const) compare(label, known, definition, field, known[field], definition[field])
       } else {
         // The same command on the same event and tools, in Claude Code's settings and Codex's hooks.json, is one hook.
         const key = JSON.stringify([definition.on, definition.command, definition.matcher ?? null])
@@ -142,6 +175,8 @@ export function mergeReads(reads: readonly HarnessRead[]): Merged {
       commands: [...commands.values()].sort(byName),
       skills: [...skills.values()].sort(byName),
       hooks: [...hooks.values()].sort(byName),
+      rules: [...rules.values()].sort(byName),
+      mcpServers: [...servers.values()].sort(byName),
     },
     notCarried,
     disagreements,

@@ -20,7 +20,8 @@ export async function readProjectFile(root: string, path: string): Promise<strin
   try {
     return await readFile(join(root, ...path.split('/')), 'utf8')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined
+    // A folder where a file could be (`.clinerules` is either) is no file either.
+    if (['ENOENT', 'ENOTDIR', 'EISDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return undefined
     throw error
   }
 }
@@ -63,12 +64,58 @@ export interface Frontmatter {
 
 const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n?---(?:\r?\n|$)/
 
-/** Splits a Markdown file into frontmatter and body, as the harnesses do (a file without `---` is all body). */
-export function readFrontmatter(text: string, file: string): Frontmatter {
+/**
+ * What a harness does with frontmatter that is not YAML before it gives up: a text to parse in its place.
+ * The line numbers stay (a repair changes lines, never adds or removes one).
+ */
+export type FrontmatterRepair = (yaml: string) => string
+
+/** Characters that make Claude Code quote a plain value when its frontmatter is not YAML. */
+const CLAUDE_QUOTED = /[{}[\]*&#!|>%@`]|: /
+
+/**
+ * Claude Code 2.1.332's second try at frontmatter that is not YAML (its binary's frontmatter parser):
+ * each `key: value` line whose value is not quoted nor a YAML list, and holds `: ` or one of
+ * ``{}[]*&#!|>%@` ``, gets its value in double quotes; tabs that indent a line become two spaces each.
+ * Agents copied from public collections (`description: Use this agent when ... Examples: <example>`)
+ * load in Claude Code this way.
+ */
+export const claudeFrontmatterRepair: FrontmatterRepair = (yaml) =>
+  yaml
+    .split('\n')
+    .map((line) => {
+      const match = /^([a-zA-Z_-]+):\s+(\S.*)$/.exec(line)
+      if (!match) return line
+      const [, key, value] = match as unknown as [string, string, string]
+      if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) return line
+      if (value.startsWith('[') && value.endsWith(']') && Array.isArray(parseDocument(value).toJS())) return line
+      if (!CLAUDE_QUOTED.test(value)) return line
+      return `${key}: "${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`
+    })
+    .join('\n')
+    .replace(/^\t+/gm, (tabs) => '  '.repeat(tabs.length))
+
+function parseYamlDocument(yaml: string, counter: LineCounter) {
+  return parseDocument(yaml, { lineCounter: counter, prettyErrors: false })
+}
+
+/**
+ * Splits a Markdown file into frontmatter and body, as the harnesses do (a file without `---` is all
+ * body); where the harness repairs frontmatter that is not YAML, `repair` does the same.
+ */
+export function readFrontmatter(text: string, file: string, repair?: FrontmatterRepair): Frontmatter {
   const match = FRONTMATTER.exec(text)
   if (!match) return { data: {}, body: text, lineOf: () => 1 }
-  const counter = new LineCounter()
-  const doc = parseDocument(match[1]!, { lineCounter: counter, prettyErrors: false })
+  let counter = new LineCounter()
+  let doc = parseYamlDocument(match[1]!, counter)
+  if (doc.errors.length > 0 && repair) {
+    const repairedCounter = new LineCounter()
+    const repaired = parseYamlDocument(repair(match[1]!), repairedCounter)
+    if (repaired.errors.length === 0) {
+      doc = repaired
+      counter = repairedCounter
+    }
+  }
   const error = doc.errors[0]
   if (error) throw new ImportReadError({ file, line: 1 + counter.linePos(error.pos[0]).line }, `the frontmatter is not YAML (${error.message.split('\n')[0]})`)
   const value: unknown = doc.toJS() ?? {}

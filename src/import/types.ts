@@ -60,17 +60,52 @@ export interface ImportedHook {
   at: ReadLocation
 }
 
-export type ImportedDefinition = ImportedAgent | ImportedCommand | ImportedSkill | ImportedHook
+/** Instructions: an instruction file's text (the user's, outside any block of ours), always on or for the files `paths` match. */
+export interface ImportedRule {
+  kind: 'rule'
+  name: string
+  description: string
+  text: string
+  paths?: string[]
+  from: Harness
+  at: ReadLocation
+  /** Where a config names the file for the harness to read (opencode's `instructions`), when one does. */
+  listedIn?: ReadLocation
+}
 
-/**
- * Something the import read and cannot carry into a definition: listed for the user with its file
- * and line. `later` names the definition that will carry it once it exists.
- */
+/** A value of an MCP server: a literal, or a whole value from the environment (`fromEnv`). */
+export type ImportedMcpValue = string | { env: string }
+
+/** A third-party MCP server, stdio (`command`) or streamable HTTP (`url`), its references as variable names. */
+export interface ImportedMcpServer {
+  kind: 'mcp-server'
+  name: string
+  command?: string
+  args: ImportedMcpValue[]
+  env: Record<string, ImportedMcpValue>
+  url?: string
+  bearerToken?: { env: string }
+  headers: Record<string, ImportedMcpValue>
+  from: Harness
+  at: ReadLocation
+}
+
+export type ImportedDefinition = ImportedAgent | ImportedCommand | ImportedSkill | ImportedHook | ImportedRule | ImportedMcpServer
+
+/** Something the import read and cannot carry into a definition: listed for the user with its file and line. */
 export interface NotCarried {
   at: ReadLocation
   what: string
   why: string
-  later?: 'defineRule' | 'defineMcpServer'
+}
+
+/**
+ * A step the user takes before the first compile, for a file the import read whose text the registry now
+ * says (an instruction file that is a rule): kept, a harness would read the text twice.
+ */
+export interface AfterImport {
+  at: ReadLocation
+  what: string
 }
 
 /** What one harness's files hold. */

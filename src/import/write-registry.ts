@@ -4,8 +4,8 @@ import { BUILTIN_TOOLS, type BuiltinTool } from '../define/hooks.js'
 import type { Harness, JsonValue } from '../define/types.js'
 import { jsString, jsValue } from '../emit/codegen/escape.js'
 import { hookCommandModule } from './hook-command.js'
-import type { MergedAgent, MergedRegistry } from './merge.js'
-import type { ImportedCommand, ImportedHook, ImportedSkill } from './types.js'
+import type { MergedAgent, MergedRegistry, MergedRule } from './merge.js'
+import type { ImportedCommand, ImportedHook, ImportedMcpServer, ImportedMcpValue, ImportedSkill } from './types.js'
 
 /** A file the import writes, its path relative to the project. */
 export interface RegistryFile {
@@ -72,6 +72,39 @@ function skillCode(skill: ImportedSkill, files: RegistryFile[], base: string): s
   ])}  }),\n`
 }
 
+function ruleCode(rule: MergedRule, files: RegistryFile[], base: string): string {
+  const path = `rules/${rule.name}.md`
+  files.push({ path: posix.join(base, path), content: text(rule.text) })
+  return `  defineRule({\n${members('    ', [
+    ['name', jsString(rule.name)],
+    ['description', jsString(rule.description)],
+    ['text', fileRef(path)],
+    ['paths', rule.paths === undefined ? undefined : jsValue(rule.paths)],
+  ])}  }),\n`
+}
+
+/** A server's value: a literal, or `fromEnv('NAME')`. */
+const mcpValue = (value: ImportedMcpValue) => (typeof value === 'string' ? jsString(value) : `fromEnv(${jsString(value.env)})`)
+
+function mcpMap(values: Record<string, ImportedMcpValue>): string | undefined {
+  const keys = Object.keys(values)
+  return keys.length === 0 ? undefined : `{\n${keys.map((key) => `      ${jsString(key)}: ${mcpValue(values[key]!)},\n`).join('')}    }`
+}
+
+const readsEnvironment = (server: ImportedMcpServer) => [...server.args, ...Object.values(server.env), ...Object.values(server.headers), server.bearerToken].some((value) => typeof value === 'object')
+
+function mcpServerCode(server: ImportedMcpServer): string {
+  return `  defineMcpServer({\n${members('    ', [
+    ['name', jsString(server.name)],
+    ['command', server.command === undefined ? undefined : jsString(server.command)],
+    ['args', server.args.length === 0 ? undefined : `[${server.args.map(mcpValue).join(', ')}]`],
+    ['env', mcpMap(server.env)],
+    ['url', server.url === undefined ? undefined : jsString(server.url)],
+    ['bearerToken', server.bearerToken === undefined ? undefined : mcpValue(server.bearerToken)],
+    ['headers', mcpMap(server.headers)],
+  ])}  }),\n`
+}
+
 /**
  * The portable built-ins a matcher names, when every alternative of it is one of the harness's
  * built-in names (`Bash`, `Edit|Write`): then the hook's `tools` say it in every harness. Otherwise
@@ -130,10 +163,20 @@ function moduleSpecifier(fromFile: string, toFile: string): string {
 export function registryFiles(registry: MergedRegistry, out: string, harnesses: readonly Harness[]): RegistryFile[] {
   const base = posix.dirname(out)
   const files: RegistryFile[] = []
-  const imports = ['defineAgent', ...(registry.commands.length > 0 ? ['defineCommand'] : []), 'defineRegistry', ...(registry.skills.length > 0 ? ['defineSkill'] : [])]
+  const imports = [
+    ...(registry.agents.length > 0 ? ['defineAgent'] : []),
+    ...(registry.commands.length > 0 ? ['defineCommand'] : []),
+    ...(registry.mcpServers.length > 0 ? ['defineMcpServer'] : []),
+    'defineRegistry',
+    ...(registry.rules.length > 0 ? ['defineRule'] : []),
+    ...(registry.skills.length > 0 ? ['defineSkill'] : []),
+    ...(registry.mcpServers.some(readsEnvironment) ? ['fromEnv'] : []),
+  ]
   const lists: string[] = [`  agents: [\n${registry.agents.map((agent) => agentCode(agent, files, base).replace(/^(?=.)/gm, '  ')).join('')}  ],\n`]
   if (registry.commands.length > 0) lists.push(`  commands: [\n${registry.commands.map((command) => commandCode(command, files, base).replace(/^(?=.)/gm, '  ')).join('')}  ],\n`)
   if (registry.skills.length > 0) lists.push(`  skills: [\n${registry.skills.map((skill) => skillCode(skill, files, base).replace(/^(?=.)/gm, '  ')).join('')}  ],\n`)
+  if (registry.rules.length > 0) lists.push(`  rules: [\n${registry.rules.map((rule) => ruleCode(rule, files, base).replace(/^(?=.)/gm, '  ')).join('')}  ],\n`)
+  if (registry.mcpServers.length > 0) lists.push(`  mcpServers: [\n${registry.mcpServers.map((server) => mcpServerCode(server).replace(/^(?=.)/gm, '  ')).join('')}  ],\n`)
   const head = [`import { ${imports.join(', ')} } from 'unplugin-oac'`]
   if (registry.hooks.length > 0) {
     const hooksFile = posix.join(base, 'hooks.ts')

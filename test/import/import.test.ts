@@ -1,5 +1,6 @@
 import { cp, readFile, readdir, writeFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
+import { parse as parseJsonc } from 'jsonc-parser'
 import { parse as parseToml } from 'smol-toml'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
@@ -69,13 +70,23 @@ async function reimport(project: string, id: string): Promise<{ files: Map<strin
   return { files: await registryFiles(join(project, 'back/again')), out: result.out }
 }
 
-/** The registry's own files (not its hooks), by their path inside its folder. */
-async function registryFiles(dir: string): Promise<Map<string, string>> {
+/**
+ * The registry's own files (not its hooks), by their path inside its folder, without the always-on
+ * rules named: those are compiled into our block of AGENTS.md, which an import leaves to the registry.
+ */
+async function registryFiles(dir: string, alwaysOn: readonly string[] = []): Promise<Map<string, string>> {
   const files = await tree(dir)
-  for (const path of ['hooks.ts', 'hook-command.ts']) files.delete(path)
-  const registry = files.get('registry.ts')!
-  files.set('registry.ts', registry.replace(/^import \{ hooks \}.*\n/m, '').replace(/^ {2}hooks,\n/m, '').replace(/\(oac compile [^)]*\)/, ''))
+  for (const path of ['hooks.ts', 'hook-command.ts', ...alwaysOn.map((rule) => `rules/${rule}.md`)]) files.delete(path)
+  let registry = files.get('registry.ts')!.replace(/^import \{ hooks \}.*\n/m, '').replace(/^ {2}hooks,\n/m, '').replace(/\(oac compile [^)]*\)/, '')
+  for (const rule of alwaysOn) registry = registry.replace(new RegExp(` {4}defineRule\\(\\{\\n {6}name: "${rule}",[\\s\\S]*?\\n {4}\\}\\),\\n`), '')
+  files.set('registry.ts', registry.replace(/ {2}rules: \[\n {2}\],\n/, '').replace('defineRegistry, defineRule,', 'defineRegistry,'))
   return files
+}
+
+/** The text of unplugin-oac's block in a compiled Markdown file. */
+async function blockText(path: string): Promise<string> {
+  const text = await readFile(path, 'utf8')
+  return /<!-- oac:begin \S+ -->\n([\s\S]*?)<!-- oac:end \S+ -->/.exec(text)?.[1] ?? ''
 }
 
 let starter: { project: string; out: string; code: number }
@@ -93,19 +104,19 @@ beforeAll(async () => {
 describe('oac import', () => {
   it('reads Claude Code\'s files into a registry that compiles back to what they said', async () => {
     const { project, before, out } = imported.get('claude')!
-    expect(out).toContain('imported 2 agents, 1 command, 1 skill, 1 hook from Claude Code into agents/registry.ts')
-    // What it cannot carry, each with its file and line, and what will carry it.
-    expect(out).toContain('.mcp.json:3  MCP server "github" (its values refer to ${GITHUB_TOKEN}): third-party MCP servers are carried once `defineMcpServer` exists')
-    expect(out).toContain('CLAUDE.md:1  the instructions in CLAUDE.md: instructions are carried once `defineRule` exists')
+    expect(out).toContain('imported 2 agents, 1 command, 1 skill, 1 hook, 2 rules, 1 MCP server from Claude Code into agents/registry.ts')
+    // What it cannot carry, each with its file and line.
     expect(out).toContain('.claude/settings.json:12  the Notification hooks')
     expect(out).toContain('.claude/settings.json:3  the permission "Bash(npm test:*)"')
-    expect(out).toContain('(1 instruction file for defineRule, 1 MCP server for defineMcpServer: run oac import again once they exist)')
-    // The files it read are as they were; it wrote only the registry, in which the server is not (yet).
+    // The instruction files it made rules, which a harness would read beside the compiled rules.
+    expect(out).toContain('Before the first compile:\n  CLAUDE.md:1  delete the file: its text is the rule "claude" now')
+    expect(out).toContain('.claude/rules/testing.md:1  delete the file: its text is the rule "testing" now')
+    // The files it read are as they were; it wrote only the registry, where the token is a variable's name.
     const after = await tree(project)
     for (const [path, bytes] of before) expect(after.get(path), path).toBe(bytes)
     const written = [...after.keys()].filter((path) => !before.has(path))
     expect(written.every((path) => path.startsWith('agents/'))).toBe(true)
-    for (const path of written) expect(after.get(path), path).not.toContain('githubcopilot')
+    expect(after.get('agents/registry.ts')).toContain('bearerToken: fromEnv("GITHUB_TOKEN")')
 
     const back = await compileBack(project)
     for (const agent of ['reviewer', 'planner']) {
@@ -118,6 +129,20 @@ describe('oac import', () => {
     expect(await markdown(join(back, '.claude/commands/fix-issue.md'))).toEqual(await markdown(join(project, '.claude/commands/fix-issue.md')))
     expect(await markdown(join(back, '.claude/skills/release-notes/SKILL.md'))).toEqual(await markdown(join(project, '.claude/skills/release-notes/SKILL.md')))
     expect(await readFile(join(back, '.claude/skills/release-notes/templates/notes.md'), 'utf8')).toBe(before.get('.claude/skills/release-notes/templates/notes.md'))
+    // The server as .mcp.json had it, its token from the environment in every harness's own syntax.
+    const mcpJson = JSON.parse(before.get('.mcp.json')!) as { mcpServers: Record<string, unknown> }
+    const compiledMcp = JSON.parse(await readFile(join(back, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> }
+    expect(compiledMcp.mcpServers.github).toEqual(mcpJson.mcpServers.github)
+    const codexConfig = parseToml(await readFile(join(back, '.codex/config.toml'), 'utf8')) as { mcp_servers: Record<string, unknown> }
+    expect(codexConfig.mcp_servers.github).toEqual({ url: 'https://api.githubcopilot.com/mcp/', bearer_token_env_var: 'GITHUB_TOKEN' })
+    const opencodeConfig = JSON.parse(await readFile(join(back, '.opencode/opencode.json'), 'utf8')) as { mcp: Record<string, unknown> }
+    expect(opencodeConfig.mcp.github).toEqual({ type: 'remote', url: 'https://api.githubcopilot.com/mcp/', headers: { Authorization: 'Bearer {env:GITHUB_TOKEN}' } })
+    // CLAUDE.md's text in the rules every harness reads (AGENTS.md; Claude Code through .claude/CLAUDE.md), the path rule where rules are scoped.
+    expect((await blockText(join(back, 'AGENTS.md'))).trim()).toBe(before.get('CLAUDE.md')!.trim())
+    expect((await blockText(join(back, '.claude/CLAUDE.md'))).trim()).toBe('@../AGENTS.md')
+    const testing = await markdown(join(project, '.claude/rules/testing.md'))
+    expect(await markdown(join(back, '.claude/rules/testing.md'))).toEqual({ data: { ...(testing.data as object), description: 'Tests' }, body: testing.body })
+    expect(await markdown(join(back, '.github/instructions/testing.instructions.md'))).toEqual({ data: { description: 'Tests', applyTo: 'src/**/*.test.ts' }, body: testing.body })
     // The same definitions in the other harnesses: the command with opencode's placeholder, the skill in .agents/skills.
     expect((await markdown(join(back, '.opencode/command/fix-issue.md'))).body).toBe((await markdown(join(project, '.claude/commands/fix-issue.md'))).body)
     expect((await markdown(join(back, '.opencode/agent/reviewer.md'))).body).toBe((await markdown(join(project, '.claude/agents/reviewer.md'))).body)
@@ -139,16 +164,16 @@ describe('oac import', () => {
 
     // Imported again from what it compiled, it is the same registry; the compiled hook is named as compiled.
     const again = await reimport(project, 'claude')
-    expect(again.files).toEqual(await registryFiles(join(project, 'agents')))
+    expect(again.files).toEqual(await registryFiles(join(project, 'agents'), ['claude']))
     expect(again.out).toContain('unplugin-oac compiled it from the hook definition "claude-pre-tool-use"')
   }, 60_000)
 
   it('reads opencode\'s files (agent files, opencode.json\'s agents, commands, skills)', async () => {
     const { project, before, out } = imported.get('opencode')!
-    expect(out).toContain('imported 3 agents, 1 command, 1 skill, 0 hooks from opencode into agents/registry.ts')
-    expect(out).toContain('opencode.json:5  MCP server "github" (its values refer to ${GITHUB_TOKEN})')
-    expect(out).toContain('opencode.json:11  the instructions in docs/style.md')
-    expect(out).toContain('AGENTS.md:1  the instructions in AGENTS.md')
+    expect(out).toContain('imported 3 agents, 1 command, 1 skill, 0 hooks, 1 rule, 1 MCP server from opencode into agents/registry.ts')
+    expect(out).toContain('opencode.json:11  take "docs/style.md" out of the list: its text is the rule "docs-style" now')
+    // The user's AGENTS.md is no rule: the compiled rules go into it, beside the user's text.
+    expect(out).toContain('AGENTS.md:1  stays yours, and is no rule')
     expect(out).toContain('.opencode/plugin/guard.ts:1  the plugin .opencode/plugin/guard.ts')
     const after = await tree(project)
     for (const [path, bytes] of before) expect(after.get(path), path).toBe(bytes)
@@ -166,17 +191,21 @@ describe('oac import', () => {
     // Claude Code gets the command with its own placeholder, and the agent with its prompt.
     expect((await markdown(join(back, '.claude/commands/test.md'))).body).toBe('Run the tests for $ARGUMENTS and summarize each failure in one line.')
     expect((await markdown(join(back, '.claude/agents/reviewer.md'))).body).toBe((await markdown(join(project, '.opencode/agent/reviewer.md'))).body)
+    // The server with opencode's `{env:...}`, in its config and in Claude Code's; docs/style.md in the rules, AGENTS.md's text not again.
+    const config = (text: string) => (parseJsonc(text) as { mcp: Record<string, unknown> }).mcp.github
+    expect(config(await readFile(join(back, '.opencode/opencode.json'), 'utf8'))).toEqual(config(before.get('opencode.json')!))
+    expect((JSON.parse(await readFile(join(back, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> }).mcpServers.github).toEqual({ type: 'http', url: 'https://api.githubcopilot.com/mcp/', headers: { Authorization: 'Bearer ${GITHUB_TOKEN}' } })
+    expect((await blockText(join(back, 'AGENTS.md'))).trim()).toBe(before.get('docs/style.md')!.trim())
 
     const again = await reimport(project, 'opencode')
-    expect(again.files).toEqual(await registryFiles(join(project, 'agents')))
+    expect(again.files).toEqual(await registryFiles(join(project, 'agents'), ['docs-style']))
   }, 60_000)
 
   it('reads Codex\'s files (role files, skills, hooks.json)', async () => {
     const { project, before, out } = imported.get('codex')!
-    expect(out).toContain('imported 1 agent, 0 commands, 1 skill, 2 hooks from Codex into agents/registry.ts')
-    expect(out).toContain('.codex/config.toml:3  MCP server "github" (its values refer to ${GITHUB_TOKEN})')
+    expect(out).toContain('imported 1 agent, 0 commands, 1 skill, 2 hooks, 0 rules, 1 MCP server from Codex into agents/registry.ts')
     expect(out).toContain('.codex/config.toml:1  `model`')
-    expect(out).toContain('AGENTS.md:1  the instructions in AGENTS.md')
+    expect(out).toContain('AGENTS.md:1  stays yours, and is no rule')
     const after = await tree(project)
     for (const [path, bytes] of before) expect(after.get(path), path).toBe(bytes)
 
@@ -190,6 +219,8 @@ describe('oac import', () => {
     const hooks = JSON.parse(await readFile(join(back, '.codex/hooks.json'), 'utf8')) as { hooks: Record<string, Array<{ matcher?: string }>> }
     expect(Object.keys(hooks.hooks).sort()).toEqual(['PreToolUse', 'SessionStart'])
     expect(hooks.hooks.PreToolUse![0]!.matcher).toBe('^(?:Bash)$')
+    const servers = (text: string) => (parseToml(text) as { mcp_servers: Record<string, unknown> }).mcp_servers.github
+    expect(servers(await readFile(join(back, '.codex/config.toml'), 'utf8'))).toEqual(servers(before.get('.codex/config.toml')!))
 
     const again = await reimport(project, 'codex')
     expect(again.files).toEqual(await registryFiles(join(project, 'agents')))
@@ -230,7 +261,7 @@ describe('oac import of two harnesses', () => {
     await writeFile(agentFile, (await readFile(agentFile, 'utf8')).replace('Reviews a change for bugs', 'Reviews a diff for bugs'))
     const result = await cli('import', project, '--from', 'opencode,claude')
     expect(result.code).toBe(0)
-    expect(result.out).toContain('imported 4 agents, 2 commands, 2 skills, 1 hook from opencode, Claude Code')
+    expect(result.out).toContain('imported 4 agents, 2 commands, 2 skills, 1 hook, 3 rules, 1 MCP server from opencode, Claude Code')
     expect(result.out).toContain('agent "reviewer": its description differs between .opencode/agent/reviewer.md:1 and .claude/agents/reviewer.md:1; the import keeps the one of .opencode/agent/reviewer.md:1 (opencode comes first in --from).')
     const back = await compileBack(project)
     // One agent, each harness's own fields from its own file: Claude Code's built-ins and model, opencode's permission and model.
@@ -271,17 +302,16 @@ describe('oac init', () => {
 })
 
 describe('oac import of Gemini CLI', () => {
-  it('reads its agents and TOML commands, and lists its servers, hooks and GEMINI.md', async () => {
+  it('reads its agents, TOML commands, servers and GEMINI.md, and lists its hooks', async () => {
     const project = join(work, 'gemini')
     await cp(join(fixtures, 'gemini'), project, { recursive: true })
     const before = await tree(project)
     const result = await cli('import', project, '--from', 'gemini')
     expect(result.code).toBe(0)
-    expect(result.out).toContain('imported 1 agent, 1 command, 0 skills, 0 hooks from Gemini CLI')
+    expect(result.out).toContain('imported 1 agent, 1 command, 0 skills, 0 hooks, 1 rule, 1 MCP server from Gemini CLI')
     expect(result.out).toContain('.gemini/commands/git:1  the commands in .gemini/commands/git/')
-    expect(result.out).toContain('.gemini/settings.json:3  MCP server "github" (its values refer to ${GITHUB_TOKEN})')
     expect(result.out).toContain(".gemini/settings.json:5  `hooks`: the imported hooks' runner speaks Claude Code's and Codex's hook wire")
-    expect(result.out).toContain('GEMINI.md:1  the instructions in GEMINI.md')
+    expect(result.out).toContain('GEMINI.md:1  delete the file: its text is the rule "gemini" now')
     const back = await compileBack(project)
     expect(await markdown(join(back, '.gemini/agents/reviewer.md'))).toEqual(await markdown(join(project, '.gemini/agents/reviewer.md')))
     const command = (file: string) => parseToml(file) as Record<string, unknown>
@@ -289,8 +319,11 @@ describe('oac import of Gemini CLI', () => {
     const compiled = command(await readFile(join(back, '.gemini/commands/explain.toml'), 'utf8'))
     expect({ ...compiled, prompt: String(compiled.prompt).trim() }).toEqual({ ...original, prompt: String(original.prompt).trim() })
     expect((await markdown(join(back, '.claude/commands/explain.md'))).body).toBe('Explain $ARGUMENTS to a new teammate, in plain words.')
+    const settings = (text: string) => (JSON.parse(text) as { mcpServers: Record<string, unknown> }).mcpServers.github
+    expect(settings(await readFile(join(back, '.gemini/settings.json'), 'utf8'))).toEqual(settings(before.get('.gemini/settings.json')!))
+    expect((await blockText(join(back, 'AGENTS.md'))).trim()).toBe(before.get('GEMINI.md')!.trim())
     const again = await reimport(project, 'gemini')
-    expect(again.files).toEqual(await registryFiles(join(project, 'agents')))
+    expect(again.files).toEqual(await registryFiles(join(project, 'agents'), ['gemini']))
   }, 60_000)
 })
 
@@ -303,7 +336,7 @@ describe('oac import of Kilo', () => {
     await cp(join(opencode, '.agents'), join(project, '.agents'), { recursive: true })
     const result = await cli('import', project, '--from', 'kilo')
     expect(result.code).toBe(0)
-    expect(result.out).toContain('imported 2 agents, 1 command, 1 skill, 0 hooks from Kilo')
+    expect(result.out).toContain('imported 2 agents, 1 command, 1 skill, 0 hooks, 0 rules, 0 MCP servers from Kilo')
     const back = await compileBack(project)
     for (const agent of ['reviewer', 'docs-writer']) expect(await markdown(join(back, `.kilo/agents/${agent}.md`))).toEqual(await markdown(join(project, `.kilo/agents/${agent}.md`)))
     expect(await markdown(join(back, '.kilo/command/test.md'))).toEqual(await markdown(join(project, '.kilo/command/test.md')))

@@ -1,10 +1,11 @@
 import { claude } from '../../compile/harnesses/claude.js'
-import type { JsonValue } from '../../define/types.js'
-import { baseName, isRecord, listFolder, readFrontmatter, readJson, readProjectFile } from '../source-text.js'
+import type { Harness, JsonValue } from '../../define/types.js'
+import { baseName, claudeFrontmatterRepair, type Frontmatter, ImportReadError, isRecord, listFolder, readFrontmatter, readJson, readProjectFile } from '../source-text.js'
 import type { HarnessRead, HarnessReader, ImportedAgent, NotCarried } from '../types.js'
 import { readCommandHooks } from './command-hooks.js'
 import { type CommandText, readMarkdownCommands, readSkills } from './markdown.js'
-import { notCarriedYet } from './not-yet.js'
+import { readInstructionFiles, readRuleFolder } from './instructions.js'
+import { MCP_JSON, readMcpServers } from './mcp-servers.js'
 
 /** The folder of `claude.agentFile`: where Claude Code reads a project's subagents. */
 const AGENTS = claude.agentFile('x').slice(0, -'/x.md'.length)
@@ -18,6 +19,7 @@ export const CLAUDE_TEXT: CommandText = {
   placeholder: () => /(?<!\\)\$ARGUMENTS(?!\[)/,
   unescape: (text) => text.replace(/\\\$(?=ARGUMENTS|\d)/g, '$'),
   positional: /(?<!\\)\$(?:ARGUMENTS\[\d+\]|\d+)/,
+  frontmatterRepair: claudeFrontmatterRepair,
 }
 
 async function readAgents(root: string): Promise<{ agents: ImportedAgent[]; notCarried: NotCarried[] }> {
@@ -26,7 +28,15 @@ async function readAgents(root: string): Promise<{ agents: ImportedAgent[]; notC
   for (const entry of await listFolder(root, AGENTS)) {
     if (!entry.isFile || !entry.name.endsWith('.md')) continue
     const file = `${AGENTS}/${entry.name}`
-    const { data, body, lineOf } = readFrontmatter((await readProjectFile(root, file))!, file)
+    let matter: Frontmatter
+    try {
+      matter = readFrontmatter((await readProjectFile(root, file))!, file, claudeFrontmatterRepair)
+    } catch (error) {
+      if (!(error instanceof ImportReadError)) throw error
+      notCarried.push({ at: error.at, what: `the agent ${file}`, why: 'its frontmatter is not YAML, even as Claude Code repairs it: Claude Code reads no field of it (and without a description, no agent); fix it and import again' })
+      continue
+    }
+    const { data, body, lineOf } = matter
     const name = typeof data.name === 'string' ? data.name : baseName(entry.name, '.md')
     const extra: { [key: string]: JsonValue } = {}
     for (const [key, value] of Object.entries(data)) {
@@ -75,7 +85,15 @@ function settingsNotCarried(json: ReturnType<typeof readJson>, file: string): No
   return notCarried
 }
 
-/** Claude Code's project files: subagents, commands, skills, hooks (`.claude/settings.json`); servers and instructions are listed. */
+/** A JSON file of Claude Code's `.mcp.json` shape (`mcpServers`), which the Copilot CLI and oh-my-pi read too. */
+export async function readMcpJson(root: string, file: string, from: Harness): Promise<ReturnType<typeof readMcpServers>> {
+  const text = await readProjectFile(root, file)
+  if (text === undefined) return { servers: [], notCarried: [] }
+  const json = readJson(text, file)
+  return readMcpServers(isRecord(json.value) ? json.value.mcpServers : undefined, MCP_JSON, from, file, (name, key) => json.lineOf(key === undefined ? ['mcpServers', name] : ['mcpServers', name, key]))
+}
+
+/** Claude Code's project files: subagents, commands, skills, hooks (`.claude/settings.json`), `.mcp.json` servers, CLAUDE.md and `.claude/rules`. */
 export const claudeReader: HarnessReader = {
   harness: 'claude',
   async read(root): Promise<HarnessRead> {
@@ -96,7 +114,7 @@ export const claudeReader: HarnessReader = {
       add(commands, commands.commands)
     }
     for (const folder of claude.skills.folders) {
-      const skills = await readSkills(root, folder, 'claude', { unescape: CLAUDE_TEXT.unescape })
+      const skills = await readSkills(root, folder, 'claude', { unescape: CLAUDE_TEXT.unescape, frontmatterRepair: claudeFrontmatterRepair })
       add(skills, skills.skills)
     }
     const settingsFile = claude.hooks.registration.file()
@@ -107,7 +125,15 @@ export const claudeReader: HarnessReader = {
       add(hooks, hooks.hooks)
       read.notCarried.push(...settingsNotCarried(json, settingsFile))
     }
-    read.notCarried.push(...(await notCarriedYet(root, { servers: ['.mcp.json'], instructions: ['CLAUDE.md', 'CLAUDE.local.md', '.claude/CLAUDE.md'], ruleFolders: ['.claude/rules'] })))
+    const servers = await readMcpJson(root, '.mcp.json', 'claude')
+    add(servers, servers.servers)
+    const instructions = await readInstructionFiles(root, ['CLAUDE.md', '.claude/CLAUDE.md'], 'claude')
+    add(instructions, instructions.definitions)
+    const rules = await readRuleFolder(root, { folder: '.claude/rules', suffix: '.md', key: 'paths', repair: claudeFrontmatterRepair }, 'claude')
+    add(rules, rules.definitions)
+    if ((await readProjectFile(root, 'CLAUDE.local.md')) !== undefined) {
+      read.notCarried.push({ at: { file: 'CLAUDE.local.md', line: 1 }, what: 'the instructions in CLAUDE.local.md', why: "they are one person's, kept out of the project's files; they stay as they are" })
+    }
     return read
   },
 }

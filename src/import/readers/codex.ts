@@ -5,7 +5,7 @@ import { baseName, ImportReadError, isRecord, listFolder, readJson, readProjectF
 import type { HarnessRead, HarnessReader, ImportedCommand, ImportedSkill, NotCarried } from '../types.js'
 import { readCommandHooks } from './command-hooks.js'
 import { type CommandText, commandPromptFrom, readSkills } from './markdown.js'
-import { notCarriedYet, serverNotCarried } from './not-yet.js'
+import { CODEX_CONFIG, readMcpServers } from './mcp-servers.js'
 
 const AGENTS = codex.agentFile('x').slice(0, -'/x.toml'.length)
 const COMMAND_FILE = codex.commands[0]!
@@ -38,7 +38,7 @@ async function readAgents(root: string): Promise<HarnessRead> {
       else read.notCarried.push({ at: { file, line: tomlLine(text, key) }, what: `\`${key}\` of agent "${agentName}"`, why: 'Codex 0.171 does not accept it in a role file (it drops the whole role), so compile would refuse it' })
     }
     if (isRecord(servers)) {
-      for (const [server, value] of Object.entries(servers)) read.notCarried.push({ ...serverNotCarried({ file, line: tomlLine(text, `mcp_servers.${server}`) }, server, value), why: 'Codex never starts a role file\'s own servers; it would be carried as a server once `defineMcpServer` exists (issue 35)' })
+      for (const server of Object.keys(servers)) read.notCarried.push({ at: { file, line: tomlLine(text, `mcp_servers.${server}`) }, what: `MCP server "${server}" of agent "${agentName}"`, why: "Codex never starts a role file's own servers (a spawned agent gets the session's); move it to .codex/config.toml and import again" })
     }
     read.definitions.push({
       kind: 'agent',
@@ -72,22 +72,25 @@ async function readCommandSkills(root: string): Promise<HarnessRead> {
   return { definitions, notCarried }
 }
 
-async function readConfig(root: string): Promise<NotCarried[]> {
+async function readConfig(root: string): Promise<HarnessRead> {
   const file = '.codex/config.toml'
   const text = await readProjectFile(root, file)
-  if (text === undefined) return []
+  if (text === undefined) return { definitions: [], notCarried: [] }
   const notCarried: NotCarried[] = []
+  const definitions: HarnessRead['definitions'] = []
   for (const [key, value] of Object.entries(parseTomlFile(text, file))) {
     if (key === 'mcp_servers' && isRecord(value)) {
-      for (const [server, block] of Object.entries(value)) notCarried.push(serverNotCarried({ file, line: tomlLine(text, `mcp_servers.${server}`) }, server, block))
+      const servers = readMcpServers(value, CODEX_CONFIG, 'codex', file, (server, field) => tomlLine(text, field === undefined ? `mcp_servers.${server}` : field))
+      definitions.push(...servers.servers)
+      notCarried.push(...servers.notCarried)
     } else {
       notCarried.push({ at: { file, line: tomlLine(text, key) }, what: `\`${key}\``, why: 'no definition holds this setting; it stays in your config file, which compile merges into and never removes' })
     }
   }
-  return notCarried
+  return { definitions, notCarried }
 }
 
-/** Codex's project files: role files, skills, commands as user-only skills, hooks (`.codex/hooks.json`); servers and AGENTS.md are listed. */
+/** Codex's project files: role files, skills, commands as user-only skills, hooks (`.codex/hooks.json`); `[mcp_servers]` of `.codex/config.toml`. */
 export const codexReader: HarnessReader = {
   harness: 'codex',
   async read(root): Promise<HarnessRead> {
@@ -107,7 +110,9 @@ export const codexReader: HarnessReader = {
       read.definitions.push(...hooks.hooks)
       read.notCarried.push(...hooks.notCarried)
     }
-    read.notCarried.push(...(await readConfig(root)), ...(await notCarriedYet(root, { instructions: ['AGENTS.md'] })))
+    const config = await readConfig(root)
+    read.definitions.push(...config.definitions)
+    read.notCarried.push(...config.notCarried)
     return read
   },
 }

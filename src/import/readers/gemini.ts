@@ -5,7 +5,8 @@ import type { Harness, JsonValue } from '../../define/types.js'
 import { baseName, ImportReadError, isRecord, listFolder, readFrontmatter, readJson, readProjectFile } from '../source-text.js'
 import type { HarnessRead, HarnessReader, ImportedAgent, ImportedCommand, NotCarried } from '../types.js'
 import { type CommandText, commandPromptFrom, readMarkdownCommands, readSkills } from './markdown.js'
-import { notCarriedYet } from './not-yet.js'
+import { readInstructionFiles, readRuleFolder, type RuleFolder } from './instructions.js'
+import { GEMINI_SETTINGS, readMcpServers } from './mcp-servers.js'
 
 /** Gemini CLI and Qwen Code fill `{{args}}`, the definition's own placeholder (text-syntax.ts, `GEMINI_SYNTAX`). */
 const GEMINI_TEXT: CommandText = { placeholder: () => '{{args}}' }
@@ -18,6 +19,7 @@ interface GeminiFamilyFiles {
   acceptedKeys?: readonly string[]
   commands: 'toml' | 'markdown'
   instructions: string
+  ruleFolder?: RuleFolder
 }
 
 const folderOf = (path: string) => path.slice(0, path.lastIndexOf('/'))
@@ -35,7 +37,7 @@ async function readAgents(root: string, family: GeminiFamilyFiles): Promise<Harn
       if (family.acceptedKeys === undefined || family.acceptedKeys.includes(key)) extra[key] = value
       else read.notCarried.push({ at: { file, line: lineOf(key) }, what: `\`${key}\` of agent "${agentName}"`, why: 'the harness does not accept it in an agent file, so compile would refuse it' })
     }
-    if (servers !== undefined) read.notCarried.push({ at: { file, line: lineOf('mcp_servers') }, what: `the MCP servers of agent "${agentName}"`, why: 'third-party MCP servers are carried once `defineMcpServer` exists (issue 35)', later: 'defineMcpServer' })
+    if (servers !== undefined) read.notCarried.push({ at: { file, line: lineOf('mcp_servers') }, what: `the MCP servers of agent "${agentName}"`, why: "servers of one agent are not read yet: move them to the project's settings (every agent's) and import again" })
     const builtins = Array.isArray(tools) ? tools.filter((tool): tool is string => typeof tool === 'string') : []
     const agent: ImportedAgent = {
       kind: 'agent',
@@ -84,20 +86,22 @@ async function readTomlCommands(root: string, folder: string, from: Harness): Pr
   return read
 }
 
-/** The project settings: servers are listed as not carried yet; hooks (Gemini's own wire) and other keys are listed. */
-function settingsNotCarried(text: string, file: string): NotCarried[] {
+/** The project settings: servers are definitions; hooks (Gemini's own wire) and other keys are listed. */
+function readSettings(text: string, file: string, from: Harness): HarnessRead {
   const json = readJson(text, file)
-  if (!isRecord(json.value)) return []
+  if (!isRecord(json.value)) return { definitions: [], notCarried: [] }
   const notCarried: NotCarried[] = []
-  for (const [key, value] of Object.entries(json.value)) {
-    if (key === 'mcpServers' && isRecord(value)) continue
+  const servers = readMcpServers(json.value.mcpServers, GEMINI_SETTINGS, from, file, (name, key) => json.lineOf(key === undefined ? ['mcpServers', name] : ['mcpServers', name, key]))
+  notCarried.push(...servers.notCarried)
+  for (const key of Object.keys(json.value)) {
+    if (key === 'mcpServers') continue
     notCarried.push({
       at: { file, line: json.lineOf([key]) },
       what: `\`${key}\``,
       why: key === 'hooks' ? "the imported hooks' runner speaks Claude Code's and Codex's hook wire, not this one; write these as hook definitions by hand" : 'no definition holds this setting; it stays in your settings file, which compile merges into and never removes',
     })
   }
-  return notCarried
+  return { definitions: servers.servers, notCarried }
 }
 
 function geminiFamilyReader(family: GeminiFamilyFiles, commandFolder: string): HarnessReader {
@@ -122,8 +126,13 @@ function geminiFamilyReader(family: GeminiFamilyFiles, commandFolder: string): H
       }
       const settingsFile = `${family.folder}/settings.json`
       const settings = await readProjectFile(root, settingsFile)
-      if (settings !== undefined) read.notCarried.push(...settingsNotCarried(settings, settingsFile))
-      read.notCarried.push(...(await notCarriedYet(root, { servers: [settingsFile], instructions: [family.instructions] })))
+      const parts = [await readInstructionFiles(root, [family.instructions], family.harness)]
+      if (settings !== undefined) parts.push(readSettings(settings, settingsFile, family.harness))
+      if (family.ruleFolder) parts.push(await readRuleFolder(root, family.ruleFolder, family.harness))
+      for (const part of parts) {
+        read.definitions.push(...part.definitions)
+        read.notCarried.push(...part.notCarried)
+      }
       return read
     },
   }
@@ -131,14 +140,14 @@ function geminiFamilyReader(family: GeminiFamilyFiles, commandFolder: string): H
 
 const describeSkillFolders = (family: GeminiFamilyFiles) => (family.harness === 'gemini' ? gemini : qwen).skills.folders
 
-/** Gemini CLI's project files: agents (closed frontmatter), TOML commands, skills; servers, hooks and GEMINI.md are listed. */
+/** Gemini CLI's project files: agents (closed frontmatter), TOML commands, skills; servers, GEMINI.md; hooks are listed. */
 export const geminiReader = geminiFamilyReader(
   { harness: 'gemini', folder: '.gemini', agentFolder: folderOf(gemini.agentFile('x')), acceptedKeys: GEMINI_AGENT_KEYS.filter((key) => key !== 'mcp_servers'), commands: 'toml', instructions: 'GEMINI.md' },
   folderOf(gemini.commands[0]!.path('x')),
 )
 
-/** Qwen Code's project files: agents (lenient frontmatter), Markdown commands, skills; servers, hooks and QWEN.md are listed. */
+/** Qwen Code's project files: agents (lenient frontmatter), Markdown commands, skills; servers, QWEN.md and `.qwen/rules`; hooks are listed. */
 export const qwenReader = geminiFamilyReader(
-  { harness: 'qwen', folder: '.qwen', agentFolder: folderOf(qwen.agentFile('x')), commands: 'markdown', instructions: 'QWEN.md' },
+  { harness: 'qwen', folder: '.qwen', agentFolder: folderOf(qwen.agentFile('x')), commands: 'markdown', instructions: 'QWEN.md', ruleFolder: { folder: '.qwen/rules', suffix: '.md', key: 'paths' } },
   folderOf(qwen.commands[0]!.path('x')),
 )

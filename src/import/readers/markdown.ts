@@ -1,7 +1,7 @@
 import { ARGS_PLACEHOLDER } from '../../compile/commands.js'
 import { HARNESS_TABLE } from '../../compile/harnesses/index.js'
 import type { Harness, JsonValue } from '../../define/types.js'
-import { baseName, filesUnder, listFolder, readFrontmatter, readProjectFile } from '../source-text.js'
+import { baseName, filesUnder, type FrontmatterRepair, listFolder, readFrontmatter, readProjectFile } from '../source-text.js'
 import type { ImportedCommand, ImportedSkill, NotCarried } from '../types.js'
 
 /** What a harness's command text says, read back into a definition's prompt (the inverse of compile's `commandPrompt`). */
@@ -12,6 +12,8 @@ export interface CommandText {
   unescape?: (text: string) => string
   /** Other placeholders the harness fills, which a command's one `{{args}}` cannot say (`$1`). */
   positional?: RegExp
+  /** What the harness does with frontmatter that is not YAML (Claude Code quotes values). */
+  frontmatterRepair?: FrontmatterRepair
 }
 
 /** The prompt of a command with its placeholder as `{{args}}`, and what it says that `{{args}}` cannot. */
@@ -32,6 +34,8 @@ export function commandPromptFrom(text: string, command: string, syntax: Command
 
 /** Fields of a Markdown command file a definition carries; any other is listed. */
 export interface CommandFields {
+  /** The end of a command file's name (default `.md`; VS Code's `.prompt.md`). */
+  suffix?: string
   argumentHint?: string
   /** The frontmatter that names the agent to run the command as (the key, and when it applies). */
   agent?: (data: { [key: string]: JsonValue }) => { agent?: string; keys: string[] }
@@ -47,10 +51,11 @@ export async function readMarkdownCommands(root: string, folder: string, from: H
       notCarried.push({ at: { file, line: 1 }, what: `the commands in ${file}/`, why: 'a command in a subfolder has a namespaced name (`folder:name`), which no definition has' })
       continue
     }
-    if (!entry.isFile || !entry.name.endsWith('.md')) continue
+    const suffix = fields.suffix ?? '.md'
+    if (!entry.isFile || !entry.name.endsWith(suffix)) continue
     const text = (await readProjectFile(root, file))!
-    const name = baseName(entry.name, '.md')
-    const { data, body, lineOf } = readFrontmatter(text, file)
+    const name = baseName(entry.name, suffix)
+    const { data, body, lineOf } = readFrontmatter(text, file, syntax.frontmatterRepair)
     const { prompt, problems } = commandPromptFrom(body, name, syntax)
     for (const problem of problems) notCarried.push({ at: { file, line: 1 }, what: `command "${name}"`, why: problem })
     const agent = fields.agent?.(data)
@@ -83,6 +88,7 @@ export interface SkillFolderRead {
   /** The file that keeps a skill from the model there (Codex's `agents/openai.yaml`), when `userOnly` says so. */
   userOnlyFile?: { path: string; says: (text: string) => boolean }
   unescape?: (text: string) => string
+  frontmatterRepair?: FrontmatterRepair
 }
 
 const SKILL_KEYS = new Set(['name', 'description', 'disable-model-invocation'])
@@ -100,7 +106,7 @@ export async function readSkills(root: string, folder: string, from: Harness, re
     const file = `${dir}/SKILL.md`
     const text = await readProjectFile(root, file)
     if (text === undefined) continue
-    const { data, body, lineOf } = readFrontmatter(text, file)
+    const { data, body, lineOf } = readFrontmatter(text, file, read.frontmatterRepair)
     const name = typeof data.name === 'string' ? data.name : entry.name
     for (const key of Object.keys(data)) {
       if (!SKILL_KEYS.has(key)) notCarried.push({ at: { file, line: lineOf(key) }, what: `\`${key}\` of skill "${name}"`, why: 'a skill definition has no such field' })

@@ -4,7 +4,8 @@ import type { AgentMode, Harness, JsonValue } from '../../define/types.js'
 import { baseName, filesUnder, isRecord, type JsonFile, listFolder, readFrontmatter, readJson, readProjectFile } from '../source-text.js'
 import type { HarnessRead, HarnessReader, ImportedAgent, ImportedCommand } from '../types.js'
 import { type CommandText, commandPromptFrom, readMarkdownCommands, readSkills } from './markdown.js'
-import { notCarriedYet, ruleNotCarried, serverNotCarried } from './not-yet.js'
+import { readInstructionFiles } from './instructions.js'
+import { OPENCODE_CONFIG, readMcpServers } from './mcp-servers.js'
 
 /** opencode or its fork Kilo: the folders and files it reads (the plural folders too, which unplugin-oac does not write). */
 interface OpencodeFamilyFiles {
@@ -77,8 +78,8 @@ async function readAgentFiles(root: string, family: OpencodeFamilyFiles): Promis
   return agents
 }
 
-/** opencode.json's agents and commands are definitions; its servers and instructions are listed; the rest stays in the file. */
-function readConfig(json: JsonFile, file: string, from: OpencodeFamilyFiles['harness']): HarnessRead {
+/** opencode.json's agents, commands, servers and instruction files are definitions; the rest stays in the file. */
+async function readConfig(root: string, json: JsonFile, file: string, from: OpencodeFamilyFiles['harness']): Promise<HarnessRead> {
   const read: HarnessRead = { definitions: [], notCarried: [] }
   if (!isRecord(json.value)) return read
   for (const [key, value] of Object.entries(json.value)) {
@@ -113,11 +114,22 @@ function readConfig(json: JsonFile, file: string, from: OpencodeFamilyFiles['har
         read.definitions.push(command)
       }
     } else if (key === 'mcp' && isRecord(value)) {
-      for (const [name, server] of Object.entries(value)) read.notCarried.push(serverNotCarried({ file, line: json.lineOf([key, name]) }, name, server))
+      const servers = readMcpServers(value, OPENCODE_CONFIG, from, file, (name, field) => json.lineOf(field === undefined ? [key, name] : [key, name, field]))
+      read.definitions.push(...servers.servers)
+      read.notCarried.push(...servers.notCarried)
     } else if (key === 'instructions' && Array.isArray(value)) {
-      value.forEach((item, i) => {
-        if (typeof item === 'string') read.notCarried.push({ ...ruleNotCarried(item), at: { file, line: json.lineOf([key, i]) } })
-      })
+      // Each a file opencode reads whole beside AGENTS.md: a rule. A glob or a URL names no one file.
+      for (const [i, item] of value.entries()) {
+        if (typeof item !== 'string') continue
+        const path = item.replace(/^\.\//, '')
+        const rules = /[*?[{]|^[a-z]+:\/\/|^[/~]/i.test(path) || path.split('/').includes('..') ? undefined : await readInstructionFiles(root, [path], from)
+        if (rules && rules.definitions.length + rules.notCarried.length > 0) {
+          read.definitions.push(...rules.definitions.map((rule) => ({ ...rule, listedIn: { file, line: json.lineOf([key, i]) } })))
+          read.notCarried.push(...rules.notCarried)
+        } else if (!rules || (await readProjectFile(root, path)) === undefined) {
+          read.notCarried.push({ at: { file, line: json.lineOf([key, i]) }, what: `the instructions "${item}"`, why: 'a rule definition is one file of the project, and this names none (a glob, a URL, a file outside the project or not there)' })
+        }
+      }
     } else if (key !== '$schema') {
       read.notCarried.push({ at: { file, line }, what: `\`${key}\``, why: 'no definition holds this setting; it stays in your config file, which compile leaves as it is' })
     }
@@ -143,7 +155,7 @@ function opencodeFamilyReader(family: OpencodeFamilyFiles): HarnessReader {
       for (const file of family.configFiles) {
         const text = await readProjectFile(root, file)
         if (text === undefined) continue
-        const config = readConfig(readJson(text, file), file, family.harness)
+        const config = await readConfig(root, readJson(text, file), file, family.harness)
         read.definitions.push(...config.definitions)
         read.notCarried.push(...config.notCarried)
       }
@@ -152,13 +164,12 @@ function opencodeFamilyReader(family: OpencodeFamilyFiles): HarnessReader {
           read.notCarried.push({ at: { file: `${folder}/${path}`, line: 1 }, what: `the plugin ${folder}/${path}`, why: 'a plugin is code for this harness alone; its hooks could become hook definitions by hand' })
         }
       }
-      read.notCarried.push(...(await notCarriedYet(root, { instructions: ['AGENTS.md'] })))
       return read
     },
   }
 }
 
-/** opencode's project files: agents (files and opencode.json), commands, skills; servers, instructions and plugins are listed. */
+/** opencode's project files: agents (files and opencode.json), commands, skills; servers, instruction files; plugins are listed. */
 export const opencodeReader = opencodeFamilyReader(OPENCODE_FILES)
 
 /** Kilo's (opencode's fork, under `.kilo/`): the same formats. */
