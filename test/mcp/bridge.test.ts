@@ -1,0 +1,155 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compile } from '../../src/api.js'
+import { harness } from '../../src/compile/harnesses/index.js'
+import type { Diagnostic } from '../../src/diagnostics.js'
+import { repoRoot } from '../util/project.js'
+import { tempDir } from '../util/temp.js'
+
+/*
+ * The MCP bridge (src/runtime/mcp-bridge.ts) as pi and Cline load it from a compiled tree, with real SDK
+ * servers (test/fixtures/mcp-bridge/servers): one that answers, one that dies at its start, one that
+ * never answers, and an HTTP server nobody listens for. The hanging one would hold a factory forever
+ * without the bridge's bound: that each factory returns at all is the proof, with no clock read here.
+ * The live server's tools register and answer with what it sent; each other server is named in one
+ * message saying why its tools are missing.
+ */
+
+const fixture = resolve(repoRoot, 'test/fixtures/mcp-bridge')
+const NOTE = 'bridge-note-in-the-environment-only'
+let target: string
+let diagnostics: Diagnostic[]
+
+beforeAll(async () => {
+  target = await tempDir('oac-bridge-')
+  process.env.BRIDGE_SERVERS = join(fixture, 'servers')
+  process.env.BRIDGE_NOTE = NOTE
+  try {
+    ;({ diagnostics } = await compile({ registry: 'registry.ts:registry', root: fixture, target, config: 'test', harnesses: ['pi', 'omp', 'cline'] }))
+  } finally {
+    delete process.env.BRIDGE_SERVERS
+    delete process.env.BRIDGE_NOTE
+  }
+})
+
+/** Every file written, relative to the target. */
+async function written(): Promise<string[]> {
+  const entries = await readdir(target, { recursive: true, withFileTypes: true })
+  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name).slice(target.length + 1).split('\\').join('/'))
+}
+
+it('writes one bridge script that the three harnesses import, and no value of a variable', async () => {
+  const files = await written()
+  const extensions = ['.pi/extensions/oac-tools-mcp.ts', '.omp/tools/oac-tools-mcp/index.ts', '.cline/plugins/oac-tools-mcp.ts']
+  expect(files).toEqual(expect.arrayContaining(['scripts/mcp_bridge.mjs', ...extensions]))
+  expect(files.filter((file) => file.includes('mcp-bridge') || file.includes('mcp_bridge'))).toHaveLength(2)
+  for (const extension of extensions) expect(await readFile(join(target, extension), 'utf8')).toContain('scripts/mcp_bridge.mjs')
+  for (const file of files) expect(await readFile(join(target, file), 'utf8'), file).not.toContain(NOTE)
+  // The script names the variable, never its value.
+  expect(await readFile(join(target, 'scripts/mcp_bridge.mjs'), 'utf8')).toContain('"env": "BRIDGE_NOTE"')
+})
+
+it("warns that Cline's tools return text, for each server", () => {
+  const textOnly = diagnostics.filter((d) => d.code === 'mcp-bridge-text-only')
+  expect(textOnly.map((d) => d.message)).toEqual(['live', 'dead', 'hanging', 'unreachable'].map((name) => expect.stringContaining(`MCP server "${name}"`)))
+})
+
+/** What each server other than the live one is reported for. */
+function expectReports(reports: string[], waitMs: number): void {
+  expect(reports).toHaveLength(3)
+  expect(reports).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/MCP server "dead" could not be reached: .*dead: no database at db:\/\/nowhere.*left out of this session/),
+      expect.stringContaining(`MCP server "hanging" did not list its tools within ${waitMs / 1000} s: its tools are left out of this session.`),
+      expect.stringMatching(/MCP server "unreachable" could not be reached: .*Not set in this environment: BRIDGE_TOKEN\./),
+    ]),
+  )
+}
+
+describe('pi', () => {
+  interface Registered {
+    name: string
+    parameters: unknown
+    execute(id: string, params: unknown, signal: AbortSignal | undefined, onUpdate: undefined): Promise<{ content: unknown[] }>
+  }
+  const tools: Registered[] = []
+  const handlers = new Map<string, (event: { toolCallId: string }) => unknown>()
+  const reports: string[] = []
+
+  beforeAll(async () => {
+    process.env.BRIDGE_NOTE = NOTE
+    const error = console.error
+    console.error = (message: string) => reports.push(message)
+    try {
+      const extension = (await import(pathToFileURL(join(target, '.pi/extensions/oac-tools-mcp.ts')).href)) as { default(pi: unknown): Promise<void> }
+      // The part of pi's ExtensionAPI the generated extension calls.
+      await extension.default({ on: (event: string, handler: (event: { toolCallId: string }) => unknown) => handlers.set(event, handler), registerTool: (tool: Registered) => tools.push(tool) })
+    } finally {
+      console.error = error
+      delete process.env.BRIDGE_NOTE
+    }
+  })
+  afterAll(async () => {
+    await handlers.get('session_shutdown')?.({ toolCallId: '' })
+  })
+
+  it("registers the live server's tools as <server>_<tool>, with the server's schema", () => {
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['live_broken', 'live_picture', 'live_read_note'])
+    expect(tools[0]!.parameters).toMatchObject({ type: 'object' })
+  })
+
+  it('names each other server and why, once', () => {
+    expectReports(
+      reports.map((report) => report.replace(/^pi: /, '')),
+      harness('pi').mcp.bridge!.waitMs,
+    )
+  })
+
+  it('forwards a call and its text, filled from the environment at run time', async () => {
+    const result = await tools.find((tool) => tool.name === 'live_read_note')!.execute('call-1', {}, undefined, undefined)
+    expect(result.content).toEqual([{ type: 'text', text: `note: ${NOTE}` }])
+    expect(handlers.get('tool_result')?.({ toolCallId: 'call-1' })).toBeUndefined()
+  })
+
+  it('forwards images and failures', async () => {
+    const picture = await tools.find((tool) => tool.name === 'live_picture')!.execute('call-2', {}, undefined, undefined)
+    expect(picture.content).toEqual([{ type: 'text', text: 'a dot' }, { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }])
+    const broken = await tools.find((tool) => tool.name === 'live_broken')!.execute('call-3', {}, undefined, undefined)
+    expect(broken.content).toEqual([{ type: 'text', text: 'the tool broke' }])
+    expect(handlers.get('tool_result')?.({ toolCallId: 'call-3' })).toEqual({ isError: true })
+  })
+})
+
+describe('Cline', () => {
+  const tools: Array<{ name: string; execute(input: unknown): Promise<string> }> = []
+  const reports: string[] = []
+
+  beforeAll(async () => {
+    process.env.BRIDGE_NOTE = NOTE
+    const error = console.error
+    console.error = (message: string) => reports.push(message)
+    try {
+      const plugin = (await import(pathToFileURL(join(target, '.cline/plugins/oac-tools-mcp.ts')).href)) as { default: { setup(api: unknown, ctx: unknown): Promise<void> } }
+      // The part of Cline's plugin API the generated module calls.
+      await plugin.default.setup({ registerTool: (tool: (typeof tools)[number]) => tools.push(tool) }, { workspaceInfo: { rootPath: target } })
+    } finally {
+      console.error = error
+      delete process.env.BRIDGE_NOTE
+    }
+  })
+
+  it('registers the live tools, within its shorter wait, and names the others', () => {
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['live_broken', 'live_picture', 'live_read_note'])
+    expectReports(
+      reports.map((report) => report.replace(/^cline: /, '')),
+      harness('cline').mcp.bridge!.waitMs,
+    )
+  })
+
+  it('returns text, an image as a line naming it, and throws a failure', async () => {
+    expect(await tools.find((tool) => tool.name === 'live_picture')!.execute({})).toBe('a dot\n[an image, image/png]')
+    await expect(tools.find((tool) => tool.name === 'live_broken')!.execute({})).rejects.toThrow('the tool broke')
+  })
+})
