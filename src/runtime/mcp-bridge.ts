@@ -25,7 +25,7 @@ export type BridgedServer =
 export interface BridgeOptions {
   /** The folder a stdio server starts in: the harness's working folder. */
   cwd: string
-  /** How long the harness's start waits for all the servers together; a server not listed by then is left out of the session. */
+  /** How long the harness's start waits for all the servers together; a server not listed by then is left out of the session (`OAC_MCP_BRIDGE_WAIT_MS` overrides it). */
   waitMs: number
   /** The longest tool name the harness hands its model. */
   nameMax: number
@@ -100,17 +100,18 @@ interface Connected {
  * it and why, and the others' tools are returned. Never rejects.
  */
 export async function bridgeServers(servers: readonly BridgedServer[], options: BridgeOptions): Promise<Bridge> {
+  const waitMs = waitOf(options)
   const clients: Client[] = []
   let timer: NodeJS.Timeout | undefined
   const deadline = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), options.waitMs)
+    timer = setTimeout(() => resolve('late'), waitMs)
   })
   const outcomes = await Promise.all(
     servers.map(async (server) => {
       const attempt = connect(server, options.cwd)
       const outcome = await Promise.race([attempt.connected.then((connected) => ({ connected }), (error: unknown) => ({ error })), deadline])
       if (outcome === 'late') {
-        options.report(`MCP server "${server.name}" did not list its tools within ${seconds(options.waitMs)}: its tools are left out of this session.${attempt.unset()}`)
+        options.report(`MCP server "${server.name}" did not list its tools within ${seconds(waitMs)}: its tools are left out of this session.${attempt.unset()}`)
         void attempt.client.close().catch(() => undefined)
         return undefined
       }
@@ -139,6 +140,12 @@ export async function bridgeServers(servers: readonly BridgedServer[], options: 
     }
   }
   return { tools, close: async () => void (await Promise.all(clients.map((client) => client.close().catch(() => undefined)))) }
+}
+
+/** The wait: the harness's, or `OAC_MCP_BRIDGE_WAIT_MS` where a user's servers need longer (or a harness gives its plugins longer). */
+function waitOf(options: BridgeOptions): number {
+  const set = Number(process.env.OAC_MCP_BRIDGE_WAIT_MS)
+  return Number.isInteger(set) && set > 0 ? set : options.waitMs
 }
 
 function seconds(ms: number): string {
