@@ -27,6 +27,8 @@ export interface BridgeOptions {
   cwd: string
   /** How long the harness's start waits for all the servers together; a server not listed by then is left out of the session (`OAC_MCP_BRIDGE_WAIT_MS` overrides it). */
   waitMs: number
+  /** The harness's own limit, where a user may set it with a variable: set, the bridge waits it less `reserveMs`. */
+  limit?: { env: string; reserveMs: number }
   /** The longest tool name the harness hands its model. */
   nameMax: number
   /** Tool names the harness has already (its built-ins, our own tools): a server's tool that would take one is left out. */
@@ -142,10 +144,17 @@ export async function bridgeServers(servers: readonly BridgedServer[], options: 
   return { tools, close: async () => void (await Promise.all(clients.map((client) => client.close().catch(() => undefined)))) }
 }
 
-/** The wait: the harness's, or `OAC_MCP_BRIDGE_WAIT_MS` where a user's servers need longer (or a harness gives its plugins longer). */
+/**
+ * The wait: `OAC_MCP_BRIDGE_WAIT_MS` where a user's servers need longer; else, where the user set the
+ * harness's own limit, that limit less what the harness's loading takes; else the harness's default.
+ */
 function waitOf(options: BridgeOptions): number {
-  const set = Number(process.env.OAC_MCP_BRIDGE_WAIT_MS)
-  return Number.isInteger(set) && set > 0 ? set : options.waitMs
+  const positive = (name: string) => {
+    const value = Number(process.env[name])
+    return Number.isInteger(value) && value > 0 ? value : undefined
+  }
+  const limit = options.limit && positive(options.limit.env)
+  return positive('OAC_MCP_BRIDGE_WAIT_MS') ?? (limit === undefined ? options.waitMs : Math.max(limit - options.limit!.reserveMs, 500))
 }
 
 function seconds(ms: number): string {

@@ -310,6 +310,11 @@ export interface McpSupport {
 export interface McpBridgeSupport {
   /** How long the extension's start waits for all servers together before it registers the tools listed by then (the harness's own limit, if it has one, less its own start). */
   waitMs: number
+  /**
+   * The harness's own limit on the start, where a user can raise it with a variable: the bridge then waits
+   * that limit less `reserveMs` (what the harness's own loading takes of it), rather than `waitMs`.
+   */
+  limit?: { env: string; reserveMs: number }
   /** The longest tool name it hands its model (`<server>_<tool>` is cut to it). */
   nameMax: number
   /** Where its tools return text only: what then becomes of an image a server's tool returns, in words that follow the harness's name. */

@@ -60,6 +60,7 @@ export function connectCode(plan: Plan, id: Harness, at: string, options: { cwd:
     `const bridge: McpBridge = await connectMcpServers({`,
     `  cwd: ${options.cwd},`,
     `  waitMs: ${support.waitMs},`,
+    ...(support.limit ? [`  limit: ${JSON.stringify(support.limit)},`] : []),
     `  nameMax: ${support.nameMax},`,
     `  taken: ${JSON.stringify([...new Set(options.taken)])},`,
     `  report: ${options.report},`,
