@@ -578,16 +578,20 @@ server.registerTool('read_note', { description: 'Reads the note.' }, async () =>
 await server.connect(new StdioServerTransport())
 `
 
-/** Loads a project into a pi session through pi's own SDK (the CLI's loader), prints its tools' names and exits. */
+/**
+ * Starts a pi session on a project through pi's own SDK as its CLI does (the extensions loaded, then
+ * bound, which emits session_start), prints its tools' names and exits.
+ */
 const PI_START = `import { createAgentSession, SessionManager } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'node_modules/@mariozechner/pi-coding-agent/dist/index.js')).href)}
 const { session } = await createAgentSession({ cwd: process.cwd(), agentDir: process.env.PI_CODING_AGENT_DIR, sessionManager: SessionManager.inMemory() })
+await session.bindExtensions({})
 console.log(JSON.stringify(session.getAllTools().map((tool) => tool.name)))
 process.exit(0)
 `
 
 /**
- * pi_bridge_start_vs_pi: pi's start (a fresh process: pi's SDK loads the project's extensions, the
- * session lists its tools) in a project whose registry has one stdio MCP server (our bridge extension
+ * pi_bridge_start_vs_pi: pi's start (a fresh process: pi's SDK loads the project's extensions and binds
+ * them, as its CLI does before the first prompt; the session lists its tools) in a project whose registry has one stdio MCP server (our bridge extension
  * connects to it and registers its tool) / in the same project without the server (no extension).
  * pi_bridge_cost_vs_server_start: what the bridge adds to pi's start / the server's own start (spawn ->
  * tools/list answered, by a bare JSON-RPC peer): the bridge starts the server while pi loads, so its
@@ -615,7 +619,9 @@ export async function piBridge({ rounds, node, log }) {
     const startScript = join(dir, 'pi-start.mjs')
     writeFileSync(startScript, PI_START)
     const piStart = async (cwd, expectBridged) => {
-      const { stdout } = await runProcess(node, [startScript], { cwd, env: { ...process.env, PI_CODING_AGENT_DIR: join(dir, 'agent') } })
+      // A wide bound, so that a round on a loaded machine measures a slow start rather than a server left out.
+      const env = { ...process.env, PI_CODING_AGENT_DIR: join(dir, 'agent'), OAC_MCP_BRIDGE_WAIT_MS: '60000' }
+      const { stdout } = await runProcess(node, [startScript], { cwd, env })
       const bridged = JSON.parse(stdout.trim().split('\n').at(-1)).includes('notes_read_note')
       if (bridged !== expectBridged) throw new Error(`pi in ${cwd} ${bridged ? 'has' : 'lacks'} the bridged tool notes_read_note:\n${stdout}`)
     }
@@ -640,7 +646,7 @@ export async function piBridge({ rounds, node, log }) {
     return {
       values: { pi_bridge_start_vs_pi: withMs / piMs, pi_bridge_cost_vs_server_start: (withMs - piMs) / serverMs },
       details: [
-        `pi start under node ${await nodeVersion(node)} (its SDK loads the project, lists the tools): ${ms(withMs)} with the bridge and one stdio MCP server, ${ms(piMs)} without, ` +
+        `pi start under node ${await nodeVersion(node)} (its SDK loads and binds the project's extensions, lists the tools): ${ms(withMs)} with the bridge and one stdio MCP server, ${ms(piMs)} without, ` +
           `+${ms(withMs - piMs)}; the server's own start (spawn -> tools/list) ${ms(serverMs)} (median of ${rounds})`,
       ],
     }

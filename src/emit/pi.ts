@@ -36,11 +36,13 @@ export function emitPi(plan: Plan): OutputFile[] {
 }
 
 /**
- * The extension that gives pi the tools of the registry's MCP servers (pi has no MCP), written at `path`:
- * an async factory, which pi awaits before its session starts, connects to every server at once through
- * `scripts/mcp_bridge.mjs` and registers each tool the servers list within the bridge's wait (see
- * src/runtime/mcp-bridge.ts) as `<server>_<tool>`, with the server's JSON Schema as its parameters. A
- * result is the server's content blocks; a failed call is marked failed as our tools' are.
+ * The extension that gives pi the tools of the registry's MCP servers (pi has no MCP), written at `path`.
+ * Its factory starts connecting to every server at once through `scripts/mcp_bridge.mjs` and returns, so
+ * that the servers start while pi loads the rest of its session; at `session_start`, which pi awaits
+ * before the first prompt in every mode, it waits for them (within the bridge's bound, see
+ * src/runtime/mcp-bridge.ts) and registers each listed tool as `<server>_<tool>`, with the server's JSON
+ * Schema as its parameters (a tool registered then is active at once). A result is the server's content
+ * blocks; a failed call is marked failed as our tools' are.
  */
 export function piBridgeExtension(plan: Plan, path: string): string {
   const taken = [...harness('pi').builtinTools, ...piTools(plan).map((tool) => tool.name)]
@@ -49,29 +51,37 @@ export function piBridgeExtension(plan: Plan, path: string): string {
     ...targetOf(plan).scriptUrlImports,
     `import type { ExtensionAPI } from "@mariozechner/pi-coding-agent"`,
     '',
-    'export default async function (pi: ExtensionAPI) {',
-    connectCode(plan, 'pi', path, { cwd: 'process.cwd()', report: '(message: string) => console.error(`pi: ${message}`)', taken }, '  '),
-    '  pi.on("session_shutdown", () => bridge.close())',
+    'export default function (pi: ExtensionAPI) {',
+    '  const connecting = (async () => {',
+    connectCode(plan, 'pi', path, { cwd: 'process.cwd()', report: '(message: string) => console.error(`pi: ${message}`)', taken }, '    '),
+    '    return bridge',
+    '  })()',
+    '  pi.on("session_shutdown", async () => (await connecting).close())',
     '  // The calls whose outcome is a failure, until pi reports their result.',
     '  const failed = new Set<string>()',
     '  pi.on("tool_result", (event) => (failed.delete(event.toolCallId) ? { isError: true } : undefined))',
-    '  for (const tool of bridge.tools) {',
-    '    pi.registerTool({',
-    '      name: tool.name,',
-    '      label: tool.title ?? tool.name,',
-    '      description: tool.description,',
-    '      promptSnippet: tool.description.replace(/\s+/g, " ").trim(),',
-    '      parameters: tool.inputSchema as Parameters<ExtensionAPI["registerTool"]>[0]["parameters"],',
-    '      async execute(toolCallId, params, signal, onUpdate) {',
-    '        const result = await tool.call(params, {',
-    '          signal,',
-    '          progress: (message) => onUpdate?.({ content: [{ type: "text", text: message }], details: {} }),',
-    '        })',
-    '        if (result.isError) failed.add(toolCallId)',
-    '        return { content: result.content, details: {} }',
-    '      },',
-    '    })',
-    '  }',
+    '  let registered = false',
+    '  pi.on("session_start", async () => {',
+    '    if (registered) return',
+    '    registered = true',
+    '    for (const tool of (await connecting).tools) {',
+    '      pi.registerTool({',
+    '        name: tool.name,',
+    '        label: tool.title ?? tool.name,',
+    '        description: tool.description,',
+    '        promptSnippet: tool.description.replace(/\\s+/g, " ").trim(),',
+    '        parameters: tool.inputSchema as Parameters<ExtensionAPI["registerTool"]>[0]["parameters"],',
+    '        async execute(toolCallId, params, signal, onUpdate) {',
+    '          const result = await tool.call(params, {',
+    '            signal,',
+    '            progress: (message) => onUpdate?.({ content: [{ type: "text", text: message }], details: {} }),',
+    '          })',
+    '          if (result.isError) failed.add(toolCallId)',
+    '          return { content: result.content, details: {} }',
+    '        },',
+    '      })',
+    '    }',
+    '  })',
     '}',
     '',
     BRIDGE_TYPES,

@@ -10,8 +10,8 @@ import { tempDir } from '../util/temp.js'
 /*
  * The MCP bridge (src/runtime/mcp-bridge.ts) as pi and Cline load it from a compiled tree, with real SDK
  * servers (test/fixtures/mcp-bridge/servers): one that answers, one that dies at its start, one that
- * never answers, and an HTTP server nobody listens for. The hanging one would hold pi's factory forever
- * without the bridge's bound: that the factory returns at all is the proof, with no clock read here.
+ * never answers, and an HTTP server nobody listens for. The hanging one would hold pi's session start
+ * forever without the bridge's bound: that it ends at all is the proof, with no clock read here.
  * The bound is set wide (WAIT_MS), so that the live server starts within it on a loaded machine. The
  * live server's tools register and answer with what it sent; each other server is named in one message
  * saying why its tools are missing. Cline's run leaves the hanging server out, so its wait never ends
@@ -110,18 +110,26 @@ describe('pi', () => {
     execute(id: string, params: unknown, signal: AbortSignal | undefined, onUpdate: undefined): Promise<{ content: unknown[] }>
   }
   const tools: Registered[] = []
-  const handlers = new Map<string, (event: { toolCallId: string }) => unknown>()
+  const handlers = new Map<string, (event: { toolCallId?: string }) => unknown>()
   const reports: string[] = []
+  let beforeSessionStart: number | undefined
 
   beforeAll(() =>
     withBridgeEnvironment(reports, async () => {
-      const extension = (await import(pathToFileURL(join(target, '.pi/extensions/oac-tools-mcp.ts')).href)) as { default(pi: unknown): Promise<void> }
-      // The part of pi's ExtensionAPI the generated extension calls.
-      await extension.default({ on: (event: string, handler: (event: { toolCallId: string }) => unknown) => handlers.set(event, handler), registerTool: (tool: Registered) => tools.push(tool) })
+      const extension = (await import(pathToFileURL(join(target, '.pi/extensions/oac-tools-mcp.ts')).href)) as { default(pi: unknown): void }
+      // The part of pi's ExtensionAPI the generated extension calls; pi emits session_start, and awaits it, before the first prompt.
+      extension.default({ on: (event: string, handler: (event: { toolCallId?: string }) => unknown) => handlers.set(event, handler), registerTool: (tool: Registered) => tools.push(tool) })
+      beforeSessionStart = tools.length
+      await handlers.get('session_start')?.({})
     }),
   )
+
+  it('returns from its factory at once, and registers the tools at session_start', () => {
+    expect(beforeSessionStart).toBe(0)
+    expect(tools.length).toBeGreaterThan(0)
+  })
   afterAll(async () => {
-    await handlers.get('session_shutdown')?.({ toolCallId: '' })
+    await handlers.get('session_shutdown')?.({})
   })
 
   it("registers the live server's tools as <server>_<tool>, with the server's schema", () => {
