@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
 import type { Diagnostic } from '../../src/diagnostics.js'
+import { bridgedResult, bridgedToolName } from '../../src/runtime/mcp-bridge.js'
 import { repoRoot } from '../util/project.js'
 import { tempDir } from '../util/temp.js'
 
@@ -182,5 +183,32 @@ describe('Cline', () => {
   it('returns text, an image as a line naming it, and throws a failure', async () => {
     expect(await tools.find((tool) => tool.name === 'live_picture')!.execute({})).toBe('a dot\n[an image, image/png]')
     await expect(tools.find((tool) => tool.name === 'live_broken')!.execute({})).rejects.toThrow('the tool broke')
+  })
+})
+
+describe('what the bridge hands a harness', () => {
+  it('names a tool <server>_<tool>, each character a provider refuses as _, cut to the limit', () => {
+    expect(bridgedToolName('github', 'list_issues', 64)).toBe('github_list_issues')
+    expect(bridgedToolName('docs', 'search.v2/all', 64)).toBe('docs_search_v2_all')
+    expect(bridgedToolName('tracker', 'x'.repeat(80), 64)).toBe(`tracker_${'x'.repeat(56)}`)
+  })
+
+  it('turns every other kind of block into text naming it, and structured content alone into its JSON', () => {
+    const result = bridgedResult({
+      content: [
+        { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+        { type: 'resource_link', uri: 'file:///notes.md', name: 'notes' },
+        { type: 'resource', resource: { uri: 'file:///a.txt', text: 'the text of a' } },
+        { type: 'resource', resource: { uri: 'file:///b.bin', blob: 'AAAA', mimeType: 'application/octet-stream' } },
+      ],
+    })
+    expect(result.content).toEqual([
+      { type: 'text', text: '[audio, audio/wav]' },
+      { type: 'text', text: '[resource file:///notes.md (notes)]' },
+      { type: 'text', text: 'the text of a' },
+      { type: 'text', text: '[resource file:///b.bin, application/octet-stream]' },
+    ])
+    expect(result.isError).toBe(false)
+    expect(bridgedResult({ content: [], structuredContent: { open: 3 } })).toEqual({ isError: false, content: [{ type: 'text', text: '{"open":3}' }], text: '{"open":3}' })
   })
 })
