@@ -31,6 +31,7 @@ export default defineConfig({
     'runtime/start': 'src/runtime/start.ts',
     'runtime/hook-start': 'src/runtime/hook-start.ts',
     'runtime/mcp-server': 'src/runtime/mcp-server.ts',
+    'runtime/mcp-bridge': 'src/runtime/mcp-bridge.ts',
     'runtime/check-zod': 'src/runtime/check-zod.ts',
     'runtime/check-typebox': 'src/runtime/check-typebox.ts',
     'runtime/check-sinclair-typebox': 'src/runtime/check-sinclair-typebox.ts',

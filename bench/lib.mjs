@@ -185,9 +185,9 @@ export async function mcpHandshake(peer) {
 }
 
 /** Runs a process to its end with `input` on stdin; rejects on a non-zero exit. */
-export function runProcess(command, args, { cwd, input = '' }) {
+export function runProcess(command, args, { cwd, input = '', env = process.env }) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d))

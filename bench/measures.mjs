@@ -1,6 +1,6 @@
 // The measurements of `npm run bench`. Each returns `{ values: { key: figure }, details: [lines] }`;
 // every ratio is taken from contenders run side by side in the same process, in rotating order.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -567,5 +567,90 @@ export async function hookInProcess({ small, target, rounds, node, log }) {
   return {
     values: { hook_in_process_vs_tool_call: hookMs / callMs },
     details: [`one guard event in-process (opencode, Kilo, pi, oh-my-pi): ${ms(hookMs)}; the call of ${tool.name} it guards, through a process: ${ms(callMs)} (median of ${rounds})`],
+  }
+}
+
+// One stdio MCP server written with the plain SDK, as a team's server would be: one tool.
+const NOTES_SERVER = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+const server = new McpServer({ name: 'notes', version: '1.0.0' })
+server.registerTool('read_note', { description: 'Reads the note.' }, async () => ({ content: [{ type: 'text', text: 'a note' }] }))
+await server.connect(new StdioServerTransport())
+`
+
+/**
+ * Starts a pi session on a project through pi's own SDK as its CLI does (the extensions loaded, then
+ * bound, which emits session_start), prints its tools' names and exits.
+ */
+const PI_START = `import { createAgentSession, SessionManager } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'node_modules/@mariozechner/pi-coding-agent/dist/index.js')).href)}
+const { session } = await createAgentSession({ cwd: process.cwd(), agentDir: process.env.PI_CODING_AGENT_DIR, sessionManager: SessionManager.inMemory() })
+await session.bindExtensions({})
+console.log(JSON.stringify(session.getAllTools().map((tool) => tool.name)))
+process.exit(0)
+`
+
+/**
+ * pi_bridge_start_vs_pi: pi's start (a fresh process: pi's SDK loads the project's extensions and binds
+ * them, as its CLI does before the first prompt; the session lists its tools) in a project whose registry has one stdio MCP server (our bridge extension
+ * connects to it and registers its tool) / in the same project without the server (no extension).
+ * pi_bridge_cost_vs_server_start: what the bridge adds to pi's start / the server's own start (spawn ->
+ * tools/list answered, by a bare JSON-RPC peer): the bridge starts the server while pi loads, so its
+ * cost should stay within the server's start.
+ */
+export async function piBridge({ rounds, node, log }) {
+  const dir = await tempDir('pi-bridge')
+  try {
+    mkdirSync(join(dir, 'project', 'agents'), { recursive: true })
+    mkdirSync(join(dir, 'agent'), { recursive: true })
+    writeFileSync(join(dir, 'project', 'package.json'), '{ "type": "module" }\n')
+    const server = join(dir, 'project', 'notes-server.mjs')
+    writeFileSync(server, NOTES_SERVER)
+    writeFileSync(
+      join(dir, 'project', 'agents', 'registry.ts'),
+      `import { defineMcpServer, defineRegistry } from 'unplugin-oac'\n` +
+        `const notes = defineMcpServer({ name: 'notes', command: ${JSON.stringify(node)}, args: [${JSON.stringify(server)}] })\n` +
+        `export const withServer = defineRegistry({ agents: [], mcpServers: [notes] })\n` +
+        `export const without = defineRegistry({ agents: [] })\n`,
+    )
+    // The server imports the SDK from the repository's node_modules, as the generated projects do.
+    symlinkSync(join(repoRoot, 'node_modules'), join(dir, 'project', 'node_modules'), 'dir')
+    const withBridge = await compileInto({ dir: join(dir, 'project'), registry: 'agents/registry.ts:withServer' }, 'pi-bridge-with', { harnesses: ['pi'] })
+    const without = await compileInto({ dir: join(dir, 'project'), registry: 'agents/registry.ts:without' }, 'pi-bridge-without', { harnesses: ['pi'] })
+    const startScript = join(dir, 'pi-start.mjs')
+    writeFileSync(startScript, PI_START)
+    const piStart = async (cwd, expectBridged) => {
+      // A wide bound, so that a round on a loaded machine measures a slow start rather than a server left out.
+      const env = { ...process.env, PI_CODING_AGENT_DIR: join(dir, 'agent'), OAC_MCP_BRIDGE_WAIT_MS: '60000' }
+      const { stdout } = await runProcess(node, [startScript], { cwd, env })
+      const bridged = JSON.parse(stdout.trim().split('\n').at(-1)).includes('notes_read_note')
+      if (bridged !== expectBridged) throw new Error(`pi in ${cwd} ${bridged ? 'has' : 'lacks'} the bridged tool notes_read_note:\n${stdout}`)
+    }
+    const serverStart = async () => {
+      const peer = new StdioPeer(node, [server], { cwd: dir })
+      try {
+        const tools = await mcpHandshake(peer)
+        if (tools.length !== 1) throw new Error(`the notes server listed ${tools.length} tools\n${peer.stderr}`)
+      } finally {
+        // The server exits when its stdin closes; that is not part of its start.
+        void peer.close()
+      }
+    }
+    const samples = await rotate(
+      { 'pi with the bridge and one server': () => piStart(withBridge, true), pi: () => piStart(without, false), 'the server alone': serverStart },
+      { rounds, warmup: 1, log },
+    )
+    const withMs = median(samples['pi with the bridge and one server'])
+    const piMs = median(samples.pi)
+    const serverMs = median(samples['the server alone'])
+    await Promise.all([removeDir(withBridge), removeDir(without)])
+    return {
+      values: { pi_bridge_start_vs_pi: withMs / piMs, pi_bridge_cost_vs_server_start: (withMs - piMs) / serverMs },
+      details: [
+        `pi start under node ${await nodeVersion(node)} (its SDK loads and binds the project's extensions, lists the tools): ${ms(withMs)} with the bridge and one stdio MCP server, ${ms(piMs)} without, ` +
+          `+${ms(withMs - piMs)}; the server's own start (spawn -> tools/list) ${ms(serverMs)} (median of ${rounds})`,
+      ],
+    }
+  } finally {
+    await removeDir(dir)
   }
 }

@@ -7,7 +7,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { generateProject } from './generate.mjs'
 import { removeDir, snapshotPackage } from './lib.mjs'
-import { bridges, compileInto, hookInProcess, hookStart, mcp, nodeVersion, peakRss, pluginOverhead, scale, scriptStart } from './measures.mjs'
+import { bridges, compileInto, hookInProcess, hookStart, mcp, nodeVersion, peakRss, piBridge, pluginOverhead, scale, scriptStart } from './measures.mjs'
 
 const HELP = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [options])
 
@@ -45,6 +45,8 @@ const GOALS = {
   hook_start_vs_node: { goal: '<= 1.15 (node >= 22)', pass: (v) => v <= 1.15 },
   hook_start_vs_node_bench_node: { goal: 'report' },
   hook_in_process_vs_tool_call: { goal: 'report' },
+  pi_bridge_start_vs_pi: { goal: 'report' },
+  pi_bridge_cost_vs_server_start: { goal: '<= 1', pass: (v) => v <= 1 },
   peak_rss_mb_1000_tools: { goal: 'report' },
   tree_bytes_1000_tools: { goal: 'report' },
 }
@@ -136,6 +138,7 @@ const benchmarks = [
     },
   },
   { keys: ['hook_in_process_vs_tool_call'], runtime: true, run: (target) => hookInProcess({ small, target, rounds: runs * 3 + 1, node: runtimeNode, log }) },
+  { keys: ['pi_bridge_start_vs_pi', 'pi_bridge_cost_vs_server_start'], run: () => piBridge({ rounds: runs * 3 + 1, node: runtimeNode, log }) },
 ]
 
 const values = Object.fromEntries(Object.keys(GOALS).filter((key) => otherNode || !key.endsWith('_bench_node')).map((key) => [key, null]))

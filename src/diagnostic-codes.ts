@@ -63,6 +63,8 @@ const CODES = {
   'hook-tools-invalid': 'error',
   'hook-unsupported': 'warning',
   'manifest-invalid': 'error',
+  'mcp-bridge-name-long': 'warning',
+  'mcp-bridge-text-only': 'warning',
   'mcp-env-name-invalid': 'error',
   'mcp-server-duplicate': 'error',
   'mcp-server-field-invalid': 'error',

@@ -41,6 +41,7 @@ export type OwnModule =
   | 'runtime/start'
   | 'runtime/hook-start'
   | 'runtime/mcp-server'
+  | 'runtime/mcp-bridge'
   | 'runtime/check-zod'
   | 'runtime/check-typebox'
   | 'runtime/check-sinclair-typebox'

@@ -16,8 +16,11 @@ import {
   type EntryContext,
   HOOK_FOLDER,
   hookLauncherSource,
+  MCP_BRIDGE_ENTRY,
   MCP_SERVER_ENTRY,
+  mcpBridgeSource,
   mcpServerSource,
+  needsMcpBridge,
   needsMcpServer,
   toolDefinitionEntry,
   toolLauncherSource,
@@ -191,12 +194,15 @@ export class ScriptBundler {
   private async buildNow(plan: Plan, whileBundling: () => void): Promise<BundleResult> {
     const diagnostics = this.checkPlan(plan)
     if (diagnostics.length > 0) return { files: [], inputs: this.inputsAfterFailure(plan, []), diagnostics }
-    if (plan.tools.length === 0 && plan.hooks.length === 0) {
-      this.tools.clear()
-      return { files: [], inputs: [], diagnostics: [] }
-    }
     const context: EntryContext = { root: this.root, runtime: this.vendor.runtimeFiles(), version: this.vendor.own().version }
     const folder = targetOf(plan).scriptsFolder
+    const owned = (files: readonly ScriptFile[]) => files.map((file): OwnedFile => ({ kind: 'owned', path: `${folder}/${file.path}`, content: file.text })).sort(byPath)
+    if (plan.tools.length === 0 && plan.hooks.length === 0) {
+      this.tools.clear()
+      // Servers someone else wrote, and no code of the registry's: the bridge alone.
+      const bridge = needsMcpBridge(plan) ? [{ path: `${MCP_BRIDGE_ENTRY}.mjs`, text: mcpBridgeSource(plan, context) }, ...(await this.vendor.buildBridge())] : []
+      return { files: owned(bridge), inputs: [], diagnostics: [] }
+    }
     // The maps name the tools' modules as seen from a tree at the project root (the default target),
     // so that the tree's bytes do not depend on where it is written; elsewhere, a stack still names
     // the right file and line, under the target folder.
@@ -204,7 +210,7 @@ export class ScriptBundler {
     const planned = new Set(codeUnits(plan).map((unit) => unit.key))
     for (const key of this.tools.keys()) if (!planned.has(key)) this.tools.delete(key)
 
-    const vendorOptions = { withServer: needsMcpServer(plan), schemaPackages: new Set(plan.tools.map((tool) => tool.schemaPackage)), withHooks: plan.hooks.length > 0 }
+    const vendorOptions = { withServer: needsMcpServer(plan), withBridge: needsMcpBridge(plan), schemaPackages: new Set(plan.tools.map((tool) => tool.schemaPackage)), withHooks: plan.hooks.length > 0 }
     const building = this.buildTools(plan, context, scriptsDir)
     // Our runtime's vendor files and the server's take nothing from the tools' builds: they are built
     // alongside them (and kept), and only the packages the tools import wait for those builds.
@@ -225,7 +231,7 @@ export class ScriptBundler {
     )
     const hookRuntime = plan.hooks.length > 0 ? await this.vendor.hookRuntime() : ''
     const scriptFiles: ScriptFile[] = [...this.filesOfPlan(plan, context, hookRuntime), ...builds.flatMap((build) => build.files), ...vendorFiles]
-    const files = scriptFiles.map((file): OwnedFile => ({ kind: 'owned', path: `${folder}/${file.path}`, content: file.text })).sort(byPath)
+    const files = owned(scriptFiles)
     this.lastInputs = [...new Set(builds.flatMap((build) => build.localInputs))].sort()
     return { files, inputs: this.lastInputs, diagnostics: builds.flatMap((build) => build.warnings.map((m) => this.diagnostic(m, 'warning'))) }
   }
@@ -239,6 +245,7 @@ export class ScriptBundler {
       const files = plan.tools.map((tool) => ({ path: `${tool.name}.mjs`, text: toolLauncherSource(plan, tool, context) }))
       for (const hook of plan.hooks) files.push({ path: `${HOOK_FOLDER}/${hook.name}.mjs`, text: hookLauncherSource(plan, hook, context, hookRuntime) })
       if (needsMcpServer(plan)) files.push({ path: `${MCP_SERVER_ENTRY}.cjs`, text: mcpServerSource(plan, context) })
+      if (needsMcpBridge(plan)) files.push({ path: `${MCP_BRIDGE_ENTRY}.mjs`, text: mcpBridgeSource(plan, context) })
       this.planFiles = { plan, hookRuntime, files }
     }
     return this.planFiles.files
@@ -444,11 +451,12 @@ export class ScriptBundler {
     const definitions = [...plan.tools.map((tool) => ['tool', tool] as const), ...plan.hooks.map((hook) => ['hook', hook] as const)]
     for (const [kind, definition] of definitions) {
       const where = { file: definition.source.file, line: definition.source.line, column: definition.source.column }
-      if (kind === 'tool' && definition.name === MCP_SERVER_ENTRY) {
+      const entry = ({ [MCP_SERVER_ENTRY]: 'the generated MCP server', [MCP_BRIDGE_ENTRY]: 'the generated MCP bridge' } as Record<string, string>)[definition.name]
+      if (kind === 'tool' && entry !== undefined) {
         diagnostics.push({
           severity: 'error',
           code: 'tool-name-reserved',
-          message: `The tool name "${MCP_SERVER_ENTRY}" is reserved: ${definition.script} would be the generated MCP server.`,
+          message: `The tool name "${definition.name}" is reserved: ${definition.script} would be ${entry}.`,
           fix: 'Rename the tool.',
           ...where,
         })

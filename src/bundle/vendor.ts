@@ -29,12 +29,17 @@ export const REQUIRE_BANNER = "const require = process.getBuiltinModule('node:mo
 /** The group of the MCP server's build in the vendorCache. */
 const SERVER_GROUP = 'mcp-server'
 
+/** The group of the MCP bridge's build in the vendorCache. */
+const BRIDGE_GROUP = 'mcp-bridge'
+
 /** The groups of the texts hook scripts carry in themselves (Vendor.hookRuntime, Vendor.ownIndex) in the vendorCache. */
 const HOOK_RUNTIME_GROUP = 'hook-runtime'
 const OWN_INDEX_GROUP = 'own-index'
 
 /** The SDK's server module, and the namespace of the module served in place of its ajv validator. */
 const SDK_SERVER_MODULE = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/
+/** The SDK's client module, whose ajv validator the bridge swaps for its own. */
+const SDK_CLIENT_MODULE = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]client[\\/]index\.js$/
 const VALIDATOR_NAMESPACE = 'oac-sdk-validator'
 
 /** Marks the resolve calls the vendor plugin makes itself, so it does not answer them again. */
@@ -50,6 +55,8 @@ interface PackageInfo {
 /** What the vendor files of a plan depend on besides the packages its tools import. */
 export interface VendorOptions {
   withServer: boolean
+  /** The plan has MCP servers someone else wrote for a harness bridged to them (`scripts/mcp_bridge.mjs`). */
+  withBridge: boolean
   schemaPackages: ReadonlySet<SchemaPackage>
   /** The plan has hooks: what their scripts carry in themselves is built too (hookRuntime, ownIndex). */
   withHooks: boolean
@@ -151,6 +158,7 @@ export class Vendor {
   private readonly built = new Map<string, BuiltFiles & { key: string }>()
   private ownPackage: PackageInfo | undefined
   private serverBuild: ScriptFile[] | undefined
+  private bridgeBuild: ScriptFile[] | undefined
   /** The one-text builds of our modules (inlineBuild), by group. */
   private readonly inlineTexts = new Map<string, Promise<string>>()
 
@@ -166,7 +174,7 @@ export class Vendor {
   runtimeFiles(): RuntimeFiles {
     const folder = packageFolder(this.own())
     const check = Object.fromEntries(Object.entries(INPUT_CHECKS).map(([schemaPackage, name]) => [schemaPackage, `${folder}/${name}.mjs`]))
-    return { start: `${folder}/start.mjs`, script: `${folder}/script.mjs`, mcpServer: `${folder}/mcp-server.cjs`, check: check as RuntimeFiles['check'] }
+    return { start: `${folder}/start.mjs`, script: `${folder}/script.mjs`, mcpServer: `${folder}/mcp-server.cjs`, mcpBridge: `${folder}/mcp-bridge.mjs`, check: check as RuntimeFiles['check'] }
   }
 
   /**
@@ -220,6 +228,7 @@ export class Vendor {
     }
     const files = [...wanted.keys()].flatMap((group) => this.built.get(group)!.files)
     if (options.withServer) files.push(...(await this.buildServer()))
+    if (options.withBridge) files.push(...(await this.buildBridge()))
     return files
   }
 
@@ -233,6 +242,7 @@ export class Vendor {
     await Promise.all([
       ...own.map(({ group, pkg, modules }) => this.buildPackage(group, pkg, [...modules.values()])),
       options.withServer && this.buildServer(),
+      options.withBridge && this.buildBridge(),
       options.withHooks && this.hookRuntime(),
       options.withHooks && this.ownIndex(),
     ])
@@ -398,11 +408,51 @@ export class Vendor {
       minifySyntax: true,
       metafile: true,
       logLevel: 'silent',
-      plugins: [validatorPlugin()],
+      plugins: [validatorPlugin(SDK_SERVER_MODULE, `export { NoElicitationValidator as AjvJsonSchemaValidator } from ${jsString(ownModule('runtime/mcp-server'))}`)],
     })
     this.serverBuild = result.outputFiles.map((file) => relocate(file, join(packageRoot, '.oac-vendor')))
     await vendorCache.write(cacheFolderOf(packageRoot), SERVER_GROUP, path, inputFiles(result.metafile, packageRoot), { files: this.serverBuild, needs: [] })
     return this.serverBuild
+  }
+
+  /**
+   * The MCP bridge's runtime with the SDK's client and the parts of zod it uses, as one ES module (the
+   * harnesses import it: pi through its loader, oh-my-pi in Bun, Cline in its plugin sandbox). Like the
+   * server: the SDK's ajv validator swapped for the bridge's own, zod jitless.
+   */
+  async buildBridge(): Promise<ScriptFile[]> {
+    if (this.bridgeBuild) return this.bridgeBuild
+    const path = this.runtimeFiles().mcpBridge
+    const recorded = await vendorCache.read(cacheFolderOf(packageRoot), BRIDGE_GROUP, path)
+    if (isBuiltFiles(recorded)) {
+      debugBundle('vendor file %s, from the cache', path)
+      this.bridgeBuild = recorded.files
+      return this.bridgeBuild
+    }
+    debugBundle('vendor file %s', path)
+    const bridge = ownModule('runtime/mcp-bridge')
+    const result = await esbuild({
+      stdin: { contents: `import ${jsString(JITLESS_MODULE)}\nexport { bridgeServers } from ${jsString(bridge)}\n`, resolveDir: packageRoot, loader: 'js' },
+      absWorkingDir: packageRoot,
+      outfile: join(packageRoot, '.oac-vendor', ...path.split('/')),
+      write: false,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      minifyWhitespace: true,
+      minifySyntax: true,
+      metafile: true,
+      logLevel: 'silent',
+      plugins: [validatorPlugin(SDK_CLIENT_MODULE, `export { ForwardingValidator as AjvJsonSchemaValidator } from ${jsString(bridge)}`)],
+    })
+    // The client's stdio transport is CommonJS underneath (cross-spawn), which `require`s built-ins.
+    this.bridgeBuild = result.outputFiles.map((file) => {
+      const built = relocate(file, join(packageRoot, '.oac-vendor'))
+      return built.text.includes('__require') ? { ...built, text: `${REQUIRE_BANNER}\n${built.text}` } : built
+    })
+    await vendorCache.write(cacheFolderOf(packageRoot), BRIDGE_GROUP, path, inputFiles(result.metafile, packageRoot), { files: this.bridgeBuild, needs: [] })
+    return this.bridgeBuild
   }
 
   /** The vendor module a bare import resolves to, or undefined to bundle it (local code, a CommonJS package). */
@@ -476,10 +526,11 @@ function relocate(file: OutputFile, base: string): ScriptFile {
  */
 const JITLESS_MODULE = 'oac:zod-jitless'
 
-/** The SDK's server imports its ajv validator as the default; ours passes NoElicitationValidator
- * instead, so that module (and ajv, the bulk of the server's code) is swapped for ours. And zod
+/** The SDK's server (and client) imports its ajv validator as the default; ours passes its own
+ * instead (the server NoElicitationValidator, the bridge ForwardingValidator), so that module (and
+ * ajv, the bulk of the SDK's code) is swapped for `validator`, for imports by `importer`. And zod
  * goes jitless (JITLESS_MODULE). */
-function validatorPlugin(): Plugin {
+function validatorPlugin(importer: RegExp, validator: string): Plugin {
   return {
     name: 'oac-server',
     setup(build) {
@@ -490,10 +541,10 @@ function validatorPlugin(): Plugin {
         resolveDir: packageRoot,
       }))
       build.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, (args) =>
-        SDK_SERVER_MODULE.test(args.importer) ? { path: args.path, namespace: VALIDATOR_NAMESPACE } : undefined,
+        importer.test(args.importer) ? { path: args.path, namespace: VALIDATOR_NAMESPACE } : undefined,
       )
       build.onLoad({ filter: /.*/, namespace: VALIDATOR_NAMESPACE }, () => ({
-        contents: `export { NoElicitationValidator as AjvJsonSchemaValidator } from ${jsString(ownModule('runtime/mcp-server'))}`,
+        contents: validator,
         loader: 'js',
         resolveDir: packageRoot,
       }))

@@ -182,7 +182,37 @@ export function planMcpServer(server: McpServerDefinition, config: ResolvedConfi
   }
   if (!ok) return undefined
   warnLeftOut(planned, server, config, findings)
+  warnBridged(planned, server, config, findings)
   return planned
+}
+
+/**
+ * What our bridge (src/runtime/mcp-bridge.ts) cannot carry to a harness whose MCP route it is: a server
+ * name that leaves no room for its tools' names within the harness's limit, and an image, where the
+ * harness's tools return text.
+ */
+function warnBridged(planned: PlannedMcpServer, server: McpServerDefinition, config: ResolvedConfig, findings: Findings): void {
+  for (const id of config.harnesses) {
+    const { title, mcp } = harness(id)
+    if (mcp.route !== 'bridge' || !mcp.bridge) continue
+    // `<server>_` and at least a few characters of each tool's name.
+    if (planned.name.length + 1 + 8 > mcp.bridge.nameMax) {
+      findings.warning(
+        'mcp-bridge-name-long',
+        `MCP server "${planned.name}" is ${planned.name.length} characters long: ${title} shows its tools as "${planned.name}_<tool>", cut to ${mcp.bridge.nameMax} characters, so tools whose names differ only past that are left out (all but the first).`,
+        `Give the server a shorter name, or leave ${id} out of the config's harnesses.`,
+        server.source,
+      )
+    }
+    if (mcp.bridge.textOnly !== undefined) {
+      findings.warning(
+        'mcp-bridge-text-only',
+        `${title} ${mcp.bridge.textOnly}, for MCP server "${planned.name}" too.`,
+        `If the server's tools return images the model must see, leave ${id} out of the config's harnesses; otherwise turn this warning off in the config's diagnostics.`,
+        server.source,
+      )
+    }
+  }
 }
 
 /** The places of a server's definition that hold a reference (`fromEnv`), in the words of the harness descriptions. */

@@ -1,8 +1,10 @@
 import type { Plan, PlannedTool } from '../compile/plan.js'
+import { harness } from '../compile/harnesses/index.js'
 import { targetOf } from '../compile/target.js'
 import { bridgeCode, bridgeImports, contentBlocksCode, generatedHeader } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
+import { BRIDGE_TYPES, bridgeHeader, bridgeName, bridgesMcpServers, connectCode } from './codegen/mcp-bridge.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
 import { zodSchemaCode } from './codegen/zod-code.js'
 import type { OutputFile, OwnedFile } from './types.js'
@@ -15,10 +17,51 @@ import type { OutputFile, OwnedFile } from './types.js'
  * policy of the config's approval rules.
  */
 export function emitOmp(plan: Plan): OutputFile[] {
-  return ompTools(plan).map((tool): OwnedFile => {
+  const files = ompTools(plan).map((tool): OwnedFile => {
     const path = `.omp/tools/${tool.name}/index.ts`
     return { kind: 'owned', path, content: ompToolFactory(plan, tool, path) }
   })
+  if (bridgesMcpServers(plan, 'omp')) {
+    const path = `.omp/tools/${bridgeName(plan)}/index.ts`
+    files.push({ kind: 'owned', path, content: ompBridgeFactory(plan, path) })
+  }
+  return files
+}
+
+/**
+ * The tool factory that gives oh-my-pi the tools of the registry's MCP servers by name (18.2.3 mounts the
+ * tools of its own MCP servers as `xd://` devices), written at `path`: an async factory returning a tool
+ * list, which omp awaits while it loads its tools; it connects to every server at once through
+ * `scripts/mcp_bridge.mjs` and returns each tool the servers list within the bridge's wait (see
+ * src/runtime/mcp-bridge.ts) as `<server>_<tool>`, with the server's JSON Schema as its parameters (as
+ * omp's own MCP tools have), kept at hand (`essential`) like ours.
+ */
+export function ompBridgeFactory(plan: Plan, path: string): string {
+  const taken = [...harness('omp').builtinTools, ...ompTools(plan).map((tool) => tool.name)]
+  return [
+    bridgeHeader(plan),
+    ...targetOf(plan).scriptUrlImports,
+    `import type { CustomTool, CustomToolFactory } from "@oh-my-pi/pi-coding-agent"`,
+    '',
+    'const factory: CustomToolFactory = async (pi) => {',
+    connectCode(plan, 'omp', path, { cwd: 'pi.cwd', report: '(message: string) => console.error(`omp: ${message}`)', taken }, '  '),
+    '  return bridge.tools.map((tool): CustomTool => ({',
+    '    name: tool.name,',
+    '    label: tool.title ?? tool.name,',
+    '    description: tool.description,',
+    '    loadMode: "essential",',
+    '    parameters: tool.inputSchema as CustomTool["parameters"],',
+    '    async execute(_toolCallId, params, onUpdate, _ctx, signal) {',
+    '      const result = await tool.call(params, { signal, progress: (message) => onUpdate?.({ content: [{ type: "text", text: message }] }) })',
+    '      return { content: result.content, ...(result.isError ? { isError: true } : {}) }',
+    '    },',
+    '  }))',
+    '}',
+    '',
+    'export default factory',
+    '',
+    BRIDGE_TYPES,
+  ].join('\n')
 }
 
 /** The tools oh-my-pi is given natively: every JSON tool. */

@@ -1,8 +1,10 @@
 import type { Plan, PlannedTool } from '../compile/plan.js'
+import { harness } from '../compile/harnesses/index.js'
 import { targetOf } from '../compile/target.js'
 import { bridgeCode, bridgeImports, contentBlocksCode, generatedHeader } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
+import { BRIDGE_TYPES, bridgeHeader, bridgeName, bridgesMcpServers, connectCode } from './codegen/mcp-bridge.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
 import { typeboxCode } from './codegen/typebox-code.js'
 import type { OutputFile } from './types.js'
@@ -24,8 +26,66 @@ function extensionPath(plan: Plan): string {
  */
 export function emitPi(plan: Plan): OutputFile[] {
   const tools = piTools(plan)
-  if (tools.length === 0) return []
-  return [{ kind: 'owned', path: extensionPath(plan), content: piExtension(plan, tools, extensionPath(plan)) }]
+  const files: OutputFile[] = []
+  if (tools.length > 0) files.push({ kind: 'owned', path: extensionPath(plan), content: piExtension(plan, tools, extensionPath(plan)) })
+  if (bridgesMcpServers(plan, 'pi')) {
+    const path = `.pi/extensions/${bridgeName(plan)}.ts`
+    files.push({ kind: 'owned', path, content: piBridgeExtension(plan, path) })
+  }
+  return files
+}
+
+/**
+ * The extension that gives pi the tools of the registry's MCP servers (pi has no MCP), written at `path`.
+ * Its factory starts connecting to every server at once through `scripts/mcp_bridge.mjs` and returns, so
+ * that the servers start while pi loads the rest of its session; at `session_start`, which pi awaits
+ * before the first prompt in every mode, it waits for them (within the bridge's bound, see
+ * src/runtime/mcp-bridge.ts) and registers each listed tool as `<server>_<tool>`, with the server's JSON
+ * Schema as its parameters (a tool registered then is active at once). A result is the server's content
+ * blocks; a failed call is marked failed as our tools' are.
+ */
+export function piBridgeExtension(plan: Plan, path: string): string {
+  const taken = [...harness('pi').builtinTools, ...piTools(plan).map((tool) => tool.name)]
+  return [
+    bridgeHeader(plan),
+    ...targetOf(plan).scriptUrlImports,
+    `import type { ExtensionAPI } from "@mariozechner/pi-coding-agent"`,
+    '',
+    'export default function (pi: ExtensionAPI) {',
+    '  const connecting = (async () => {',
+    connectCode(plan, 'pi', path, { cwd: 'process.cwd()', report: '(message: string) => console.error(`pi: ${message}`)', taken }, '    '),
+    '    return bridge',
+    '  })()',
+    '  pi.on("session_shutdown", async () => (await connecting).close())',
+    '  // The calls whose outcome is a failure, until pi reports their result.',
+    '  const failed = new Set<string>()',
+    '  pi.on("tool_result", (event) => (failed.delete(event.toolCallId) ? { isError: true } : undefined))',
+    '  let registered = false',
+    '  pi.on("session_start", async () => {',
+    '    if (registered) return',
+    '    registered = true',
+    '    for (const tool of (await connecting).tools) {',
+    '      pi.registerTool({',
+    '        name: tool.name,',
+    '        label: tool.title ?? tool.name,',
+    '        description: tool.description,',
+    '        promptSnippet: tool.description.replace(/\\s+/g, " ").trim(),',
+    '        parameters: tool.inputSchema as Parameters<ExtensionAPI["registerTool"]>[0]["parameters"],',
+    '        async execute(toolCallId, params, signal, onUpdate) {',
+    '          const result = await tool.call(params, {',
+    '            signal,',
+    '            progress: (message) => onUpdate?.({ content: [{ type: "text", text: message }], details: {} }),',
+    '          })',
+    '          if (result.isError) failed.add(toolCallId)',
+    '          return { content: result.content, details: {} }',
+    '        },',
+    '      })',
+    '    }',
+    '  })',
+    '}',
+    '',
+    BRIDGE_TYPES,
+  ].join('\n')
 }
 
 /** The tools pi is given natively: every JSON tool. */

@@ -1,3 +1,4 @@
+import { USER_DATA_FOLDER } from '../compile/target.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { MergeFile, OutputFile } from '../emit/types.js'
 import { findSecrets, type SecretFinding } from '../secrets.js'
@@ -10,9 +11,9 @@ import { lineColumn } from './merge-common.js'
  * (minified code is full of hashes and random-looking identifiers).
  */
 
-/** Bundled scripts are minified code, not configuration: not scanned. */
+/** Bundled scripts are minified code, not configuration: not scanned (a project's `scripts/`, a home's scripts folder). */
 function scanned(path: string): boolean {
-  return !path.startsWith('scripts/')
+  return !path.startsWith('scripts/') && !path.startsWith(`${USER_DATA_FOLDER}/`)
 }
 
 /** Diagnostics for secrets in an owned file's content, or in our entries of a merged file. */

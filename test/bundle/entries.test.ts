@@ -32,6 +32,7 @@ const runtimeFiles: RuntimeFiles = {
   start: 'runtime/start.mjs',
   script: 'runtime/script.mjs',
   mcpServer: 'runtime/mcp-server.cjs',
+  mcpBridge: 'runtime/mcp-bridge.mjs',
   check: { zod: 'runtime/check-zod.mjs', typebox: 'runtime/check-typebox.mjs', '@sinclair/typebox': 'runtime/check-sinclair-typebox.mjs' },
 }
 

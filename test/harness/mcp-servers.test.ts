@@ -17,18 +17,19 @@ import { bounded, type BoundedRun, compiledProject, type CompiledProject } from 
 import { type ScriptedModel, type SeenRequest, startScriptedModel, type ToolCall, type Turn } from './scripted-model.js'
 
 /*
- * MCP servers someone else wrote (`defineMcpServer`), through each config-route harness's real CLI
- * against the scripted model: a stdio server (fixtures/mcp-servers/servers/notes.mjs) and a loopback
+ * MCP servers someone else wrote (`defineMcpServer`), through each harness's real CLI against the
+ * scripted model: a stdio server (fixtures/mcp-servers/servers/notes.mjs) and a loopback
  * streamable-HTTP server (below) that answers 401 without the right bearer token. Both are the plain
  * MCP SDK. The token and the note exist only in the CLI's environment (`fromEnv`); no compiled file
  * holds them, though they were set during the compile. The model is shown each server's tool, calls
- * it and gets its result back.
+ * it and gets its result back: from the harness's own MCP client (route `config`), or from our bridge
+ * extension (pi, oh-my-pi, Cline: route `bridge`, src/runtime/mcp-bridge.ts).
  *   npx vitest run --config vitest.harness.config.ts test/harness/mcp-servers.test.ts
- * It prints `MCP servers tier: stdio x/7, HTTP y/7` at the end.
+ * It prints `MCP servers tier: stdio x/10, HTTP y/10` at the end.
  */
 
 const fixture = resolve(import.meta.dirname, 'fixtures/mcp-servers')
-const TESTED = ['claude', 'codex', 'gemini', 'copilot', 'qwen', 'opencode', 'kilo'] as const satisfies readonly Harness[]
+const TESTED = ['claude', 'codex', 'gemini', 'copilot', 'qwen', 'opencode', 'kilo', 'pi', 'omp', 'cline'] as const satisfies readonly Harness[]
 type Tested = (typeof TESTED)[number]
 type Transport = 'stdio' | 'http'
 
@@ -51,7 +52,7 @@ const LEFT_OUT: Partial<Record<Tested, Transport[]>> = { kilo: ['http'] }
 /**
  * The name a model calls a server's tool by. Where our own tools go over MCP, the description's rule
  * with the server's name; opencode and Kilo show ours as native tools, and an MCP server's as
- * `<server>_<tool>`.
+ * `<server>_<tool>`, the name our bridge gives a server's tool too (pi, oh-my-pi, Cline).
  */
 function serverToolCall(id: Tested, server: string, tool: string): ToolCall {
   const description = harness(id)

@@ -29,8 +29,14 @@ export const cline = {
   instructions: { agentsMd: 'reads' },
   approvals: { unsupported: 'Cline auto-approves every tool of a prompt given on its command line, and its plugins register tools without an approval policy', fix: 'Run Cline with `--auto-approve false` to be asked before each tool.' },
   // Cline 3.0.65 reads MCP servers only from the user's ~/.cline/data/settings/cline_mcp_settings.json, none
-  // from a project (docs/cline.md): a registry's servers reach it through our plugin, as pi's do.
-  mcp: { route: 'bridge' },
+  // from a project (docs/cline.md): a registry's servers reach it through our plugin, as pi's do. The plugin
+  // sandbox gives the import and `setup` of all plugins 4 s together (`CLINE_PLUGIN_IMPORT_TIMEOUT_MS`) and
+  // takes only the tools registered by the time `setup` resolves, so the bridge waits well within that (and
+  // within the limit a user sets instead).
+  mcp: {
+    route: 'bridge',
+    bridge: { waitMs: 2_500, limit: { env: 'CLINE_PLUGIN_IMPORT_TIMEOUT_MS', reserveMs: 1_500 }, nameMax: 64, textOnly: "returns a plugin tool's result to the model as text: an image a server's tool returns reaches it as a line naming the image" },
+  },
   // In-process, in the same sandboxed plugin process as the tools: `.cline/plugins/<server>-hooks.ts`, its
   // runtime hooks `beforeTool` (`{ skip, reason }`: the reason is the tool result the model reads; `{ input }`
   // rewrites) and `afterTool` (`appendContext` reaches the model after the results).

@@ -30,8 +30,9 @@ export const omp = {
   instructions: { agentsMd: 'reads', hiddenBy: ['.omp/AGENTS.md'], readsScopedOf: ['copilot'], scoped: { file: (rule) => `.omp/rules/${rule}.md`, key: 'globs', form: 'list' } },
   approvals: { written: 'as each tool\'s `approval` policy (`allow` or `prompt`)' },
   // 18.2.3 connects the servers of `.omp/mcp.json` but mounts their tools as `xd://` devices, not as tools
-  // its model calls by name (docs/mcp-servers.md).
-  mcp: { route: 'bridge' },
+  // its model calls by name (docs/mcp-servers.md). Our tool factory is awaited with no time limit
+  // (custom-tools/loader.ts `await factory(sharedApi)`), so the bridge bounds its own wait.
+  mcp: { route: 'bridge', bridge: { waitMs: 5_000, nameMax: 64 } },
   // Hooks in-process: a generated extension, `.omp/extensions/<server>-hooks.ts` (pi's events, a new input
   // returned, and `session_stop` to keep going). Handlers run at most 30 s, then block.
   hooks: {

@@ -22,8 +22,9 @@ export const pi = {
   // AGENTS.md; no path-scoped rules.
   instructions: { agentsMd: 'reads' },
   approvals: { written: 'in the extension: a tool that asks confirms with the user before it runs (pi asks for no tool by itself)' },
-  // pi has no MCP.
-  mcp: { route: 'bridge' },
+  // pi has no MCP. pi 0.73 awaits an extension's factory with no time limit (loader.js `await factory(api)`),
+  // so the bridge bounds its own wait; the model providers take tool names of up to 64 characters.
+  mcp: { route: 'bridge', bridge: { waitMs: 5_000, nameMax: 64 } },
   // Hooks in-process: a generated extension, `.pi/extensions/<server>-hooks.ts`. `ask` confirms in the UI and
   // blocks without one. The agent's end is only watched: pi hands extensions its events through a queue the
   // agent loop does not wait for (AgentSession._handleAgentEvent), so a follow-up sent at the end of the last

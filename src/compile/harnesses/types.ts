@@ -302,6 +302,23 @@ export interface McpSupport {
   unfilled?: Partial<Record<McpReferencePlace, { says: string; project?: true }>>
   /** The project files (route `config`) it reads servers from, each merged with every server it can carry. */
   files?: readonly McpConfigFile[]
+  /** How our extension bridges the servers (route `bridge`; src/runtime/mcp-bridge.ts, docs/mcp-servers.md). */
+  bridge?: McpBridgeSupport
+}
+
+/** What the bridge needs to know of a harness, as measured with its pinned version. */
+export interface McpBridgeSupport {
+  /** How long the extension's start waits for all servers together before it registers the tools listed by then (the harness's own limit, if it has one, less its own start). */
+  waitMs: number
+  /**
+   * The harness's own limit on the start, where a user can raise it with a variable: the bridge then waits
+   * that limit less `reserveMs` (what the harness's own loading takes of it), rather than `waitMs`.
+   */
+  limit?: { env: string; reserveMs: number }
+  /** The longest tool name it hands its model (`<server>_<tool>` is cut to it). */
+  nameMax: number
+  /** Where its tools return text only: what then becomes of an image a server's tool returns, in words that follow the harness's name. */
+  textOnly?: string
 }
 
 /** One MCP configuration file of a harness, as a project holds it (a home's place comes from `userScope`). */

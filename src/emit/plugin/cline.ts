@@ -1,4 +1,5 @@
-import { clinePluginModule, clineTools } from '../cline.js'
+import { clineBridgeModule, clinePluginModule, clineTools } from '../cline.js'
+import { bridgeName, bridgesMcpServers } from '../codegen/mcp-bridge.js'
 import { pluginHookExtension } from '../hooks.js'
 import type { OutputFile } from '../types.js'
 import type { PluginFormatEmitter } from './types.js'
@@ -16,6 +17,10 @@ export const emitClinePlugin: PluginFormatEmitter = (plan) => {
   if (tools.length > 0) {
     const path = `${ROOT}/${plan.serverName}.ts`
     files.push({ kind: 'owned', path, content: clinePluginModule(plan, tools, path) })
+  }
+  if (bridgesMcpServers(plan, 'cline')) {
+    const path = `${ROOT}/${bridgeName(plan)}.ts`
+    files.push({ kind: 'owned', path, content: clineBridgeModule(plan, path) })
   }
   const hooks = pluginHookExtension(plan, 'cline', ROOT)
   if (hooks) files.push(hooks)

@@ -3,7 +3,8 @@ import type { CommandFile } from '../../compile/harnesses/types.js'
 import type { JsonValue } from '../../define/types.js'
 import { commandsAs } from '../commands.js'
 import { pluginHookExtension } from '../hooks.js'
-import { ompToolFactory, ompTools } from '../omp.js'
+import { bridgeName, bridgesMcpServers } from '../codegen/mcp-bridge.js'
+import { ompBridgeFactory, ompToolFactory, ompTools } from '../omp.js'
 import type { OutputFile } from '../types.js'
 import type { PluginFormatEmitter } from './types.js'
 
@@ -31,6 +32,11 @@ export const emitOmpPlugin: PluginFormatEmitter = (plan) => {
       files.push({ kind: 'owned', path, content: ompToolFactory(plan, tool, path) })
       return `./${path}`
     })
+  }
+  if (bridgesMcpServers(plan, 'omp')) {
+    const path = `${ROOT}/tools/${bridgeName(plan)}/index.ts`
+    files.push({ kind: 'owned', path, content: ompBridgeFactory(plan, path) })
+    manifest.tools = [...((manifest.tools as string[] | undefined) ?? []), `./${path}`]
   }
   const hooks = pluginHookExtension(plan, 'omp', ROOT)
   if (hooks) {

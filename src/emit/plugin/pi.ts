@@ -3,7 +3,8 @@ import type { CommandFile } from '../../compile/harnesses/types.js'
 import type { JsonValue } from '../../define/types.js'
 import { commandsAs } from '../commands.js'
 import { pluginHookExtension } from '../hooks.js'
-import { piExtension, piTools } from '../pi.js'
+import { bridgeName, bridgesMcpServers } from '../codegen/mcp-bridge.js'
+import { piBridgeExtension, piExtension, piTools } from '../pi.js'
 import { skillsIn } from '../skills.js'
 import type { OutputFile } from '../types.js'
 import type { PluginFormatEmitter } from './types.js'
@@ -27,6 +28,11 @@ export const emitPiPackage: PluginFormatEmitter = (plan) => {
   if (tools.length > 0) {
     const path = `${ROOT}/extensions/${plan.serverName}.ts`
     files.push({ kind: 'owned', path, content: piExtension(plan, tools, path) })
+    extensions.push(`./${path}`)
+  }
+  if (bridgesMcpServers(plan, 'pi')) {
+    const path = `${ROOT}/extensions/${bridgeName(plan)}.ts`
+    files.push({ kind: 'owned', path, content: piBridgeExtension(plan, path) })
     extensions.push(`./${path}`)
   }
   const hooks = pluginHookExtension(plan, 'pi', ROOT)

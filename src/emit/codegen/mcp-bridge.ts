@@ -1,0 +1,71 @@
+import { MCP_BRIDGE_ENTRY } from '../../bundle/entries.js'
+import { harness } from '../../compile/harnesses/index.js'
+import type { McpBridgeSupport } from '../../compile/harnesses/types.js'
+import type { Plan } from '../../compile/plan.js'
+import { targetOf } from '../../compile/target.js'
+import type { Harness } from '../../define/types.js'
+import { jsString } from './escape.js'
+import { generatedHeader } from './bridge.js'
+
+/*
+ * What the bridge extensions of pi, oh-my-pi and Cline share: the header naming the servers, the
+ * import of `scripts/mcp_bridge.mjs` (one script for the three, with the SDK's client bundled: nothing
+ * from the project's node_modules), and the call that connects, with the harness's limits from its
+ * description. Each emitter wraps the tools it gets into its harness's own tool shape.
+ */
+
+/** True when `id` gets the plan's MCP servers through the bridge. */
+export function bridgesMcpServers(plan: Plan, id: Harness): boolean {
+  return (plan.mcpServers ?? []).length > 0 && harness(id).mcp.route === 'bridge'
+}
+
+/** The bridge file's name, beside the tools' (`<server>-mcp`): one per MCP server name, as the tools' extension. */
+export function bridgeName(plan: Plan): string {
+  return `${plan.serverName}-mcp`
+}
+
+/** The one-line header of a bridge extension. */
+export function bridgeHeader(plan: Plan): string {
+  const servers = (plan.mcpServers ?? []).map((server) => `${JSON.stringify(server.name)} (${server.source.file})`).join(', ')
+  return generatedHeader(`the MCP ${(plan.mcpServers ?? []).length === 1 ? 'server' : 'servers'} ${servers}`)
+}
+
+/** The types of what the bridge script gives, for the bottom of an extension (src/runtime/mcp-bridge.ts has them in full). */
+export const BRIDGE_TYPES = `/** What scripts/mcp_bridge.mjs gives (unplugin-oac's src/runtime/mcp-bridge.ts). */
+interface McpBridge {
+  tools: Array<{
+    name: string
+    title?: string
+    description: string
+    inputSchema: Record<string, unknown>
+    call(
+      input: unknown,
+      call: { signal?: AbortSignal; progress?: (message: string) => void },
+    ): Promise<{ isError: boolean; text: string; content: Array<{ type: "text"; text: string } | { type: "image"; data: string; mimeType: string }> }>
+  }>
+  close(): Promise<void>
+}
+`
+
+/**
+ * The statements that connect (for the body of an async factory): `bridge` is then the bridge with the
+ * servers' tools. `cwd` and `report` are JS expressions (report takes a message); `taken` the names the
+ * harness has already (its built-ins and our tools).
+ */
+export function connectCode(plan: Plan, id: Harness, at: string, options: { cwd: string; report: string; taken: readonly string[] }, indent: string): string {
+  const support: McpBridgeSupport = harness(id).mcp.bridge!
+  const script = targetOf(plan).scriptFrom(at, `${targetOf(plan).scriptsFolder}/${MCP_BRIDGE_ENTRY}.mjs`)
+  return [
+    `const { connectMcpServers } = await import(${targetOf(plan).scriptUrl(jsString(script))}.href)`,
+    `const bridge: McpBridge = await connectMcpServers({`,
+    `  cwd: ${options.cwd},`,
+    `  waitMs: ${support.waitMs},`,
+    ...(support.limit ? [`  limit: ${JSON.stringify(support.limit)},`] : []),
+    `  nameMax: ${support.nameMax},`,
+    `  taken: ${JSON.stringify([...new Set(options.taken)])},`,
+    `  report: ${options.report},`,
+    `})`,
+  ]
+    .map((line) => `${indent}${line}`)
+    .join('\n')
+}

@@ -1,0 +1,279 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
+
+/*
+ * The MCP bridge: for a harness that shows its model no MCP tool by name (pi, oh-my-pi, Cline), its
+ * generated extension connects to each MCP server someone else wrote with the official SDK client, lists
+ * its tools, and registers each as one of the harness's own tools, forwarding calls and results. Bundled
+ * with the SDK into `scripts/vendor/unplugin-oac@<version>/mcp-bridge.mjs`, which `scripts/mcp_bridge.mjs`
+ * (the servers, as the plan has them) hands to every harness's extension: nothing is imported from the
+ * project's node_modules.
+ */
+
+/** A value of a server's definition: a literal, or the name of a variable of the harness's environment (`fromEnv`). */
+export type BridgeValue = string | { env: string }
+
+/** A server as the bridge connects to it (a planned server without its origin). */
+export type BridgedServer =
+  | { name: string; transport: 'stdio'; command: string; args: BridgeValue[]; env: Record<string, BridgeValue> }
+  | { name: string; transport: 'http'; url: string; bearerTokenEnv?: string; headers: Record<string, BridgeValue> }
+
+export interface BridgeOptions {
+  /** The folder a stdio server starts in: the harness's working folder. */
+  cwd: string
+  /** How long the harness's start waits for all the servers together; a server not listed by then is left out of the session (`OAC_MCP_BRIDGE_WAIT_MS` overrides it). */
+  waitMs: number
+  /** The harness's own limit, where a user may set it with a variable: set, the bridge waits it less `reserveMs`. */
+  limit?: { env: string; reserveMs: number }
+  /** The longest tool name the harness hands its model. */
+  nameMax: number
+  /** Tool names the harness has already (its built-ins, our own tools): a server's tool that would take one is left out. */
+  taken: readonly string[]
+  /** Says one problem (a server left out, a tool left out), in a line that names the server. */
+  report(message: string): void
+}
+
+/** One content block of a result, as pi and oh-my-pi take it. */
+export type BridgedBlock = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string }
+
+export interface BridgedResult {
+  isError: boolean
+  /** The result's content: text and images as they came, every other kind of block as text. */
+  content: BridgedBlock[]
+  /** The same as one text, an image as a line naming it (for a harness whose tools return text). */
+  text: string
+}
+
+export interface BridgedTool {
+  /** The name the model sees: `<server>_<tool>`, see `bridgedToolName`. */
+  name: string
+  server: string
+  /** The tool's own name on its server. */
+  tool: string
+  title?: string
+  description: string
+  /** The tool's input schema, as its server lists it. */
+  inputSchema: Record<string, unknown>
+  call(input: unknown, call: { signal?: AbortSignal; progress?: (message: string) => void }): Promise<BridgedResult>
+}
+
+export interface Bridge {
+  tools: BridgedTool[]
+  /** Closes every connection (stops the stdio servers). */
+  close(): Promise<void>
+}
+
+/**
+ * The name a server's tool is shown under: `<server>_<tool>` (as opencode and Kilo show an MCP server's
+ * tools), each character the model providers refuse in a name (they take `[A-Za-z0-9_-]`) as `_`, cut to
+ * `nameMax` characters.
+ */
+export function bridgedToolName(server: string, tool: string, nameMax: number): string {
+  return `${server}_${tool}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, nameMax)
+}
+
+/**
+ * The client checks a tool's structured result against its output schema only to refuse one that does
+ * not match; the bridge forwards what the server sent, as the server sent it, and leaves the SDK's
+ * validator (ajv, most of the client's code) out of the bundle.
+ */
+export class ForwardingValidator implements jsonSchemaValidator {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined })
+  }
+}
+
+/** The last lines a stdio server wrote to stderr, for the message when it fails to start. */
+const STDERR_KEPT = 2_000
+
+/** A connected server: its client and its tools. */
+interface Connected {
+  client: Client
+  tools: Tool[]
+}
+
+/**
+ * Connects to every server at once and lists their tools, waiting at most `options.waitMs` in all: a
+ * server that fails, or has not listed its tools by then, is closed and left out with one message naming
+ * it and why, and the others' tools are returned. Never rejects.
+ */
+export async function bridgeServers(servers: readonly BridgedServer[], options: BridgeOptions): Promise<Bridge> {
+  const waitMs = waitOf(options)
+  const clients: Client[] = []
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), waitMs)
+  })
+  const outcomes = await Promise.all(
+    servers.map(async (server) => {
+      const attempt = connect(server, options.cwd)
+      const outcome = await Promise.race([attempt.connected.then((connected) => ({ connected }), (error: unknown) => ({ error })), deadline])
+      if (outcome === 'late') {
+        options.report(`MCP server "${server.name}" did not list its tools within ${seconds(waitMs)}: its tools are left out of this session.${attempt.unset()}`)
+        void attempt.client.close().catch(() => undefined)
+        return undefined
+      }
+      if ('error' in outcome) {
+        options.report(`MCP server "${server.name}" could not be reached: ${attempt.problem(outcome.error)}. Its tools are left out of this session.${attempt.unset()}`)
+        void attempt.client.close().catch(() => undefined)
+        return undefined
+      }
+      clients.push(outcome.connected.client)
+      return { server, ...outcome.connected }
+    }),
+  )
+  clearTimeout(timer)
+  const taken = new Set(options.taken)
+  const tools: BridgedTool[] = []
+  for (const outcome of outcomes) {
+    if (!outcome) continue
+    for (const tool of outcome.tools) {
+      const name = bridgedToolName(outcome.server.name, tool.name, options.nameMax)
+      if (taken.has(name)) {
+        options.report(`MCP server "${outcome.server.name}"'s tool "${tool.name}" would be shown as "${name}", a name another tool has: it is left out of this session.`)
+        continue
+      }
+      taken.add(name)
+      tools.push(bridgedTool(outcome.server.name, outcome.client, tool, name))
+    }
+  }
+  return { tools, close: async () => void (await Promise.all(clients.map((client) => client.close().catch(() => undefined)))) }
+}
+
+/**
+ * The wait: `OAC_MCP_BRIDGE_WAIT_MS` where a user's servers need longer; else, where the user set the
+ * harness's own limit, that limit less what the harness's loading takes; else the harness's default.
+ */
+function waitOf(options: BridgeOptions): number {
+  const positive = (name: string) => {
+    const value = Number(process.env[name])
+    return Number.isInteger(value) && value > 0 ? value : undefined
+  }
+  const limit = options.limit && positive(options.limit.env)
+  return positive('OAC_MCP_BRIDGE_WAIT_MS') ?? (limit === undefined ? options.waitMs : Math.max(limit - options.limit!.reserveMs, 500))
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`
+}
+
+/** A value of the definition, filled from this process's environment (undefined when the variable is not set). */
+function filled(value: BridgeValue, unset: Set<string>): string | undefined {
+  if (typeof value === 'string') return value
+  const found = process.env[value.env]
+  if (found === undefined) unset.add(value.env)
+  return found
+}
+
+/** Starts connecting to one server: its client, what it resolves with, and the words for its failure. */
+function connect(server: BridgedServer, cwd: string) {
+  const unset = new Set<string>()
+  let transport: Transport
+  let stderr = ''
+  if (server.transport === 'stdio') {
+    const env: Record<string, string> = {}
+    for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value
+    for (const [key, value] of Object.entries(server.env)) {
+      const text = filled(value, unset)
+      if (text !== undefined) env[key] = text
+    }
+    const args = server.args.map((arg) => filled(arg, unset) ?? '')
+    // As most harnesses start a server: with their whole environment and the definition's variables.
+    const stdio = new StdioClientTransport({ command: server.command, args, env, cwd, stderr: 'pipe' })
+    stdio.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEPT)
+    })
+    transport = stdio
+  } else {
+    const headers: Record<string, string> = {}
+    const token = server.bearerTokenEnv === undefined ? undefined : filled({ env: server.bearerTokenEnv }, unset)
+    if (token !== undefined) headers.Authorization = `Bearer ${token}`
+    for (const [key, value] of Object.entries(server.headers)) {
+      const text = filled(value, unset)
+      if (text !== undefined) headers[key] = text
+    }
+    transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } })
+  }
+  const client = new Client({ name: 'unplugin-oac-bridge', version: '1' }, { capabilities: {}, jsonSchemaValidator: new ForwardingValidator() })
+  const connected = (async (): Promise<Connected> => {
+    await client.connect(transport)
+    const tools: Tool[] = []
+    let cursor: string | undefined
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor })
+      tools.push(...page.tools)
+      cursor = page.nextCursor
+    } while (cursor !== undefined)
+    return { client, tools }
+  })()
+  return {
+    client,
+    connected,
+    problem: (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error)
+      const said = stderr.trim().split('\n').slice(-3).join(' / ')
+      return said === '' ? message : `${message} (its stderr: ${said})`
+    },
+    unset: () => (unset.size === 0 ? '' : ` Not set in this environment: ${[...unset].join(', ')}.`),
+  }
+}
+
+function bridgedTool(server: string, client: Client, tool: Tool, name: string): BridgedTool {
+  return {
+    name,
+    server,
+    tool: tool.name,
+    ...(tool.title !== undefined && { title: tool.title }),
+    description: tool.description ?? tool.title ?? `The tool "${tool.name}" of the MCP server "${server}".`,
+    inputSchema: tool.inputSchema,
+    async call(input, call) {
+      const progress = call.progress
+      const result = (await client.callTool(
+        { name: tool.name, arguments: (input ?? {}) as Record<string, unknown> },
+        undefined,
+        {
+          ...(call.signal && { signal: call.signal }),
+          ...(progress && { onprogress: ({ progress: done, total, message }) => progress(message ?? (total === undefined ? `${done}` : `${done}/${total}`)), resetTimeoutOnProgress: true }),
+        },
+      )) as CallToolResult
+      return bridgedResult(result)
+    },
+  }
+}
+
+/** A tool's result as blocks and as text: text and images as they came; audio, links and resources as text naming them. */
+export function bridgedResult(result: CallToolResult): BridgedResult {
+  const content: BridgedBlock[] = []
+  const lines: string[] = []
+  for (const block of result.content ?? []) {
+    if (block.type === 'text') {
+      content.push({ type: 'text', text: block.text })
+      lines.push(block.text)
+    } else if (block.type === 'image') {
+      content.push({ type: 'image', data: block.data, mimeType: block.mimeType })
+      lines.push(`[an image, ${block.mimeType}]`)
+    } else {
+      const text =
+        block.type === 'audio'
+          ? `[audio, ${block.mimeType}]`
+          : block.type === 'resource_link'
+            ? `[resource ${block.uri}${block.name ? ` (${block.name})` : ''}]`
+            : 'text' in block.resource
+              ? block.resource.text
+              : `[resource ${block.resource.uri}${block.resource.mimeType ? `, ${block.resource.mimeType}` : ''}]`
+      content.push({ type: 'text', text })
+      lines.push(text)
+    }
+  }
+  // A result with structured content alone still says something.
+  if (content.length === 0 && result.structuredContent !== undefined) {
+    const text = JSON.stringify(result.structuredContent)
+    content.push({ type: 'text', text })
+    lines.push(text)
+  }
+  return { isError: result.isError === true, content, text: lines.join('\n') }
+}

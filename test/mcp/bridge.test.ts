@@ -1,0 +1,214 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compile } from '../../src/api.js'
+import type { Diagnostic } from '../../src/diagnostics.js'
+import { bridgedResult, bridgedToolName } from '../../src/runtime/mcp-bridge.js'
+import { repoRoot } from '../util/project.js'
+import { tempDir } from '../util/temp.js'
+
+/*
+ * The MCP bridge (src/runtime/mcp-bridge.ts) as pi and Cline load it from a compiled tree, with real SDK
+ * servers (test/fixtures/mcp-bridge/servers): one that answers, one that dies at its start, one that
+ * never answers, and an HTTP server nobody listens for. The hanging one would hold pi's session start
+ * forever without the bridge's bound: that it ends at all is the proof, with no clock read here.
+ * The bound is set wide (WAIT_MS), so that the live server starts within it on a loaded machine. The
+ * live server's tools register and answer with what it sent; each other server is named in one message
+ * saying why its tools are missing. Cline's run leaves the hanging server out, so its wait never ends
+ * by the clock.
+ */
+
+const fixture = resolve(repoRoot, 'test/fixtures/mcp-bridge')
+const NOTE = 'bridge-note-in-the-environment-only'
+/** The bridge's wait in these runs (`OAC_MCP_BRIDGE_WAIT_MS`): many times a server's start on a busy machine. */
+const WAIT_MS = 10_000
+let target: string
+/** The same servers but the hanging one. */
+let noHanging: string
+let diagnostics: Diagnostic[]
+
+beforeAll(async () => {
+  target = await tempDir('oac-bridge-')
+  noHanging = await tempDir('oac-bridge-')
+  process.env.BRIDGE_SERVERS = join(fixture, 'servers')
+  process.env.BRIDGE_NOTE = NOTE
+  try {
+    ;({ diagnostics } = await compile({ registry: 'registry.ts:registry', root: fixture, target, config: 'test', harnesses: ['pi', 'omp', 'cline'] }))
+    await compile({ registry: 'registry.ts:registry', root: fixture, target: noHanging, config: 'no-hanging', harnesses: ['cline'] })
+  } finally {
+    delete process.env.BRIDGE_SERVERS
+    delete process.env.BRIDGE_NOTE
+  }
+})
+
+/** Runs `load` with the note and the wait in the environment, and what the bridge reports on stderr in `reports`. */
+async function withBridgeEnvironment(reports: string[], load: () => Promise<void>): Promise<void> {
+  Object.assign(process.env, { BRIDGE_NOTE: NOTE, OAC_MCP_BRIDGE_WAIT_MS: String(WAIT_MS) })
+  const error = console.error
+  console.error = (message: string) => reports.push(message)
+  try {
+    await load()
+  } finally {
+    console.error = error
+    delete process.env.BRIDGE_NOTE
+    delete process.env.OAC_MCP_BRIDGE_WAIT_MS
+  }
+}
+
+/** Every file written, relative to the target. */
+async function written(): Promise<string[]> {
+  const entries = await readdir(target, { recursive: true, withFileTypes: true })
+  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name).slice(target.length + 1).split('\\').join('/'))
+}
+
+it('writes one bridge script that the three harnesses import, and no value of a variable', async () => {
+  const files = await written()
+  const extensions = ['.pi/extensions/oac-tools-mcp.ts', '.omp/tools/oac-tools-mcp/index.ts', '.cline/plugins/oac-tools-mcp.ts']
+  expect(files).toEqual(expect.arrayContaining(['scripts/mcp_bridge.mjs', ...extensions]))
+  expect(files.filter((file) => file.includes('mcp-bridge') || file.includes('mcp_bridge'))).toHaveLength(2)
+  for (const extension of extensions) expect(await readFile(join(target, extension), 'utf8')).toContain('scripts/mcp_bridge.mjs')
+  for (const file of files) expect(await readFile(join(target, file), 'utf8'), file).not.toContain(NOTE)
+  // The script names the variable, never its value.
+  expect(await readFile(join(target, 'scripts/mcp_bridge.mjs'), 'utf8')).toContain('"env": "BRIDGE_NOTE"')
+})
+
+it("goes to each harness's home folder for a user, the bridge script in the home's scripts folder", async () => {
+  const home = await tempDir('oac-bridge-home-')
+  process.env.BRIDGE_SERVERS = join(fixture, 'servers')
+  try {
+    await compile({ registry: 'registry.ts:registry', root: fixture, target: home, scope: 'user', config: 'test', harnesses: ['pi', 'omp', 'cline'] })
+  } finally {
+    delete process.env.BRIDGE_SERVERS
+  }
+  for (const extension of ['.pi/agent/extensions/oac-tools-mcp.ts', '.omp/agent/tools/oac-tools-mcp/index.ts', '.cline/plugins/oac-tools-mcp.ts']) {
+    expect(await readFile(join(home, extension), 'utf8')).toContain('join(homedir(), ".local/share/oac/oac-tools/mcp_bridge.mjs")')
+  }
+  expect(await readFile(join(home, '.local/share/oac/oac-tools/mcp_bridge.mjs'), 'utf8')).toContain('"name": "live"')
+})
+
+it("warns that Cline's tools return text, for each server", () => {
+  const textOnly = diagnostics.filter((d) => d.code === 'mcp-bridge-text-only')
+  expect(textOnly.map((d) => d.message)).toEqual(['live', 'dead', 'hanging', 'unreachable'].map((name) => expect.stringContaining(`MCP server "${name}"`)))
+})
+
+/** What each server other than the live one is reported for. */
+function expectReports(reports: string[], hanging: boolean): void {
+  expect(reports).toHaveLength(hanging ? 3 : 2)
+  expect(reports).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/MCP server "dead" could not be reached: .*dead: no database at db:\/\/nowhere.*left out of this session/),
+      ...(hanging ? [expect.stringContaining(`MCP server "hanging" did not list its tools within ${WAIT_MS / 1000} s: its tools are left out of this session.`)] : []),
+      expect.stringMatching(/MCP server "unreachable" could not be reached: .*Not set in this environment: BRIDGE_TOKEN\./),
+    ]),
+  )
+}
+
+describe('pi', () => {
+  interface Registered {
+    name: string
+    parameters: unknown
+    execute(id: string, params: unknown, signal: AbortSignal | undefined, onUpdate: undefined): Promise<{ content: unknown[] }>
+  }
+  const tools: Registered[] = []
+  const handlers = new Map<string, (event: { toolCallId?: string }) => unknown>()
+  const reports: string[] = []
+  let beforeSessionStart: number | undefined
+
+  beforeAll(() =>
+    withBridgeEnvironment(reports, async () => {
+      const extension = (await import(pathToFileURL(join(target, '.pi/extensions/oac-tools-mcp.ts')).href)) as { default(pi: unknown): void }
+      // The part of pi's ExtensionAPI the generated extension calls; pi emits session_start, and awaits it, before the first prompt.
+      extension.default({ on: (event: string, handler: (event: { toolCallId?: string }) => unknown) => handlers.set(event, handler), registerTool: (tool: Registered) => tools.push(tool) })
+      beforeSessionStart = tools.length
+      await handlers.get('session_start')?.({})
+    }),
+  )
+
+  it('returns from its factory at once, and registers the tools at session_start', () => {
+    expect(beforeSessionStart).toBe(0)
+    expect(tools.length).toBeGreaterThan(0)
+  })
+  afterAll(async () => {
+    await handlers.get('session_shutdown')?.({})
+  })
+
+  it("registers the live server's tools as <server>_<tool>, with the server's schema", () => {
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['live_broken', 'live_picture', 'live_read_note'])
+    expect(tools[0]!.parameters).toMatchObject({ type: 'object' })
+  })
+
+  it('names each other server and why, once', () => {
+    expectReports(
+      reports.map((report) => report.replace(/^pi: /, '')),
+      true,
+    )
+  })
+
+  it('forwards a call and its text, filled from the environment at run time', async () => {
+    const result = await tools.find((tool) => tool.name === 'live_read_note')!.execute('call-1', {}, undefined, undefined)
+    expect(result.content).toEqual([{ type: 'text', text: `note: ${NOTE}` }])
+    expect(handlers.get('tool_result')?.({ toolCallId: 'call-1' })).toBeUndefined()
+  })
+
+  it('forwards images and failures', async () => {
+    const picture = await tools.find((tool) => tool.name === 'live_picture')!.execute('call-2', {}, undefined, undefined)
+    expect(picture.content).toEqual([{ type: 'text', text: 'a dot' }, { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }])
+    const broken = await tools.find((tool) => tool.name === 'live_broken')!.execute('call-3', {}, undefined, undefined)
+    expect(broken.content).toEqual([{ type: 'text', text: 'the tool broke' }])
+    expect(handlers.get('tool_result')?.({ toolCallId: 'call-3' })).toEqual({ isError: true })
+  })
+})
+
+describe('Cline', () => {
+  const tools: Array<{ name: string; execute(input: unknown): Promise<string> }> = []
+  const reports: string[] = []
+
+  beforeAll(() =>
+    withBridgeEnvironment(reports, async () => {
+      const plugin = (await import(pathToFileURL(join(noHanging, '.cline/plugins/oac-tools-mcp.ts')).href)) as { default: { setup(api: unknown, ctx: unknown): Promise<void> } }
+      // The part of Cline's plugin API the generated module calls.
+      await plugin.default.setup({ registerTool: (tool: (typeof tools)[number]) => tools.push(tool) }, { workspaceInfo: { rootPath: noHanging } })
+    }),
+  )
+
+  it('registers the live tools, and names the others', () => {
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['live_broken', 'live_picture', 'live_read_note'])
+    expectReports(
+      reports.map((report) => report.replace(/^cline: /, '')),
+      false,
+    )
+  })
+
+  it('returns text, an image as a line naming it, and throws a failure', async () => {
+    expect(await tools.find((tool) => tool.name === 'live_picture')!.execute({})).toBe('a dot\n[an image, image/png]')
+    await expect(tools.find((tool) => tool.name === 'live_broken')!.execute({})).rejects.toThrow('the tool broke')
+  })
+})
+
+describe('what the bridge hands a harness', () => {
+  it('names a tool <server>_<tool>, each character a provider refuses as _, cut to the limit', () => {
+    expect(bridgedToolName('github', 'list_issues', 64)).toBe('github_list_issues')
+    expect(bridgedToolName('docs', 'search.v2/all', 64)).toBe('docs_search_v2_all')
+    expect(bridgedToolName('tracker', 'x'.repeat(80), 64)).toBe(`tracker_${'x'.repeat(56)}`)
+  })
+
+  it('turns every other kind of block into text naming it, and structured content alone into its JSON', () => {
+    const result = bridgedResult({
+      content: [
+        { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+        { type: 'resource_link', uri: 'file:///notes.md', name: 'notes' },
+        { type: 'resource', resource: { uri: 'file:///a.txt', text: 'the text of a' } },
+        { type: 'resource', resource: { uri: 'file:///b.bin', blob: 'AAAA', mimeType: 'application/octet-stream' } },
+      ],
+    })
+    expect(result.content).toEqual([
+      { type: 'text', text: '[audio, audio/wav]' },
+      { type: 'text', text: '[resource file:///notes.md (notes)]' },
+      { type: 'text', text: 'the text of a' },
+      { type: 'text', text: '[resource file:///b.bin, application/octet-stream]' },
+    ])
+    expect(result.isError).toBe(false)
+    expect(bridgedResult({ content: [], structuredContent: { open: 3 } })).toEqual({ isError: false, content: [{ type: 'text', text: '{"open":3}' }], text: '{"open":3}' })
+  })
+})
