@@ -80,15 +80,19 @@ describe("Cline's plugin module in a project", () => {
 })
 
 describe('Cline in a plugin folder and in a home', () => {
-  it('a plugin folder: the tools\' and the hooks\' modules under cline/, their scripts found from there, and a warning for the skills and workflows it cannot carry', async () => {
+  it('a plugin folder: the tools\' and the hooks\' modules under cline/, named by package.json, their scripts found from there, the skills at the root, and a warning for the workflows it cannot carry', async () => {
     const project = await copyProject(resolve(repoRoot, 'test/fixtures/plugin-gemini'), 'oac-plugin-cline-')
     const dir = await tempDir('oac-plugin-cline-dir-')
     const result = await compile({ root: project, registry: 'agents/registry.ts:registry', config: 'test', harnesses: ['cline'], plugin: {}, target: dir })
     expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([])
     const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
-    // The hooks' module goes where pi's extensions go (cline/extensions/): whether `cline plugin install` loads it from there is not proven.
     const modules = files.filter((path) => path.startsWith('cline/')).sort()
     expect(modules).toEqual(['cline/extensions/oac-tools-hooks.ts', 'cline/oac-tools.ts'])
+    // `cline plugin install` loads the paths package.json's `cline` key names (test/harness/plugin-cline.test.ts).
+    const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { cline: { plugins: Array<{ paths: string[] }> } }
+    expect(manifest.cline.plugins.flatMap((entry) => entry.paths).sort()).toEqual(modules.map((path) => `./${path}`))
+    // An installed Cline plugin's skills are the skills/ beside its package.json.
+    expect(files.filter((path) => path.startsWith('skills/') && path.endsWith('/SKILL.md')).length).toBeGreaterThan(0)
     expect(files.filter((path) => path.startsWith('.cline/') || path.startsWith('.agents/'))).toEqual([])
     for (const module of modules) {
       const text = await readFile(join(dir, module), 'utf8')
@@ -97,7 +101,8 @@ describe('Cline in a plugin folder and in a home', () => {
       for (const script of scripts) expect(existsSync(resolve(dir, dirname(module), script)), `${module} -> ${script}`).toBe(true)
     }
     const warnings = result.diagnostics.filter((d) => d.severity === 'warning' && d.message.includes('Cline')).map((d) => d.message)
-    expect(warnings).toEqual(expect.arrayContaining([expect.stringContaining('skills are read from folders only'), expect.stringContaining('workflows are read from folders only')]))
+    expect(warnings).toEqual(expect.arrayContaining([expect.stringContaining('workflows are read from folders only')]))
+    expect(warnings.filter((message) => message.includes("plugin's skills"))).toEqual([])
     await rm(project, { recursive: true, force: true })
     await rm(dir, { recursive: true, force: true })
   })

@@ -447,7 +447,10 @@ function clineDriver(): HarnessDriver {
         ...env,
         // In the CLI's own process: by default a run starts a hub daemon that outlives it.
         CLINE_SESSION_BACKEND_MODE: 'local',
-        // The plugin sandbox's import of the project's plugins (4 s by default) is a cold Bun start on a busy machine.
+        // The plugin sandbox must start and import the plugins within 4 s by default, or the run goes on without
+        // them. Its own start (a Node process loading Cline's modules) took 2.1 to 3.8 s before any plugin was
+        // evaluated on this tier's shared two-core machine, and each run's fresh TMPDIR makes its TypeScript
+        // loader (jiti) cold; our modules add about 0.5 to 1.5 s then (docs/cline.md). Not a limit of ours to lift.
         CLINE_PLUGIN_IMPORT_TIMEOUT_MS: '60000',
       }
       // The user's one-time step: an OpenAI-compatible provider pointed at the endpoint.

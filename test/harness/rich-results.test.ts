@@ -49,9 +49,12 @@ interface Observed {
   /**
    * How a call of the tool that always asks goes without a user: refused, the model reading the
    * CLI's refusal (and marked failed where the API has a flag), or the run ends at the call, the
-   * CLI printing `rejected` (the script's turn after it is never asked for).
+   * CLI printing `rejected` (the script's turn after it is never asked for); or, where the CLI has no
+   * approval rules of ours (compile warns `approval-unsupported`) and refuses every call without its
+   * approve-all flag, the text the model reads for a call of `tool`: the rich results are then shown in
+   * a run with the flag, and the tool that asks is called in a run without it.
    */
-  ask: { refused: RegExp; isError?: true } | { endsRun: RegExp }
+  ask: { refused: RegExp; isError?: true } | { endsRun: RegExp } | { everyCallRefused: (tool: string) => string }
   /**
    * How the model reads `ctx.error`: its message, marked failed where the API has a flag (`is_error`,
    * Gemini's `error`; the OpenAI APIs have none), or quoted inside the CLI's own error text, with the
@@ -60,9 +63,7 @@ interface Observed {
   error: { flagged: boolean; quoted?: true }
 }
 
-const TESTED = HARNESSES.filter((id): id is Exclude<Harness, 'cline'> => id !== 'cline')
-// Cline's proofs of this kind are in test/harness/cline.test.ts (not yet folded in here).
-const OBSERVED: Record<Exclude<Harness, 'cline'>, Observed> = {
+const OBSERVED: Record<Harness, Observed> = {
   claude: {
     image: 'in-result',
     details: 'log',
@@ -137,6 +138,16 @@ const OBSERVED: Record<Exclude<Harness, 'cline'>, Observed> = {
     ask: { refused: /^Qwen Code requires permission to use "mcp__oac-tools__delete_report", but that permission was declined/ },
     error: { flagged: false, quoted: true },
   },
+  cline: {
+    // A plugin tool's `execute` returns text: our plugin hands Cline the result's text, without the image or the details.
+    image: 'text-only',
+    details: 'log',
+    structuredCopies: 1,
+    // `--auto-approve false` in a headless run: every tool, ours and its own.
+    ask: { everyCallRefused: (tool) => JSON.stringify({ error: `Tool "${tool}" requires approval in a TTY session -- NOT a tool or system failure. Clarify with user before proceeding.` }) },
+    // The error our plugin throws, as Cline hands the model a tool's error: `{"error":"<message>"}`.
+    error: { flagged: false, quoted: true },
+  },
 }
 
 let ruled: CompiledProject
@@ -197,7 +208,7 @@ function mentions(request: SeenRequest, json: string): boolean {
   return body.includes(json) || body.includes(JSON.stringify(json).slice(1, -1))
 }
 
-for (const id of TESTED) {
+for (const id of HARNESSES) {
   const driver = DRIVERS[id]
   const observed = OBSERVED[id]
 
@@ -212,8 +223,9 @@ for (const id of TESTED) {
       const forecast = await scriptResult(dir, 'forecast', FORECAST)
       if (!chart.ok || !forecast.ok) throw new Error('the playground tools failed when run directly')
       const png = chart.images![0]!.data
-      const main = [call(id, plan, 'forecast_chart', CHART), call(id, plan, 'forecast', FORECAST), call(id, plan, 'delete_report', { name: KEPT }), { text: 'done' }]
-      const { model, result } = await run(driver, ruled, main, true)
+      const everyCallRefused = 'everyCallRefused' in observed.ask
+      const main = [call(id, plan, 'forecast_chart', CHART), call(id, plan, 'forecast', FORECAST), ...(everyCallRefused ? [] : [call(id, plan, 'delete_report', { name: KEPT })]), { text: 'done' }]
+      const { model, result } = await run(driver, ruled, main, !everyCallRefused)
       const requests = model.conversation('main')
       const output = result.stdout + result.stderr
 
@@ -242,7 +254,15 @@ for (const id of TESTED) {
 
       // The tool that always asks: never run, however the CLI tells it.
       expect(existsSync(join(dir, `reports/${KEPT}.md`))).toBe(true)
-      if ('refused' in observed.ask) {
+      if ('everyCallRefused' in observed.ask) {
+        expect(result.code, output).toBe(0)
+        expect(requests).toHaveLength(main.length)
+        const deletion = call(id, plan, 'delete_report', { name: KEPT })
+        const held = await run(driver, ruled, [deletion, { text: 'done' }], true)
+        expect(held.result.code, held.result.stdout + held.result.stderr).toBe(0)
+        expect(driver.resultText(onlyResult(held.model.conversation('main')[1]).text)).toBe(observed.ask.everyCallRefused(toolCall(id, plan, 'delete_report', {}).name))
+        expect(existsSync(join(dir, `reports/${KEPT}.md`))).toBe(true)
+      } else if ('refused' in observed.ask) {
         expect(result.code, output).toBe(0)
         const refused = onlyResult(requests[3])
         expect(driver.resultText(refused.text).trim()).toMatch(observed.ask.refused)

@@ -9,6 +9,7 @@ import { isolatedHome } from './cache.js'
 import { converse } from './conversation.js'
 import { DRIVERS, toolCall } from './drivers.js'
 import { compiledProject } from './project.js'
+import type { Turn } from './scripted-model.js'
 
 /*
  * What each real CLI shows its model for a tool whose schema holds each construct of the support
@@ -21,8 +22,12 @@ import { compiledProject } from './project.js'
  */
 
 const fixture = resolve(import.meta.dirname, 'fixtures/schemas')
-/** The MCP harnesses whose limits this file verifies (Codex's errors would stop the fixture's build). */
-const VERIFIED = ['claude', 'gemini', 'copilot', 'qwen'] as const satisfies readonly Harness[]
+/**
+ * The MCP harnesses whose limits this file verifies (Codex's errors would stop the fixture's build), and
+ * Cline, whose plugin registers each tool with its JSON Schema as written (it has no sub-agents of ours:
+ * its main agent's first request shows the tools).
+ */
+const VERIFIED = ['claude', 'gemini', 'copilot', 'qwen', 'cline'] as const satisfies readonly Harness[]
 
 const cleanup: string[] = []
 afterAll(async () => {
@@ -63,9 +68,10 @@ for (const id of VERIFIED) {
       const { dir, plan, diagnostics } = await compiledProject(fixture, `oac-schemas-${id}-`, { config: 'test', harnesses: [id] })
       const { home, env } = await isolatedHome()
       cleanup.push(dir, home)
-      const model = await converse(driver, { project: dir, plan, home, env }, { main: [...driver.startAgent!('shaper'), { text: 'done' }], shaper: [driver.finishAgent('shaped')] })
-      // The sub-agent is shown its tools in every one of these CLIs (Qwen Code's main agent only names them).
-      const shownTools = model.conversation('shaper')[0]!.tools
+      const scripts: Record<string, Turn[]> = driver.startAgent ? { main: [...driver.startAgent('shaper'), { text: 'done' }], shaper: [driver.finishAgent('shaped')] } : { main: [{ text: 'done' }] }
+      const model = await converse(driver, { project: dir, plan, home, env }, scripts)
+      // The sub-agent is shown its tools in every one of these CLIs but Cline (Qwen Code's main agent only names them).
+      const shownTools = model.conversation(driver.startAgent ? 'shaper' : 'main')[0]!.tools
       // Each field of the fixture is described by the construct it holds.
       const fields = new Map<string, Seen>()
       for (const tool of plan.tools) {

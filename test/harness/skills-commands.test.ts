@@ -20,7 +20,7 @@ import { type ScriptedModel, type SeenRequest, startScriptedModel, type ToolCall
 /*
  * Skills and commands in each real harness CLI, with the skill `weather-reports` of
  * test/fixtures/skills-commands (its tools `forecast` and `chart`, two extra files) and its command
- * `forecast` (`{{args}}`, run as the agent `planner`), compiled for all nine harnesses: so the skill is
+ * `forecast` (`{{args}}`, run as the agent `planner`), compiled for all ten harnesses: so the skill is
  * in both `.claude/skills/` and `.agents/skills/`, and every CLI that reads both must show it once.
  *   (a) the CLI lists the skill once, and the command, offline, with its own list command or loader;
  *   (b) with the scripted model, the model takes the skill up (its skill tool, or reading SKILL.md),
@@ -108,8 +108,16 @@ interface Proof {
    * skill roots table, or nowhere (the model runs the script from the project folder).
    */
   folder: 'request' | 'codex-roots' | 'none'
-  /** How a headless run starts the command, and the conversation whose first request holds the prompt; or why a headless run cannot. */
-  command: { prompt: string; args?: string[]; conversation: string } | { unsupported: string }
+  /**
+   * How a headless run starts the command, and the conversation whose first request holds the prompt
+   * (`expanded`, where the CLI fills no placeholder: what it sends in place of the prompt filled in);
+   * or why a headless run cannot.
+   */
+  command: { prompt: string; args?: string[]; conversation: string; expanded?: string } | { unsupported: string }
+  /** Why its list shows no commands, where it has none. */
+  noCommandList?: string
+  /** The command's output in its shell tool's result, where the result wraps it. */
+  shellOutput?: (result: string) => string
   /** Arguments of the skill conversation's run beyond the driver's. */
   args?: string[]
 }
@@ -240,11 +248,28 @@ process.exit(0)
   return { skills: listed.skills.map((skill) => skill.name), commands: listed.commands.map((command) => command.name) }
 }
 
+/**
+ * Cline has no list without a terminal (docs/cline.md): its model's `skills` tool lists the skills by
+ * name at the end of the tool's description in the first request (`Available skills: a, b.`).
+ */
+async function clineSkills(context: RunContext): Promise<Listed> {
+  const model = await startScriptedModel({ scripts: { main: [{ text: 'ok' }] }, conversationOf: conversationOf(context.plan), maxRequests: 10 })
+  try {
+    const run = await DRIVERS.cline.run(model, context)
+    expect(run.code, run.stderr).toBe(0)
+    const tools = model.conversation('main')[0]!.body.tools as Array<{ function: { name: string; description: string } }>
+    const listing = tools.find((tool) => tool.function.name === 'skills')!.function.description
+    const names = /Available skills: (.*)\.$/.exec(listing)?.[1]
+    expect(names, listing).toBeDefined()
+    return { skills: names!.split(', '), commands: [] }
+  } finally {
+    await model.close()
+  }
+}
+
 /* ---------------------------------------------------------------- each CLI */
 
-const TESTED = HARNESSES.filter((id): id is Exclude<Harness, 'cline'> => id !== 'cline')
-// Cline's proofs of this kind are in test/harness/cline.test.ts (not yet folded in here).
-const PROOF: Record<Exclude<Harness, 'cline'>, Proof> = {
+const PROOF: Record<Harness, Proof> = {
   claude: {
     list: claudeInit,
     activate: () => ({ calls: [{ name: 'Skill', input: { skill: SKILL } }] }),
@@ -273,6 +298,7 @@ const PROOF: Record<Exclude<Harness, 'cline'>, Proof> = {
     instructionsIn: 'result',
     folder: 'request',
     command: { prompt: `/${COMMAND} ${CITY}`, conversation: 'main' },
+    noCommandList: 'Gemini CLI has no list of commands',
   },
   copilot: {
     list: copilotList,
@@ -330,6 +356,19 @@ const PROOF: Record<Exclude<Harness, 'cline'>, Proof> = {
     folder: 'none',
     command: { prompt: `/${COMMAND} ${CITY}`, conversation: 'main' },
   },
+  cline: {
+    list: clineSkills,
+    activate: () => ({ calls: [{ name: 'skills', input: { skill: SKILL, args: null } }] }),
+    shell: (command) => ({ name: 'run_commands', input: { commands: [command] } }),
+    // `[{ query, result, success }]`, one entry per command.
+    shellOutput: (result) => (JSON.parse(result) as Array<{ result: string }>).map((entry) => entry.result).join(''),
+    instructionsIn: 'result',
+    // The skill's text comes without its folder, and the skills tool names none: the model runs the script from the project folder.
+    folder: 'none',
+    // The workflow's text, its `{{args}}` written as words, with the text typed after `/forecast` at its end.
+    command: { prompt: `/${COMMAND} ${CITY}`, conversation: 'main', expanded: `Get the forecast for the text at the end of this message and summarise it. ${CITY}` },
+    noCommandList: 'Cline shows its workflows only on its settings screen, in a terminal (docs/cline.md)',
+  },
 }
 
 /**
@@ -357,7 +396,7 @@ async function run(id: Harness, scripts: Record<string, Turn[]>, extra: Partial<
 
 const textOf = (request: Pick<SeenRequest, 'body'>) => JSON.stringify(request.body)
 
-for (const id of TESTED) {
+for (const id of HARNESSES) {
   const driver = DRIVERS[id]
   const proof = PROOF[id]
 
@@ -368,9 +407,9 @@ for (const id of TESTED) {
       const { home: homeDir, env } = await home()
       const listed = await proof.list({ project: project.dir, plan: project.plan, home: homeDir, env })
       expect(count(listed.skills, SKILL), listed.skills.join(', ')).toBe(1)
-      // Codex keeps the command's skill out of its model's list (it comes with `$forecast`); Gemini CLI has no list of commands.
+      // Codex keeps the command's skill out of its model's list (it comes with `$forecast`).
       if (id === 'codex') expect(count(listed.skills, COMMAND)).toBe(0)
-      else if (id !== 'gemini') expect(count(listed.commands, COMMAND), listed.commands.join(', ')).toBe(1)
+      else if (proof.noCommandList === undefined) expect(count(listed.commands, COMMAND), listed.commands.join(', ')).toBe(1)
     })
 
     it("activates the skill, gets its instructions, and runs the documented command through the shell tool", async () => {
@@ -393,7 +432,7 @@ for (const id of TESTED) {
       expect(instructions).toContain(INSTRUCTION)
       expect(instructions).toContain('node scripts/forecast.mjs --city <string>')
       if (proof.folder !== 'none') expect(folder, instructions).toBeDefined()
-      const output = requests[2]!.toolResults.map((r) => driver.resultText(r.text)).join('\n')
+      const output = requests[2]!.toolResults.map((r) => (proof.shellOutput ?? driver.resultText)(r.text)).join('\n')
       expect(output).toContain(expected.stdout.trim())
       expect(output).toContain(`Sunny in ${CITY}.`)
     })
@@ -406,7 +445,7 @@ for (const id of TESTED) {
         const scripts = { main: [{ text: 'done' }, { text: 'done' }], planner: [{ text: 'done' }, { text: 'done' }] }
         const { model, result } = await run(id, scripts, { prompt: command.prompt, args: command.args ?? [] })
         // The first scripted request (a side request, such as a title, may quote the prompt too).
-        const holding = model.requests.filter((request) => request.conversation !== undefined).filter((request) => textOf(request).includes(EXPANDED) || (id === 'codex' && textOf(request).includes('Get the forecast for the text after')))
+        const holding = model.requests.filter((request) => request.conversation !== undefined).filter((request) => textOf(request).includes(command.expanded ?? EXPANDED) || (id === 'codex' && textOf(request).includes('Get the forecast for the text after')))
         expect(holding.length, `${result.stdout}\n${result.stderr}`).toBeGreaterThan(0)
         expect(holding[0]!.conversation).toBe(command.conversation)
         if (id === 'codex') expect(textOf(holding[0]!)).toContain(`$${COMMAND} ${CITY}`)

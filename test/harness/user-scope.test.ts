@@ -4,19 +4,22 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
 import { harness } from '../../src/compile/harnesses/index.js'
+import type { Plan } from '../../src/compile/plan.js'
 import { type Harness, HARNESSES } from '../../src/define/types.js'
 import { writeOutputs } from '../../src/write/index.js'
 import { copyProject, repoRoot } from '../util/project.js'
 import { installHarnessPackage, isolatedHome, pluginTemplate, preinstallPlugin } from './cache.js'
-import { BUN, installQwen, KILO_PLUGIN } from './drivers.js'
+import { BUN, DRIVERS, installQwen, KILO_PLUGIN } from './drivers.js'
 import { offlineRun } from './offline.js'
+import { startScriptedModel, type Turn } from './scripted-model.js'
 
 /*
  * User scope in the real CLIs: the two registries of test/fixtures/user-scope (`writing`: word_count,
  * delete_note, the agent editor, the skill counting, the command count; `travel`: forecast, planner,
  * packing, trip), installed side by side with `scope: 'user'` into one temp home that already holds the
  * user's own settings, its ~/.config a link to a dotfiles checkout. Each CLI, started offline in an
- * unrelated folder with that HOME and none of its override variables, must see both registries' tools;
+ * unrelated folder with that HOME and none of its override variables (Cline: against the scripted model,
+ * which it has no list without), must see both registries' tools;
  * then `travel` is removed and each must see `writing` alone. That the files land byte for byte and go again is test/api/user-scope.test.ts; the
  * scripted-model runs are test/harness/user-scope-model.test.ts. What each CLI did is in docs/user-scope.md.
  *   npm run build && npx vitest run --config vitest.harness.config.ts test/harness/user-scope.test.ts
@@ -34,6 +37,8 @@ let env: NodeJS.ProcessEnv
 let work: string
 /** What a CLI printed last, for the message of a test that fails. */
 let lastOutput = ''
+/** The plan of the registry `writing` (a driver's run takes one). */
+let writingPlan: Plan
 
 async function temp(prefix: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix))
@@ -70,7 +75,8 @@ beforeAll(async () => {
     await writeFile(join(home, path), text)
   }
   for (const [registry, { server }] of Object.entries(REGISTRIES)) {
-    await compile({ root, registry: `agents/registry.ts:${registry}`, scope: 'user', target: home, serverName: server })
+    const { plan } = await compile({ root, registry: `agents/registry.ts:${registry}`, scope: 'user', target: home, serverName: server })
+    if (registry === 'writing') writingPlan = plan
   }
   // Offline, opencode and Kilo would wait to install their plugin package into their config folder.
   await preinstallPlugin(await pluginTemplate('@opencode-ai/plugin', harness('opencode').proof.cli.version), join(home, '.config/opencode'))
@@ -130,9 +136,7 @@ const CALLS: Record<Registry, [string, Record<string, string>, () => string]> = 
  * Which registries `id`, started in the user's folder, shows: for each, whether its server is listed
  * connected (MCP harnesses) or its tool loaded and ran there (native ones).
  */
-const TESTED = HARNESSES.filter((id): id is Exclude<Harness, 'cline'> => id !== 'cline')
-// Cline's proofs of this kind are in test/harness/cline.test.ts (not yet folded in here).
-const SEES: Record<Exclude<Harness, 'cline'>, () => Promise<Registry[]>> = {
+const SEES: Record<Harness, () => Promise<Registry[]>> = {
   async claude() {
     const listed = await run(await bin('claude', 'claude'), ['mcp', 'list'])
     return registries((server) => new RegExp(`^${server}: .* - ✔ Connected$`, 'm').test(listed))
@@ -168,6 +172,24 @@ const SEES: Record<Exclude<Harness, 'cline'>, () => Promise<Registry[]>> = {
     const script = join(await temp('oac-user-omp-'), 'load.ts')
     await writeFile(script, ompLoad(join(dir, '../../..')))
     return loaded(await run(join(dir, '../bun'), [script, work, JSON.stringify(calls())], { PATH: `${join(dir, '..')}:${env.PATH}` }))
+  },
+  // No command lists Cline's plugins without a terminal (docs/cline.md): a run against the scripted model
+  // (loopback only) in the user's folder shows the tools its plugins registered, and calls one of each registry it has.
+  async cline() {
+    const main: Turn[] = [...present.map((registry) => ({ calls: [{ name: CALLS[registry][0], input: CALLS[registry][1] }] })), { text: 'done' }]
+    const model = await startScriptedModel({ scripts: { main }, conversationOf: (request) => (request.tools.length > 0 ? 'main' : undefined), maxRequests: 10 })
+    try {
+      await DRIVERS.cline.install()
+      const result = await DRIVERS.cline.run(model, { project: work, plan: writingPlan, home, env })
+      lastOutput = `${result.stdout}\n${result.stderr}`
+      expect(result.code, lastOutput).toBe(0)
+    } finally {
+      await model.close()
+    }
+    const [first, ...rest] = model.conversation('main')
+    expect(rest.map((request) => request.toolResults.map((result) => result.text).join(''))).toEqual(present.map((registry) => CALLS[registry][2]()))
+    const tools = first!.tools.map((tool) => tool.name)
+    return registries((server) => tools.includes(Object.values(REGISTRIES).find((registry) => registry.server === server)!.tool))
   },
 }
 
@@ -215,7 +237,7 @@ describe.each(['both registries', 'writing alone, once travel is removed'])('%s'
     present = expected
   })
 
-  it.each(TESTED.map((id) => [`${harness(id).title} ${harness(id).proof.cli.version}`, id] as const))('%s, started in an unrelated folder, sees them', async (_title, id) => {
+  it.each(HARNESSES.map((id) => [`${harness(id).title} ${harness(id).proof.cli.version}`, id] as const))('%s, started in an unrelated folder, sees them', async (_title, id) => {
     expect(await SEES[id](), lastOutput).toEqual(expected)
   })
 })

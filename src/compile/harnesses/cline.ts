@@ -71,9 +71,8 @@ export const cline = {
   plugin: {
     format: 'cline',
     serverName: (_plugin, server) => server,
-    install: 'cline plugin install <dir>/cline',
+    install: 'cline plugin install <dir>',
     unsupported: {
-      skills: { says: 'its plugins are code modules, and skills are read from folders only', fix: 'install the skills with --scope user' },
       commands: { says: 'its plugins are code modules, and workflows are read from folders only', fix: 'install the commands with --scope user' },
     },
   },

@@ -8,8 +8,10 @@ import type { PluginFormatEmitter } from './types.js'
 const ROOT = 'cline'
 
 /**
- * Cline: its plugin modules under `cline/` (the tools' and the hooks'), as in a project's `.cline/plugins/`;
- * they find the scripts relative to themselves. Cline's skills, workflows and rules are not plugin parts.
+ * Cline: its plugin modules under `cline/` (the tools' and the hooks'), named by `package.json`'s
+ * `cline.plugins` key. `cline plugin install <dir>` copies the whole folder (the scripts with it) and
+ * loads the paths the key names; without the key, it would load every `.ts` and `.js` file of the
+ * folder, pi's extensions among them (docs/cline.md). The modules find the scripts relative to themselves.
  */
 export const emitClinePlugin: PluginFormatEmitter = (plan) => {
   const files: OutputFile[] = []
@@ -24,5 +26,6 @@ export const emitClinePlugin: PluginFormatEmitter = (plan) => {
   }
   const hooks = pluginHookExtension(plan, 'cline', ROOT)
   if (hooks) files.push(hooks)
-  return { files }
+  if (files.length === 0) return { files }
+  return { files, packageJson: { cline: { plugins: [{ paths: files.map((file) => `./${file.path}`) }] } } }
 }

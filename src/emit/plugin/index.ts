@@ -23,10 +23,10 @@ const ROOT_SKILLS = 'skills'
 /**
  * The formats that read the root `skills/`: Gemini CLI's extension (its fixed skills folder), an
  * oh-my-pi package (its conventional folder, with no manifest key) and Claude Code's plugin (which
- * reads it whatever its manifest names; the Copilot CLI's manifest names it). Their skills are one
- * folder, written once for all of them.
+ * reads it whatever its manifest names; the Copilot CLI's manifest names it), and an installed Cline
+ * plugin (the `skills/` beside its package.json). Their skills are one folder, written once for all of them.
  */
-const ROOT_SKILL_FORMATS: ReadonlySet<PluginFormat> = new Set(['gemini', 'omp', 'claude'])
+const ROOT_SKILL_FORMATS: ReadonlySet<PluginFormat> = new Set(['gemini', 'omp', 'claude', 'cline'])
 
 /**
  * A plugin folder (`--plugin`): every format a selected harness installs from, side by side in one
