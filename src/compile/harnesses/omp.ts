@@ -27,7 +27,7 @@ export const omp = {
   },
   agentFile: null,
   // `.omp/rules/*.md` by `globs` (and `alwaysApply`), and Copilot's `.github/instructions` by `applyTo`; a `.omp/AGENTS.md` takes the root AGENTS.md's place.
-  instructions: { agentsMd: 'reads', hiddenBy: ['.omp/AGENTS.md'], readsScopedOf: ['copilot'], scoped: { file: (rule) => `.omp/rules/${rule}.md`, key: 'globs', form: 'list' } },
+  instructions: { agentsMd: 'reads', hiddenBy: ['.omp/AGENTS.md'], readsScopedOf: ['copilot'], scoped: { file: (rule) => `.omp/rules/${rule}.md`, key: 'globs', form: 'list' }, home: { file: '.omp/agent/AGENTS.md' } },
   approvals: { written: 'as each tool\'s `approval` policy (`allow` or `prompt`)' },
   // 18.2.3 connects the servers of `.omp/mcp.json` but mounts their tools as `xd://` devices, not as tools
   // its model calls by name (docs/mcp-servers.md).

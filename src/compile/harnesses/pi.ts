@@ -20,7 +20,7 @@ export const pi = {
   },
   agentFile: null,
   // AGENTS.md; no path-scoped rules.
-  instructions: { agentsMd: 'reads' },
+  instructions: { agentsMd: 'reads', home: { file: '.pi/agent/AGENTS.md' } },
   approvals: { written: 'in the extension: a tool that asks confirms with the user before it runs (pi asks for no tool by itself)' },
   // pi has no MCP.
   mcp: { route: 'bridge' },
