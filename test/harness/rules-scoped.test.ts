@@ -21,9 +21,10 @@ import type { SeenRequest, Turn } from './scripted-model.js'
  * - a path rule (test/fixtures/rules's `scopedProof`, for `src/**\/*.ts`) compiled into a git project:
  *   absent from the first request that shows the model its tools, and there exactly once in the request
  *   after the model reads `src/app.ts` (each CLI loads it once a matching file is touched);
- * - a user-scope install (`scope: 'user'`) of the `proof` registry into a home where the user's own
- *   instruction file already holds their text: in each CLI, started in a fresh git project, the first
- *   request with tools carries the rule once and the user's text once.
+ * - a user-scope install (`scope: 'user'`) of the `proof` registry, for every harness at once, into a home
+ *   where the user's own instruction file already holds their text: in each CLI, started in a fresh git
+ *   project, the first request with tools carries the rule once and the user's text once;
+ * - a plugin folder, installed as an extension (below).
  *   npx vitest run --config vitest.harness.config.ts test/harness/rules-scoped.test.ts
  */
 
@@ -116,7 +117,8 @@ for (const id of HARNESSES) {
       await writeFile(file, `# Mine\n\n${USERS}\n`)
       const source = await copyProject(join(repoRoot, 'test/fixtures/rules'), `oac-rules-home-src-${id}-`)
       cleanup.push(source)
-      const { plan } = await compile({ root: source, registry: 'agents/registries.ts:proof', harnesses: [id], scope: 'user', target: home })
+      // Installed for every harness: each CLI must read its own home file alone.
+      const { plan } = await compile({ root: source, registry: 'agents/registries.ts:proof', harnesses: [...HARNESSES], scope: 'user', target: home })
       const project = await mkdtemp(join(tmpdir(), `oac-rules-home-${id}-`))
       cleanup.push(project)
       await exec('git', ['init', '-q', project])

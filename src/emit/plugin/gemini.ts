@@ -1,8 +1,7 @@
 import { harness } from '../../compile/harnesses/index.js'
 import type { Plan } from '../../compile/plan.js'
 import { instructionPlace } from '../../compile/rule-places.js'
-import type { Harness } from '../../define/types.js'
-import type { JsonValue } from '../../define/types.js'
+import type { Harness, JsonValue } from '../../define/types.js'
 import { mcpServerScript } from '../../runtime/mcp-launcher.js'
 import { hasNativeForm, nativeToolName } from '../codegen/prompt-docs.js'
 import { jsonDocument, tomlDocument } from '../codegen/escape.js'
@@ -32,7 +31,7 @@ const POLICY_PRIORITY = 500
 export const emitGeminiExtension: PluginFormatEmitter = (plan, harnesses) => {
   const { name, version, description } = plan.plugin
   const served = harnesses.some((id) => servesMcp(plan, id))
-  const manifest: { [key: string]: JsonValue } = { name, version, description, ...(served ? { mcpServers: { [plan.serverName]: serverEntry(plan) } } : {}), ...contextFile(plan, harnesses[0]!) }
+  const manifest: { [key: string]: JsonValue } = { name, version, description, ...(served ? { mcpServers: { [plan.serverName]: serverEntry(plan) } } : {}), ...contextFile(plan, harnesses.includes('gemini') ? 'gemini' : 'qwen') }
   const files: OutputFile[] = [{ kind: 'owned', path: 'gemini-extension.json', content: jsonDocument(manifest) }]
   for (const agent of plan.agents) files.push({ kind: 'owned', path: `agents/${agent.name}.md`, content: geminiAgentFile(plan, agent) })
   const commands = harness('gemini').commands.find((file) => file.format === 'toml')!
