@@ -75,7 +75,7 @@ describe("rules in a user's home", () => {
     expect(diagnostics.map((d) => d.code)).not.toContain('rule-target-unsupported')
     const unscoped = diagnostics.filter((d) => d.code === 'rule-paths-unscoped')
     expect(unscoped).toHaveLength(1)
-    expect(unscoped[0]!.message).toContain('opencode, Codex, pi, oh-my-pi, Gemini CLI, Kilo, Cline cannot scope a rule by path')
+    expect(unscoped[0]!.message).toContain('opencode, Codex, pi, Gemini CLI, Kilo, Cline cannot scope a rule by path')
 
     const files = await filesIn(home)
     const holding: string[] = []
@@ -89,16 +89,17 @@ describe("rules in a user's home", () => {
     const globs = ['**/*.test.ts', 'test/**']
     expect(frontmatter(await readFile(join(home, '.claude/rules/testing.md'), 'utf8'))).toEqual({ data: { description: 'How we write tests.', paths: globs }, body: testingText })
     expect(frontmatter(await readFile(join(home, '.qwen/rules/testing.md'), 'utf8')).data).toEqual({ description: 'How we write tests.', paths: globs })
+    expect(frontmatter(await readFile(join(home, '.omp/agent/rules/testing.md'), 'utf8')).data).toEqual({ description: 'How we write tests.', globs })
     // Copilot reads no ~/.claude/rules (docs/instructions.md, scenario `home`): it gets its own.
     expect(frontmatter(await readFile(join(home, '.copilot/instructions/testing.instructions.md'), 'utf8')).data).toEqual({ description: 'How we write tests.', applyTo: globs.join(',') })
-    expect(files.filter((file) => file.includes('testing'))).toHaveLength(3)
+    expect(files.filter((file) => file.includes('testing'))).toHaveLength(4)
   })
 
   it('writes nothing on a second install, and gives back the user’s bytes once the rules go', async () => {
     expect((await install()).report.written).toEqual([])
     await install('none')
     expect(await readFile(join(home, '.claude/CLAUDE.md'), 'utf8')).toBe('# Mine\r\n\r\nKeep it brief.')
-    for (const file of [...HOME_FILES.filter((file) => file !== '.claude/CLAUDE.md'), '.claude/rules/testing.md', '.qwen/rules/testing.md', '.copilot/instructions/testing.instructions.md']) {
+    for (const file of [...HOME_FILES.filter((file) => file !== '.claude/CLAUDE.md'), '.claude/rules/testing.md', '.qwen/rules/testing.md', '.omp/agent/rules/testing.md', '.copilot/instructions/testing.instructions.md']) {
       expect(existsSync(join(home, file)), file).toBe(false)
     }
   })
