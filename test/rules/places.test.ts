@@ -105,6 +105,20 @@ describe("rules in a user's home", () => {
   })
 })
 
+describe("a user's home file that hides a harness's", () => {
+  it("reports Codex's ~/.codex/AGENTS.override.md, which Codex reads in place of ~/.codex/AGENTS.md", async () => {
+    const home = await tempDir('oac-rules-home-override-')
+    cleanup.push(home)
+    const install = () => compile({ root: source, registry: 'agents/registries.ts:valid', scope: 'user', target: home, harnesses: ['codex', 'claude'] })
+    expect((await install()).diagnostics.map((d) => d.code)).not.toContain('rule-hidden')
+    await writeFile(join(home, '.codex/AGENTS.override.md'), 'Our override.\n')
+    const hidden = (await install()).diagnostics.filter((d) => d.code === 'rule-hidden')
+    expect(hidden).toHaveLength(1)
+    expect(hidden[0]).toMatchObject({ severity: 'warning', file: '.codex/AGENTS.override.md' })
+    expect(hidden[0]!.message).toContain('Codex reads .codex/AGENTS.override.md in place of .codex/AGENTS.md')
+  })
+})
+
 describe('rules in a plugin folder', () => {
   const build = async (harnesses: typeof HARNESSES) => {
     const dir = await tempDir('oac-rules-plugin-')

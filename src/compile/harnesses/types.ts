@@ -372,6 +372,8 @@ export interface InstructionSupport {
 export interface InstructionPlace {
   file: string
   scoped?: ScopedRules
+  /** Files beside it that take its place where present (in a home): the harness then reads none of the rules (the write warns). */
+  hiddenBy?: readonly string[]
 }
 
 /** A folder of path-scoped rule files, one Markdown file per rule with its globs in the frontmatter. */
