@@ -1,5 +1,5 @@
 import type { RuleDefinition } from '../define/rules.js'
-import type { Harness, RegistryDefinition } from '../define/types.js'
+import { HARNESSES, type Harness, type RegistryDefinition } from '../define/types.js'
 import type { TextOwner } from '../load/prompts.js'
 import type { ResolvedConfig } from './config.js'
 import type { Findings } from './findings.js'
@@ -192,9 +192,10 @@ export function warnRulesTarget(rules: readonly PlannedRule[], config: ResolvedC
   const left = config.harnesses.filter((id) => !readsRulesIn(id, kind))
   if (rules.length === 0 || left.length === 0) return
   const titles = left.map((id) => harness(id).title).join(', ')
+  const carriers = HARNESSES.filter((id) => readsRulesIn(id, kind)).map((id) => harness(id).title).join(', ')
   findings.warning(
     'rule-target-unsupported',
-    `The registry's rules (${rules.map((rule) => `"${rule.name}"`).join(', ')}) are not in the plugin folder for ${titles}: ${left.length === 1 ? 'its plugin format carries' : 'their plugin formats carry'} no instructions.`,
+    `The registry's rules (${rules.map((rule) => `"${rule.name}"`).join(', ')}) are not written into the plugin folder for ${titles}: unplugin-oac puts instructions into a plugin folder only where a format reads them from a file of the folder (for ${carriers}).`,
     'Compile the rules into the project (without --plugin) or the home (--scope user) for them, or keep them out of this config (its rules).',
     registry.source,
   )

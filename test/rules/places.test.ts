@@ -147,6 +147,7 @@ describe('rules in a plugin folder', () => {
     const left = result.diagnostics.filter((d) => d.code === 'rule-target-unsupported')
     expect(left).toHaveLength(1)
     expect(left[0]!.message).toContain('for Claude Code, Codex')
+    expect(left[0]!.message).toContain('(for Gemini CLI, Qwen Code)')
     expect(left[0]!.fix).toBeTruthy()
     expect(result.diagnostics.map((d) => d.code)).not.toContain('rule-paths-unscoped')
     expect(files.some((file) => /GEMINI\.md|AGENTS\.md|CLAUDE\.md|rules\//.test(file))).toBe(false)
