@@ -123,13 +123,14 @@ describe('rules in a plugin folder', () => {
   const build = async (harnesses: typeof HARNESSES) => {
     const dir = await tempDir('oac-rules-plugin-')
     cleanup.push(dir)
-    const result = await compile({ root: source, registry: 'agents/registries.ts:valid', harnesses: [...harnesses], plugin: { name: 'house-rules', version: '1.0.0', description: 'Our rules.' }, target: dir })
+    const again = () => compile({ root: source, registry: 'agents/registries.ts:valid', harnesses: [...harnesses], plugin: { name: 'house-rules', version: '1.0.0', description: 'Our rules.' }, target: dir })
+    const result = await again()
     const json = async (path: string) => JSON.parse(await readFile(join(dir, path), 'utf8')) as Record<string, unknown>
-    return { dir, result, json, files: await filesIn(dir) }
+    return { dir, result, json, again, files: await filesIn(dir) }
   }
 
   it("puts the always-on rules into the extension's context file, named by Gemini's and Qwen's manifests, and the path rule into Qwen's rules/", async () => {
-    const { dir, result, json, files } = await build(['gemini', 'qwen'])
+    const { dir, result, json, files, again } = await build(['gemini', 'qwen'])
     expect((await json('gemini-extension.json')).contextFileName).toBe('GEMINI.md')
     expect((await json('qwen-extension.json')).contextFileName).toBe('GEMINI.md')
     expect(await readFile(join(dir, 'GEMINI.md'), 'utf8')).toBe(`${ALWAYS}\n`)
@@ -140,6 +141,7 @@ describe('rules in a plugin folder', () => {
     const codes = result.diagnostics.map((d) => d.code)
     expect(codes.filter((code) => code.startsWith('rule-'))).toEqual(['rule-paths-unscoped'])
     expect(result.diagnostics.find((d) => d.code === 'rule-paths-unscoped')!.message).toContain('but Gemini CLI cannot scope')
+    expect((await again()).report.written).toEqual([])
   })
 
   it('warns, naming them, for the formats that carry no instructions, and writes no rule file for them', async () => {
