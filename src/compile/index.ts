@@ -202,10 +202,10 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   const instructionRules = selectedRules(registryRules(registry, findings), config, registry, findings)
   const plannedRules: PlannedRule[] = []
   for (const rule of instructionRules) {
-    const planned = planRule(rule, { texts: loaded.prompts, harnesses: config.harnesses, root: options.root }, findings)
+    const planned = planRule(rule, { texts: loaded.prompts, harnesses: config.harnesses, root: options.root, target: targetOf(config).kind }, findings)
     if (planned) plannedRules.push(planned)
   }
-  warnInstructionCap(plannedRules, config.harnesses, new Map(instructionRules.map((rule) => [rule.name, rule])), findings)
+  warnInstructionCap(plannedRules, config.harnesses, targetOf(config).kind, new Map(instructionRules.map((rule) => [rule.name, rule])), findings)
   warnRulesTarget(plannedRules, config, registry, findings)
 
   checkModelNames(config, tools, findings)

@@ -1,5 +1,5 @@
 import type { RuleDefinition } from '../define/rules.js'
-import type { Harness, RegistryDefinition } from '../define/types.js'
+import { HARNESSES, type Harness, type RegistryDefinition } from '../define/types.js'
 import type { TextOwner } from '../load/prompts.js'
 import type { ResolvedConfig } from './config.js'
 import type { Findings } from './findings.js'
@@ -9,9 +9,10 @@ import { checkIdentity, type IdentityRules } from './identity.js'
 import { skillNameProblem } from './names.js'
 import type { PlannedRule } from './plan.js'
 import { registryList } from './registry-lists.js'
+import { readsRulesIn, scopedRulesIn } from './rule-places.js'
 import { unescapable } from './skills.js'
 import { plannedSource } from './source.js'
-import { targetOf } from './target.js'
+import { targetOf, type TargetKind } from './target.js'
 
 /*
  * Rules: instructions each selected harness reads exactly once, from its own instruction files
@@ -65,8 +66,8 @@ function globProblem(glob: string): string | undefined {
   return undefined
 }
 
-/** Checks a rule's `paths`: a list of globs every selected harness that scopes rules by path can read. */
-function checkPaths(rule: RuleDefinition, harnesses: readonly Harness[], findings: Findings): string[] | undefined {
+/** Checks a rule's `paths`: a list of globs every selected harness that scopes rules by path in the target can read. */
+function checkPaths(rule: RuleDefinition, { harnesses, target }: RuleInputs, findings: Findings): string[] | undefined {
   const paths: unknown = rule.paths
   if (paths === undefined) return undefined
   const label = `Rule "${rule.name}"`
@@ -82,9 +83,9 @@ function checkPaths(rule: RuleDefinition, harnesses: readonly Harness[], finding
       valid = false
     }
     // A comma-joined frontmatter (Copilot's `applyTo`) would split a brace list such as `*.{ts,tsx}` in two.
-    const comma = glob.includes(',') ? harnesses.filter((id) => harness(id).instructions.scoped?.form === 'comma-joined') : []
+    const comma = glob.includes(',') ? harnesses.filter((id) => scopedRulesIn(id, target)?.form === 'comma-joined') : []
     if (comma.length > 0) {
-      const where = comma.map((id) => `${harness(id).title} (\`${harness(id).instructions.scoped!.key}\`)`).join(', ')
+      const where = comma.map((id) => `${harness(id).title} (\`${scopedRulesIn(id, target)!.key}\`)`).join(', ')
       findings.error('rule-glob-comma', `${label}'s glob "${glob}" has a comma, and ${where} reads a rule's globs as one comma-separated list: it would split it.`, 'Write one glob per alternative, as ["src/**/*.ts", "src/**/*.tsx"] for "src/**/*.{ts,tsx}".', rule.source)
       valid = false
     }
@@ -92,9 +93,12 @@ function checkPaths(rule: RuleDefinition, harnesses: readonly Harness[], finding
   return valid ? [...paths] : undefined
 }
 
-/** One warning per path rule for the selected harnesses that cannot scope a rule by path: it is not written for them. */
-function warnUnscoped(rule: RuleDefinition, harnesses: readonly Harness[], findings: Findings): void {
-  const unscoped = harnesses.filter((id) => harness(id).instructions.scoped === undefined)
+/**
+ * One warning per path rule for the selected harnesses that read rules in the target but cannot scope one
+ * by path there: it is not written for them (those that read none there have `rule-target-unsupported`).
+ */
+function warnUnscoped(rule: RuleDefinition, { harnesses, target }: RuleInputs, findings: Findings): void {
+  const unscoped = harnesses.filter((id) => readsRulesIn(id, target) && scopedRulesIn(id, target) === undefined)
   if (unscoped.length === 0) return
   findings.warning(
     'rule-paths-unscoped',
@@ -130,6 +134,8 @@ export interface RuleInputs {
   texts: ReadonlyMap<TextOwner, string>
   harnesses: readonly Harness[]
   root: string
+  /** The kind of target compiled into: where each harness reads rules depends on it. */
+  target: TargetKind
 }
 
 /** Checks one rule and turns it into its planned form (undefined when it cannot be planned). */
@@ -146,9 +152,9 @@ export function planRule(rule: RuleDefinition, inputs: RuleInputs, findings: Fin
   } else if (text.includes(BLOCK_MARKER)) {
     findings.error('rule-text-marker', `${label}'s text contains \`${BLOCK_MARKER}\`, which starts the comments that mark unplugin-oac's block in a user's file.`, `Write it another way (e.g. "<!-- oac :").`, at)
   } else checkText(rule, text, inputs.harnesses, findings)
-  const paths = checkPaths(rule, inputs.harnesses, findings)
+  const paths = checkPaths(rule, inputs, findings)
   if (findings.diagnostics.filter((d) => d.severity === 'error').length > errorsBefore) return undefined
-  if (paths) warnUnscoped(rule, inputs.harnesses, findings)
+  if (paths) warnUnscoped(rule, inputs, findings)
   return {
     name: rule.name,
     description: rule.description,
@@ -161,9 +167,10 @@ export function planRule(rule: RuleDefinition, inputs: RuleInputs, findings: Fin
 /**
  * A warning for each selected harness with a cap on the instructions it reads, naming the rule whose
  * text passes it: the harness reads every rule at start (it scopes none by path), so its share is all
- * of their text, before the user's own instructions.
+ * of their text, before the user's own instructions. The cap is on a project's files alone.
  */
-export function warnInstructionCap(rules: readonly PlannedRule[], harnesses: readonly Harness[], sources: ReadonlyMap<string, RuleDefinition>, findings: Findings): void {
+export function warnInstructionCap(rules: readonly PlannedRule[], harnesses: readonly Harness[], target: TargetKind, sources: ReadonlyMap<string, RuleDefinition>, findings: Findings): void {
+  if (target !== 'project') return
   for (const id of harnesses) {
     const { title, instructions } = harness(id)
     if (!instructions.cap) continue
@@ -179,15 +186,17 @@ export function warnInstructionCap(rules: readonly PlannedRule[], harnesses: rea
   }
 }
 
-/** One warning when the target is not a project: rules reach a project's instruction files alone, so far. */
+/** One warning for the selected harnesses that read no rules in the target (a plugin folder of a format that carries none). */
 export function warnRulesTarget(rules: readonly PlannedRule[], config: ResolvedConfig, registry: RegistryDefinition, findings: Findings): void {
   const { kind } = targetOf(config)
-  if (rules.length === 0 || kind === 'project') return
-  const where = kind === 'plugin' ? 'a plugin folder' : "a user's home"
+  const left = config.harnesses.filter((id) => !readsRulesIn(id, kind))
+  if (rules.length === 0 || left.length === 0) return
+  const titles = left.map((id) => harness(id).title).join(', ')
+  const carriers = HARNESSES.filter((id) => readsRulesIn(id, kind)).map((id) => harness(id).title).join(', ')
   findings.warning(
     'rule-target-unsupported',
-    `The registry's rules (${rules.map((rule) => `"${rule.name}"`).join(', ')}) are not written into ${where}: unplugin-oac writes rules into a project's instruction files only, so far.`,
-    'Compile the rules into the project (without --plugin or --scope user), or keep them out of this config (its rules).',
+    `The registry's rules (${rules.map((rule) => `"${rule.name}"`).join(', ')}) are not written into the plugin folder for ${titles}: unplugin-oac puts instructions into a plugin folder only where a format reads them from a file of the folder (for ${carriers}).`,
+    'Compile the rules into the project (without --plugin) or the home (--scope user) for them, or keep them out of this config (its rules).',
     registry.source,
   )
 }

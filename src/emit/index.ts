@@ -41,11 +41,11 @@ export function emitAll(plan: Plan): OutputFile[] {
     case 'plugin':
       return emitPlugin({ ...plan, plugin: target.plugin })
     case 'home':
-      return userScopeFiles(plan.harnesses, target, projectFiles(plan))
+      return combineMerges([...userScopeFiles(plan.harnesses, target, projectFiles(plan)), ...emitRules(plan)])
   }
 }
 
-/** A project's files, with `rules` (a project's alone, so far). Skills and commands are written below the emitters, from each harness's description. */
+/** A project's files, with `rules` where they are a project's. Skills and commands are written below the emitters, from each harness's description. */
 function projectFiles(plan: Plan, rules: OutputFile[] = []): OutputFile[] {
   return combineMerges([...emitPrompts(plan), ...plan.harnesses.flatMap((id) => EMITTERS[id](plan)), ...emitMcpServers(plan), ...emitSkills(plan), ...emitCommands(plan), ...emitHooks(plan), ...rules])
 }

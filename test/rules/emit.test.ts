@@ -44,16 +44,20 @@ describe('rules in each harness’s instruction files', () => {
     expect(always.map((file) => file.path)).toEqual(['AGENTS.md'])
   })
 
-  it('writes a path rule where each harness scopes rules by path, once per folder; oh-my-pi reads Copilot’s', async () => {
-    const files = emitted(['claude', 'omp', 'copilot', 'qwen'])
+  it('writes a path rule where each harness scopes rules by path, once per folder a harness reads', async () => {
     const text = await readFile(join(root, 'agents/rules/testing.md'), 'utf8')
-    const claude = frontmatter(files, '.claude/rules/testing.md')
-    expect(claude).toEqual({ data: { description: 'How we write tests.', paths: ['**/*.test.ts', 'test/**'] }, body: text })
-    expect(frontmatter(files, '.qwen/rules/testing.md').data).toEqual({ description: 'How we write tests.', paths: ['**/*.test.ts', 'test/**'] })
-    expect(frontmatter(files, '.github/instructions/testing.instructions.md').data).toEqual({ description: 'How we write tests.', applyTo: '**/*.test.ts,test/**' })
-    expect(find(files, '.omp/rules/testing.md')).toBeUndefined()
-    // Without Copilot, oh-my-pi gets its own.
-    expect(frontmatter(emitted(['omp']), '.omp/rules/testing.md').data).toEqual({ description: 'How we write tests.', globs: ['**/*.test.ts', 'test/**'] })
+    const globs = ['**/*.test.ts', 'test/**']
+    // Copilot reads `.claude/rules` by `paths:` as well as its own folder; oh-my-pi reads Copilot's.
+    const all = emitted(['claude', 'omp', 'copilot', 'qwen'])
+    expect(frontmatter(all, '.claude/rules/testing.md')).toEqual({ data: { description: 'How we write tests.', paths: globs }, body: text })
+    expect(frontmatter(all, '.qwen/rules/testing.md').data).toEqual({ description: 'How we write tests.', paths: globs })
+    expect(frontmatter(all, '.omp/rules/testing.md').data).toEqual({ description: 'How we write tests.', globs })
+    expect(find(all, '.github/instructions/testing.instructions.md')).toBeUndefined()
+    // Without Claude Code, Copilot gets its own, which oh-my-pi reads.
+    const withoutClaude = emitted(['omp', 'copilot'])
+    expect(frontmatter(withoutClaude, '.github/instructions/testing.instructions.md').data).toEqual({ description: 'How we write tests.', applyTo: '**/*.test.ts,test/**' })
+    expect(find(withoutClaude, '.omp/rules/testing.md')).toBeUndefined()
+    expect(frontmatter(emitted(['omp']), '.omp/rules/testing.md').data).toEqual({ description: 'How we write tests.', globs })
   })
 
   it('needs nothing but AGENTS.md for the harnesses that read it by themselves', () => {

@@ -2,7 +2,10 @@ import { join } from 'node:path'
 import { listedStatus } from './doctor-steps.js'
 import { MCP_JSON_FILE } from './mcp-formats.js'
 import { CLAUDE_COMMAND, CLAUDE_SYNTAX, IMPORT_SYNTAX } from './text-syntax.js'
-import type { HarnessDescription } from './types.js'
+import type { HarnessDescription, ScopedRules } from './types.js'
+
+/** Its rules folder, in a project and in the home alike: a rule with `paths:` loads once a matching file is read. */
+const CLAUDE_RULES: ScopedRules = { file: (rule) => `.claude/rules/${rule}.md`, key: 'paths', form: 'list' }
 
 /** Frontmatter keys that come from the agent definition itself, so `harness.claude` may not set them. */
 const OWN_FRONTMATTER_KEYS: Record<string, string> = {
@@ -31,7 +34,10 @@ export const claude = {
     agentsMd: { importFrom: '.claude/CLAUDE.md', line: '@../AGENTS.md' },
     alsoReads: ['CLAUDE.md', 'CLAUDE.local.md'],
     importsOnce: true,
-    syntax: IMPORT_SYNTAX, scoped: { file: (rule) => `.claude/rules/${rule}.md`, key: 'paths', form: 'list' } },
+    syntax: IMPORT_SYNTAX,
+    scoped: CLAUDE_RULES,
+    home: { file: '.claude/CLAUDE.md', scoped: CLAUDE_RULES },
+  },
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.claude/settings.json`' },
   mcp: { route: 'config', files: [MCP_JSON_FILE] },
   // Hooks of `.claude/settings.json` (test/harness/hooks.test.ts): the model reads a block's reason, and `ask`

@@ -26,7 +26,9 @@ export const cline = {
   agentFile: null,
   // AGENTS.md reaches its model once, in the system text (docs/cline.md, counted in a scripted request).
   // Path-scoped rules in .clinerules are not measured yet, so a path rule is not written for Cline (warned).
-  instructions: { agentsMd: 'reads' },
+  // Its rules are AGENTS.md, `.clinerules`, `.cline/rules`, and the home's `~/.agents/AGENTS.md` ("Global AGENTS.md"),
+  // `~/.cline/rules`, `~/Documents/Cline/Rules`; a rule file's frontmatter has no paths (@cline/core 3.0.65).
+  instructions: { agentsMd: 'reads', alsoReads: ['.clinerules'], home: { file: '.agents/AGENTS.md' } },
   approvals: { unsupported: 'Cline auto-approves every tool of a prompt given on its command line, and its plugins register tools without an approval policy', fix: 'Run Cline with `--auto-approve false` to be asked before each tool.' },
   // Cline 3.0.65 reads MCP servers only from the user's ~/.cline/data/settings/cline_mcp_settings.json, none
   // from a project (docs/cline.md): a registry's servers reach it through our plugin, as pi's do. The plugin

@@ -32,7 +32,15 @@ export const copilot = {
   },
   agentFile: (agent) => `.github/agents/${agent}.agent.md`,
   // AGENTS.md, CLAUDE.md, GEMINI.md and .github/copilot-instructions.md together; follows `@file` imports; `applyTo` takes comma-joined globs.
-  instructions: { agentsMd: 'reads', alsoReads: ['CLAUDE.md', 'GEMINI.md', '.github/copilot-instructions.md'], syntax: IMPORT_SYNTAX, scoped: { file: (rule) => `.github/instructions/${rule}.instructions.md`, key: 'applyTo', form: 'comma-joined' } },
+  instructions: {
+    agentsMd: 'reads',
+    alsoReads: ['CLAUDE.md', 'GEMINI.md', '.github/copilot-instructions.md'],
+    syntax: IMPORT_SYNTAX,
+    scoped: { file: (rule) => `.github/instructions/${rule}.instructions.md`, key: 'applyTo', form: 'comma-joined' },
+    // It loads `.claude/rules/<name>.md` by its `paths:` too, once a matching file is read (test/harness/rules-scoped.test.ts).
+    readsScopedOf: ['claude'],
+    home: { file: '.copilot/copilot-instructions.md', scoped: { file: (rule) => `.copilot/instructions/${rule}.instructions.md`, key: 'applyTo', form: 'comma-joined' } },
+  },
   approvals: {
     unsupported: 'the Copilot CLI 1.0 takes tool permissions only from its command line (`--allow-tool`) and its user settings, and VS Code from its user settings; neither reads them from the project',
     fix: "Start the Copilot CLI with --allow-tool='<server>(<tool>)' for each tool that may run without asking; VS Code asks on a tool's first call and can remember the answer.",

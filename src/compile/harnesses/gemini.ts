@@ -38,6 +38,9 @@ export const gemini = {
     agentsMd: { setting: { file: '.gemini/settings.json', list: ['context', 'fileName'], items: ['AGENTS.md', 'GEMINI.md'] } },
     alsoReads: ['GEMINI.md'],
     syntax: IMPORT_SYNTAX,
+    home: { file: '.gemini/GEMINI.md' },
+    // An extension's `contextFileName` (GEMINI.md when it names none).
+    plugin: { file: 'GEMINI.md' },
   },
   approvals: { written: 'as `mcp_<server>_<tool>` in `tools.allowed` or `tools.confirmationRequired` of `.gemini/settings.json`' },
   mcp: { route: 'config', files: [{ path: '.gemini/settings.json', format: 'json', key: ['mcpServers'], entry: GEMINI_ENTRY }] },

@@ -26,7 +26,7 @@ export const kilo = {
   },
   agentFile: (agent) => `.kilo/agents/${agent}.md`,
   // AGENTS.md and every `.kilo/rules/*.md`, always on: no path-scoped rules.
-  instructions: { agentsMd: 'reads' },
+  instructions: { agentsMd: 'reads', home: { file: '.config/kilo/AGENTS.md' } },
   // As for opencode: every field is written as given; a `permission` map refines ours key by key.
   approvals: { written: 'as `allow` or `ask` in the `permission` of each agent file and of `.kilo/kilo.json` (every agent); the tool shim asks Kilo before it runs' },
   // Checked with the real CLI (docs/mcp-servers.md): `{env:NAME}` in a project's config makes Kilo skip

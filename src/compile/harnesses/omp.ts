@@ -27,7 +27,16 @@ export const omp = {
   },
   agentFile: null,
   // `.omp/rules/*.md` by `globs` (and `alwaysApply`), and Copilot's `.github/instructions` by `applyTo`; a `.omp/AGENTS.md` takes the root AGENTS.md's place.
-  instructions: { agentsMd: 'reads', hiddenBy: ['.omp/AGENTS.md'], readsScopedOf: ['copilot'], scoped: { file: (rule) => `.omp/rules/${rule}.md`, key: 'globs', form: 'list' } },
+  instructions: {
+    agentsMd: 'reads',
+    hiddenBy: ['.omp/AGENTS.md'],
+    readsScopedOf: ['copilot'],
+    scoped: { file: (rule) => `.omp/rules/${rule}.md`, key: 'globs', form: 'list' },
+    // Its agent folder holds `rules/` as a project's `.omp/` does (discovery/builtin.ts, 18.2.3). Of a home's
+    // context files it reads one, its own AGENTS.md first (`~/.copilot/copilot-instructions.md` and
+    // `~/.claude/CLAUDE.md` are shadowed; capability/context-file.ts), and no `~/.copilot/instructions`.
+    home: { file: '.omp/agent/AGENTS.md', scoped: { file: (rule) => `.omp/agent/rules/${rule}.md`, key: 'globs', form: 'list' } },
+  },
   approvals: { written: 'as each tool\'s `approval` policy (`allow` or `prompt`)' },
   // 18.2.3 connects the servers of `.omp/mcp.json` but mounts their tools as `xd://` devices, not as tools
   // its model calls by name (docs/mcp-servers.md). Our tool factory is awaited with no time limit

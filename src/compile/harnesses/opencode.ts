@@ -36,7 +36,7 @@ export const opencode = {
   },
   agentFile: (agent) => `.opencode/agent/${agent}.md`,
   // AGENTS.md (CLAUDE.md only where there is none); no path-scoped rules.
-  instructions: { agentsMd: 'reads' },
+  instructions: { agentsMd: 'reads', home: { file: '.config/opencode/AGENTS.md' } },
   // Every field is written as given over the generated ones; a `permission` map refines ours key by key.
   approvals: { written: 'as `allow` or `ask` in the `permission` of each agent file and of `.opencode/opencode.json` (every agent); the tool shim asks opencode before it runs' },
   mcp: { route: 'config', files: [{ path: '.opencode/opencode.json', format: 'json', key: ['mcp'], entry: OPENCODE_ENTRY }] },

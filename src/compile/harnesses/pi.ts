@@ -20,7 +20,7 @@ export const pi = {
   },
   agentFile: null,
   // AGENTS.md; no path-scoped rules.
-  instructions: { agentsMd: 'reads' },
+  instructions: { agentsMd: 'reads', home: { file: '.pi/agent/AGENTS.md' } },
   approvals: { written: 'in the extension: a tool that asks confirms with the user before it runs (pi asks for no tool by itself)' },
   // pi has no MCP. pi 0.73 awaits an extension's factory with no time limit (loader.js `await factory(api)`),
   // so the bridge bounds its own wait; the model providers take tool names of up to 64 characters.

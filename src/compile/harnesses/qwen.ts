@@ -22,7 +22,17 @@ export const qwen = {
   schemaLimits: {},
   agentFile: (agent) => `.qwen/agents/${agent}.md`,
   // QWEN.md and AGENTS.md together, `.qwen/rules` (a rule with `paths:` for matching files); follows `@file` imports.
-  instructions: { agentsMd: 'reads', alsoReads: ['QWEN.md', '.qwen/QWEN.local.md'], syntax: IMPORT_SYNTAX, scoped: { file: (rule) => `.qwen/rules/${rule}.md`, key: 'paths', form: 'list' } },
+  instructions: {
+    agentsMd: 'reads',
+    alsoReads: ['QWEN.md', '.qwen/QWEN.local.md'],
+    syntax: IMPORT_SYNTAX,
+    scoped: { file: (rule) => `.qwen/rules/${rule}.md`, key: 'paths', form: 'list' },
+    // `~/.qwen/rules` as the project's, and `~/.qwen/AGENTS.md` beside QWEN.md (both read).
+    home: { file: '.qwen/QWEN.md', scoped: { file: (rule) => `.qwen/rules/${rule}.md`, key: 'paths', form: 'list' } },
+    // An extension's `contextFileName` (QWEN.md when it names none; ours names Gemini's), and its `rules/`,
+    // of which it reads only those with `paths` (`loadRules`, 0.24.4).
+    plugin: { file: 'GEMINI.md', scoped: { file: (rule) => `rules/${rule}.md`, key: 'paths', form: 'list' } },
+  },
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.qwen/settings.json`' },
   mcp: { route: 'config', files: [{ path: '.qwen/settings.json', format: 'json', key: ['mcpServers'], entry: GEMINI_ENTRY }] },
   // Hooks of `.qwen/settings.json`. UserPromptSubmit fires before every model turn (with an empty prompt after

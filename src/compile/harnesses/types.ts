@@ -375,6 +375,22 @@ export interface InstructionSupport {
   readsScopedOf?: readonly Harness[]
   /** The most bytes of project instructions it reads, past which it cuts them, and the setting that raises it. */
   cap?: { bytes: number; setting: string }
+  /** Where it reads a user's own instructions in their home (`--scope user`), relative to the home. */
+  home: InstructionPlace
+  /** Where a plugin folder of its format carries instructions, relative to the folder; absent where none can (compile warns). */
+  plugin?: InstructionPlace
+}
+
+/**
+ * Instructions outside a project, where a harness reads them once by itself: the file of the always-on
+ * rules (a block of ours in a home, where the user may write too; the whole file in a plugin folder),
+ * and its folder of path-scoped rules there, where it has one (elsewhere compile warns, `rule-paths-unscoped`).
+ */
+export interface InstructionPlace {
+  file: string
+  scoped?: ScopedRules
+  /** Files beside it that take its place where present (in a home): the harness then reads none of the rules (the write warns). */
+  hiddenBy?: readonly string[]
 }
 
 /** A folder of path-scoped rule files, one Markdown file per rule with its globs in the frontmatter. */

@@ -1,6 +1,7 @@
 import { harness } from '../../compile/harnesses/index.js'
 import type { Plan } from '../../compile/plan.js'
-import type { JsonValue } from '../../define/types.js'
+import { instructionPlace } from '../../compile/rule-places.js'
+import type { Harness, JsonValue } from '../../define/types.js'
 import { mcpServerScript } from '../../runtime/mcp-launcher.js'
 import { hasNativeForm, nativeToolName } from '../codegen/prompt-docs.js'
 import { jsonDocument, tomlDocument } from '../codegen/escape.js'
@@ -30,7 +31,7 @@ const POLICY_PRIORITY = 500
 export const emitGeminiExtension: PluginFormatEmitter = (plan, harnesses) => {
   const { name, version, description } = plan.plugin
   const served = harnesses.some((id) => servesMcp(plan, id))
-  const manifest: { [key: string]: JsonValue } = { name, version, description, ...(served ? { mcpServers: { [plan.serverName]: serverEntry(plan) } } : {}) }
+  const manifest: { [key: string]: JsonValue } = { name, version, description, ...(served ? { mcpServers: { [plan.serverName]: serverEntry(plan) } } : {}), ...contextFile(plan, harnesses.includes('gemini') ? 'gemini' : 'qwen') }
   const files: OutputFile[] = [{ kind: 'owned', path: 'gemini-extension.json', content: jsonDocument(manifest) }]
   for (const agent of plan.agents) files.push({ kind: 'owned', path: `agents/${agent.name}.md`, content: geminiAgentFile(plan, agent) })
   const commands = harness('gemini').commands.find((file) => file.format === 'toml')!
@@ -54,7 +55,13 @@ export const emitGeminiExtension: PluginFormatEmitter = (plan, harnesses) => {
  */
 function qwenManifest(plan: Plan, gemini: { [key: string]: JsonValue }): { [key: string]: JsonValue } {
   const hooks = pluginHookGroups(plan, 'qwen', ROOT)
-  return { ...gemini, ...(Object.keys(hooks).length > 0 ? { hooks } : {}) }
+  return { ...gemini, ...contextFile(plan, 'qwen'), ...(Object.keys(hooks).length > 0 ? { hooks } : {}) }
+}
+
+/** The manifest's `contextFileName`, naming the file of the always-on rules (src/emit/rules.ts) where `id` reads one. */
+function contextFile(plan: Plan, id: Harness): { contextFileName?: string } {
+  const file = instructionPlace(id, 'plugin')?.file
+  return file && (plan.rules ?? []).some((rule) => rule.paths === undefined) ? { contextFileName: file } : {}
 }
 
 /**

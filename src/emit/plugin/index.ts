@@ -2,6 +2,7 @@ import { harness } from '../../compile/harnesses/index.js'
 import type { PluginFormat } from '../../compile/harnesses/types.js'
 import type { Harness, JsonValue } from '../../define/types.js'
 import { jsonDocument } from '../codegen/escape.js'
+import { emitRules } from '../rules.js'
 import { skillsIn } from '../skills.js'
 import type { OutputFile } from '../types.js'
 import { emitClaudePlugin } from './claude.js'
@@ -43,6 +44,8 @@ export function emitPlugin(plan: PluginPlan): OutputFile[] {
   const parts = [...byFormat].map(([format, harnesses]) => FORMATS[format](plan, harnesses))
   const rootSkillReaders = plan.harnesses.filter((id) => ROOT_SKILL_FORMATS.has(harness(id).plugin.format))
   if (rootSkillReaders.length > 0) parts.push({ files: skillsIn(plan, ROOT_SKILLS, rootSkillReaders) })
+  // The formats that carry instructions read them from files of their own (their harnesses' `instructions.plugin`).
+  parts.push({ files: emitRules(plan) })
   const { name, version, description } = plan.plugin
   const packageJson: { [key: string]: JsonValue } = { name, version, description, ...packageMetadataFields(plan.plugin) }
   for (const part of parts) {
