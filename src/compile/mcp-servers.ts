@@ -9,7 +9,7 @@ import { harness } from './harnesses/index.js'
 import type { McpReferencePlace } from './harnesses/types.js'
 import { serverNameProblem } from './names.js'
 import { addOnce } from './registry-lists.js'
-import type { PlannedMcpServer, PlannedMcpValue } from './plan.js'
+import type { PlannedAgent, PlannedMcpServer, PlannedMcpValue } from './plan.js'
 import { plannedSource } from './source.js'
 import { type Target, targetOf } from './target.js'
 
@@ -230,6 +230,27 @@ function warnLeftOut(planned: PlannedMcpServer, server: McpServerDefinition, con
       `${title} ${says}: MCP server "${planned.name}" is left out of ${title}'s configuration.`,
       `${fix}, or leave ${id} out of the config's harnesses.`,
       server.source,
+    )
+  }
+}
+
+/**
+ * One warning per selected harness that writes agent files but cannot show an agent only the servers it
+ * was given (Codex gives every agent the session's servers; the bridge harnesses register every
+ * server's tools for all), when some agent was not given one of the servers the harness is given.
+ */
+export function warnUnscopedServers(registry: RegistryDefinition, config: ResolvedConfig, servers: readonly PlannedMcpServer[], agents: readonly PlannedAgent[], findings: Findings): void {
+  for (const id of config.harnesses) {
+    const { title, agentFile, scopesToolsPerAgent, mcp } = harness(id)
+    if (agentFile === null || (scopesToolsPerAgent && mcp.toolNames)) continue
+    const carried = servers.filter((server) => mcpServerLeftOut(server, id, targetOf(config)) === undefined).map((server) => server.name)
+    const narrower = agents.filter((agent) => carried.some((server) => !(agent.mcpServers ?? []).includes(server)))
+    if (narrower.length === 0) continue
+    findings.warning(
+      'mcp-servers-not-scoped',
+      `${title} does not scope MCP servers per agent: every ${title} agent is shown the tools of ${carried.map((server) => `"${server}"`).join(', ')}, also ${narrower.map((agent) => `"${agent.name}"`).join(', ')}, which ${narrower.length === 1 ? 'was' : 'were'} not given all of them.`,
+      `Accept it (an agent's instructions name only its own servers), or leave ${id} out of the config's harnesses.`,
+      registry.source,
     )
   }
 }
