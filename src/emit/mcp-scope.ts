@@ -3,6 +3,7 @@ import { mcpServerLeftOut } from '../compile/mcp-servers.js'
 import type { Plan, PlannedAgent, PlannedMcpServer, ToolApproval } from '../compile/plan.js'
 import { targetOf } from '../compile/target.js'
 import type { Harness, JsonValue } from '../define/types.js'
+import { hasNativeForm, nativeToolName } from './codegen/prompt-docs.js'
 
 /*
  * The tools of the MCP servers someone else wrote (`defineMcpServer`) in agent files and permission
@@ -45,8 +46,6 @@ export function serverRules(plan: Plan, id: Harness, servers: readonly PlannedMc
 
 /** An agent's servers and the others, among those harness `id` is given, as its agent files name their tools. */
 export interface AgentServers {
-  /** Items of its tool list: each of its servers' tools, and what the harness needs with them (`agentReach`). */
-  given: string[]
   /** Its servers' tools, as the harness names every tool of a server. */
   givenServers: string[]
   /** The other servers' tools, to hide where the agent would otherwise be shown every tool. */
@@ -55,28 +54,34 @@ export interface AgentServers {
 
 /** The servers' tools in agent `agent`'s file for harness `id`; nothing where the harness cannot name them there. */
 export function agentServers(plan: Plan, agent: PlannedAgent, id: Harness): AgentServers {
-  const { toolNames, agentReach } = harness(id).mcp
-  const none: AgentServers = { given: [], givenServers: [], hiddenServers: [] }
+  const { toolNames } = harness(id).mcp
+  const none: AgentServers = { givenServers: [], hiddenServers: [] }
   if (!toolNames || !harness(id).scopesToolsPerAgent) return none
   const carried = carriedServers(plan, id)
   const own = agent.mcpServers ?? []
   const named = (server: PlannedMcpServer) => toolNames.server(shownName(plan, id, server.name))
   const givenServers = carried.filter((server) => own.includes(server.name)).map(named)
   const hiddenServers = carried.filter((server) => !own.includes(server.name)).map(named)
-  return { given: givenServers.length > 0 ? [...givenServers, ...(agentReach ?? [])] : [], givenServers, hiddenServers }
+  return { givenServers, hiddenServers }
 }
 
 /**
  * The frontmatter of an agent's tools where it lists them in `tools` (Claude Code, Gemini CLI, Qwen
  * Code, Copilot): its `listed` tools with its servers'; and, where its list stays empty (every tool)
  * and the harness has one, the list of tools to hide (`agentDenyList`) naming the servers it was not
- * given. `join` writes a list as the harness reads it (Claude Code's comma-joined text).
+ * given. Where the list takes exact names alone (`exactAgentLists`), an agent given a server gets no
+ * list but that deny list, naming our tools it was not given too. `join` writes a list as the harness
+ * reads it (Claude Code's comma-joined text).
  */
 export function agentToolFields(plan: Plan, agent: PlannedAgent, id: Harness, listed: readonly string[], join: (items: string[]) => JsonValue = (items) => items): { [key: string]: JsonValue } {
   const servers = agentServers(plan, agent, id)
-  const tools = [...listed, ...servers.given]
-  const denyKey = harness(id).mcp.agentDenyList
+  const { agentDenyList: denyKey, exactAgentLists } = harness(id).mcp
+  const deny = (hidden: string[]) => (denyKey && hidden.length > 0 ? { [denyKey]: join(hidden) } : {})
+  if (exactAgentLists && servers.givenServers.length > 0) {
+    const ours = plan.tools.filter((tool) => hasNativeForm(plan, tool, id)).map((tool) => nativeToolName(plan, id, tool.name))
+    return deny([...ours.filter((name) => !listed.includes(name)), ...servers.hiddenServers])
+  }
+  const tools = [...listed, ...servers.givenServers]
   // No `tools` key means "every tool" to each of them, which is what an agent that names none gets.
-  if (tools.length > 0) return { tools: join(tools) }
-  return denyKey && servers.hiddenServers.length > 0 ? { [denyKey]: join(servers.hiddenServers) } : {}
+  return tools.length > 0 ? { tools: join(tools) } : deny(servers.hiddenServers)
 }

@@ -84,10 +84,29 @@ describe('per agent: each agent is shown its own servers, and not the others whe
     expect(Object.keys(frontmatter(files, '.gemini/agents/bare.md')).sort()).toEqual(['description', 'name'])
   })
 
-  it("Qwen Code: mcp__<server> with its deferred-tool bridge; disallowedTools for an agent that lists nothing", () => {
-    expect(frontmatter(files, '.qwen/agents/scribe.md').tools).toEqual(['mcp__oac-tools__word_count', 'run_shell_command', 'mcp__notes', 'tool_search', 'tool_call'])
+  it("Qwen Code, whose tools list takes exact names alone: an agent given a server has no list, and disallowedTools hides what it was not given", () => {
+    const scribe = frontmatter(files, '.qwen/agents/scribe.md')
+    expect(scribe.tools).toBeUndefined()
+    expect(scribe.disallowedTools).toEqual(['mcp__tracker'])
     expect(frontmatter(files, '.qwen/agents/counter.md').tools).toEqual(['mcp__oac-tools__word_count', 'run_shell_command'])
     expect(frontmatter(files, '.qwen/agents/bare.md').disallowedTools).toEqual(['mcp__notes', 'mcp__tracker'])
+    const [warning] = diagnostics.filter((d) => d.code === 'mcp-servers-agent-builtins')
+    expect(warning!.message).toMatch(/^Qwen Code's agent files list tools by their exact names alone.*: "scribe", "lookout", given a server, get no list of tools but `disallowedTools`.*they are shown every built-in tool of Qwen Code\.$/)
+  })
+
+  it("Qwen Code: an agent given a server and not all of our tools has those of ours in disallowedTools too", () => {
+    const lookout = frontmatter(files, '.qwen/agents/lookout.md')
+    expect(lookout.tools).toBeUndefined()
+    expect(lookout.disallowedTools).toEqual(['mcp__oac-tools__word_count', 'mcp__notes'])
+  })
+
+  it('an agent given a server alone is shown that server alone where the harness lists tools', () => {
+    expect(frontmatter(files, '.claude/agents/lookout.md').tools).toBe('mcp__tracker')
+    expect(frontmatter(files, '.gemini/agents/lookout.md').tools).toEqual(['mcp_tracker_*'])
+    expect(frontmatter(files, '.github/agents/lookout.agent.md').tools).toEqual(['tracker/*'])
+    expect(frontmatter(files, '.opencode/agent/lookout.md').permission).toEqual({ '*': 'deny', 'tracker_*': 'allow', tracker_list_issues: 'allow', tracker_create_issue: 'ask' })
+    // Kilo's project config leaves tracker out: the agent is given nothing there, and the server it does carry is hidden.
+    expect(frontmatter(files, '.kilo/agents/lookout.md').permission).toEqual({ 'notes_*': 'deny' })
   })
 
   it('Copilot: <server>/* beside our <server>/<tool>', () => {
@@ -116,7 +135,7 @@ describe('per agent: each agent is shown its own servers, and not the others whe
 
   it('Codex, which gives every agent the session\'s servers: a warning naming the agents and servers', () => {
     const warnings = diagnostics.filter((d) => d.code === 'mcp-servers-not-scoped')
-    expect(warnings.map((d) => d.message)).toEqual([expect.stringMatching(/^Codex does not scope MCP servers per agent: .*"notes", "tracker", also "scribe", "counter", "bare"/)])
+    expect(warnings.map((d) => d.message)).toEqual([expect.stringMatching(/^Codex does not scope MCP servers per agent: .*"notes", "tracker", also "scribe", "counter", "lookout", "bare"/)])
     expect(warnings[0]!.severity).toBe('warning')
   })
 

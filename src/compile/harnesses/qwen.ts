@@ -25,14 +25,14 @@ export const qwen = {
   instructions: { agentsMd: 'reads', alsoReads: ['QWEN.md', '.qwen/QWEN.local.md'], syntax: IMPORT_SYNTAX, scoped: { file: (rule) => `.qwen/rules/${rule}.md`, key: 'paths', form: 'list' } },
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.qwen/settings.json`' },
   // Permission rules and an agent's `disallowedTools` take `mcp__<server>` for every tool of a server. An
-  // agent's `tools` declares exact names alone, and lets `mcp__<server>` through its deferred-tool bridge
-  // (`tool_search`, `tool_call`), which the list must name too (docs/features/sub-agents.md of 0.24).
+  // agent's `tools` takes exact names alone: 0.24 runs a sub-agent's tool only when the list names it
+  // (`isToolExecutionAllowed`), so `mcp__<server>` there gives it nothing (test/harness/mcp-scope.test.ts).
   mcp: {
     route: 'config',
     files: [{ path: '.qwen/settings.json', format: 'json', key: ['mcpServers'], entry: GEMINI_ENTRY }],
     toolNames: { server: (server) => `mcp__${server}`, tool: (server, tool) => `mcp__${server}__${tool}` },
     agentDenyList: 'disallowedTools',
-    agentReach: ['tool_search', 'tool_call'],
+    exactAgentLists: true,
   },
   // Hooks of `.qwen/settings.json`. UserPromptSubmit fires before every model turn (with an empty prompt after
   // the first: the runtime passes those over); PreToolUse's `updatedInput` is not applied in 0.24.

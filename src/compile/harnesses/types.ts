@@ -313,8 +313,12 @@ export interface McpSupport {
    * agent whose file lists no tools (and so is shown every tool) gets there the servers it was not given.
    */
   agentDenyList?: string
-  /** Tools an agent's list must name too for the agent to reach a server's tools (Qwen Code's deferred-tool bridge). */
-  agentReach?: readonly string[]
+  /**
+   * Its agent's `tools` list takes exact tool names alone, so no server of unknown tools can be named
+   * there (Qwen Code): an agent given a server gets no `tools` list, and its `agentDenyList` names our
+   * tools and the servers it was not given. It is then shown every built-in tool (compile warns).
+   */
+  exactAgentLists?: true
 }
 
 /** One MCP configuration file of a harness, as a project holds it (a home's place comes from `userScope`). */
