@@ -26,10 +26,11 @@ import { type ScriptedModel, type SeenRequest, startScriptedModel, type ToolCall
  * Per-agent scoping of the MCP servers someone else wrote, in each real CLI that scopes tools per agent,
  * against the scripted model: the agent `scribe` (fixtures/mcp-scope) is given the stdio server `notes`
  * alone; the main agent starts it, and the scribe must be shown `notes`' tool, not `tracker`'s (a
- * loopback streamable-HTTP server), and get the note back. The config's
- * approval rules allow both servers, which is what lets the calls run unasked where the harness reads
- * rules from the project (Claude Code, in a trusted folder). And one plugin folder, installed as a Gemini
- * CLI extension, whose `notes` reaches the model with its variable filled from the CLI's environment.
+ * loopback streamable-HTTP server), and get the note back. The config's approval rules allow both
+ * servers, which is what lets the calls run unasked where the harness reads rules from the project
+ * (Claude Code, in a trusted folder). And the plugin folder, installed as a Gemini CLI extension and
+ * into Claude Code from a local marketplace, whose `notes` reaches the model with its variable filled
+ * from the CLI's environment.
  *   npx vitest run --config vitest.harness.config.ts test/harness/mcp-scope.test.ts
  * It prints `MCP scope tier: x/6` at the end.
  */
@@ -228,5 +229,47 @@ describe('a plugin folder installed as a Gemini CLI extension', () => {
     const [first, answered] = model.conversation('main')
     expect(shows(first!, call, NOTES.description)).toBe(true)
     expect(DRIVERS.gemini.resultText(answered!.toolResults[0]!.text).trim()).toBe(`note: ${NOTE}`)
+  })
+})
+
+describe('a plugin folder installed in Claude Code from a local marketplace', () => {
+  let plugin: string
+  let plan: Plan
+  beforeAll(async () => {
+    const source = await copyProject(fixture, 'oac-mcp-scope-claude-src-')
+    plugin = await tempDir('oac-mcp-scope-claude-')
+    cleanup.push(source, plugin)
+    ;({ plan } = await withServerPlaces(() => compile({ root: source, registry: 'agents/registry.ts:registry', config: 'test', harnesses: ['claude'], plugin: { name: 'scope-kit' }, target: plugin })))
+    await DRIVERS.claude.install()
+  })
+
+  it("passes `claude plugin validate`, and its notes server, started with ${MCP_TIER_NOTE} filled from Claude's environment, answers the model", async () => {
+    const cli = join(await installHarnessPackage(harness('claude').proof.cli.package, harness('claude').proof.cli.version), 'node_modules/.bin/claude')
+    const { home, env } = await isolatedHome()
+    const work = await tempDir('oac-mcp-scope-claude-work-')
+    cleanup.push(home, work)
+    await promisify(execFile)('git', ['init', '-q', work])
+    const validated = await offlineRun(cli, ['plugin', 'validate', plugin], { cwd: work, env })
+    expect(validated.code, validated.stdout + validated.stderr).toBe(0)
+    for (const args of [['plugin', 'marketplace', 'add', plugin], ['plugin', 'install', 'scope-kit@scope-kit', '--scope', 'user']]) {
+      const run = await offlineRun(cli, args, { cwd: work, env })
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+    }
+    // A plugin's server is plugin_<plugin>_<server> (the description's plugin.serverName).
+    const call = serverToolCall('claude', harness('claude').plugin.serverName('scope-kit', NOTES.server), NOTES.tool)
+    const model = await startScriptedModel({ conversationOf: conversationOf(plan), scripts: { main: [{ calls: [call] }, { text: 'done' }] }, maxRequests: 10 })
+    front.model = model
+    try {
+      const run = await harnessRun({ ...model, url: front.url, socket: front.socket }, cli, ['-p', 'Read the note.', '--output-format', 'stream-json', '--verbose', '--model', 'claude-sonnet-4-5', '--allowedTools', call.name], {
+        cwd: work,
+        env: { ...env, ANTHROPIC_BASE_URL: front.url, ANTHROPIC_API_KEY: 'scripted-model-key', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', MCP_CONNECTION_NONBLOCKING: 'false', ENABLE_TOOL_SEARCH: 'false', MCP_TIER_NOTE: NOTE },
+      })
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+    } finally {
+      await model.close()
+    }
+    const [first, answered] = model.conversation('main')
+    expect(shows(first!, call, NOTES.description)).toBe(true)
+    expect(DRIVERS.claude.resultText(answered!.toolResults[0]!.text).trim()).toBe(`note: ${NOTE}`)
   })
 })
