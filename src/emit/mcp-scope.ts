@@ -23,7 +23,7 @@ function shownName(plan: Plan, id: Harness, server: string): string {
   return plan.plugin ? harness(id).plugin.serverName(plan.plugin.name, server) : server
 }
 
-/** A rule's items for one server: every tool of it, then single tools, each with its decision. */
+/** One approval rule for a server's tools: every tool of it or one, as the harness names them, and the decision. */
 export interface ServerRule {
   name: string
   approval: ToolApproval

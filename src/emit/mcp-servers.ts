@@ -1,8 +1,6 @@
 import { harness } from '../compile/harnesses/index.js'
 import type { McpEntryFormat } from '../compile/harnesses/types.js'
-import { mcpServerLeftOut } from '../compile/mcp-servers.js'
 import type { Plan, PlannedHttpServer, PlannedMcpServer, PlannedMcpValue, PlannedStdioServer } from '../compile/plan.js'
-import { targetOf } from '../compile/target.js'
 import type { Harness, JsonValue } from '../define/types.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
 import { carriedServers } from './mcp-scope.js'
@@ -93,12 +91,10 @@ function setPath(entry: Entry, path: readonly string[], value: JsonValue): void 
  * one entry per file however many harnesses read it (`.mcp.json`).
  */
 export function emitMcpServers(plan: Plan): MergeFile[] {
-  const servers = plan.mcpServers ?? []
-  if (servers.length === 0) return []
-  const target = targetOf(plan)
+  if ((plan.mcpServers ?? []).length === 0) return []
   const files = new Map<string, MergeFile>()
   for (const id of plan.harnesses) {
-    const carried = servers.filter((server) => mcpServerLeftOut(server, id, target) === undefined)
+    const carried = carriedServers(plan, id)
     for (const config of harness(id).mcp.files ?? []) {
       let file = files.get(config.path)
       if (!file) files.set(config.path, (file = { kind: 'merge', path: config.path, format: config.format, entries: [] }))
