@@ -75,6 +75,8 @@ const CODES = {
   'mcp-server-secret-literal': 'error',
   'mcp-server-transport': 'error',
   'mcp-server-url-invalid': 'error',
+  'mcp-servers-agent-builtins': 'warning',
+  'mcp-servers-not-scoped': 'warning',
   'merge-entry-edited': 'either',
   'merge-entry-kept': 'warning',
   'merge-failed': 'error',

@@ -1,6 +1,6 @@
 import type { AnyToolDefinition, RegistryDefinition, ToolApprovalRules, ToolEffects, ToolSelector } from '../define/types.js'
 import type { Findings } from './findings.js'
-import type { ToolApproval } from './plan.js'
+import type { McpServerApproval, ToolApproval } from './plan.js'
 
 /** The effects a tool may declare, in the order plans list them. */
 export const TOOL_EFFECTS = ['readOnly', 'destructive', 'idempotent', 'external'] as const satisfies ReadonlyArray<keyof ToolEffects>
@@ -49,20 +49,49 @@ export function approvalRules(rules: ToolApprovalRules | undefined, name: string
   return { allow: list('allow'), ask: list('ask') }
 }
 
-/** Reports the tool names the rules give that no tool of the registry has. */
-export function checkApprovalNames(rules: ApprovalRules, name: string, tools: readonly AnyToolDefinition[], registry: RegistryDefinition, findings: Findings): void {
+/**
+ * Reports the names the rules give that are neither a tool of the registry nor one of the config's MCP
+ * servers (`servers`), whole (`github`) or one tool of it (`github/create_issue`).
+ */
+export function checkApprovalNames(rules: ApprovalRules, name: string, tools: readonly AnyToolDefinition[], servers: readonly string[], registry: RegistryDefinition, findings: Findings): void {
   const known = tools.map((tool) => tool.name)
   for (const key of ['allow', 'ask'] as const) {
     for (const selector of rules[key]) {
-      if (typeof selector !== 'string' || known.includes(selector)) continue
+      if (typeof selector !== 'string' || known.includes(selector) || servers.includes(serverTool(selector)?.server ?? selector)) continue
+      const listed = [...(known.length ? [`Its tools: ${known.join(', ')}.`] : []), ...(servers.length ? [`Its MCP servers: ${servers.join(', ')}.`] : [])]
       findings.error(
         'config-approval-unknown-tool',
-        `Config "${name}"'s approval.${key} names the tool "${selector}", which the registry does not define.${known.length ? ` Its tools: ${known.join(', ')}.` : ''}`,
-        'Name one of the registry\'s tools, or select tools by an effect they declare.',
+        `Config "${name}"'s approval.${key} names the tool "${selector}", which the registry does not define.${listed.length ? ` ${listed.join(' ')}` : ''}`,
+        "Name one of the registry's tools, an MCP server (every tool of it) or one tool of a server as \"<server>/<tool>\", or select tools by an effect they declare.",
         registry.source,
       )
     }
   }
+}
+
+/** A selector naming one tool of a server, `<server>/<tool>`, in its two parts. */
+function serverTool(selector: string): { server: string; tool: string } | undefined {
+  const slash = selector.indexOf('/')
+  return slash > 0 && slash < selector.length - 1 ? { server: selector.slice(0, slash), tool: selector.slice(slash + 1) } : undefined
+}
+
+/**
+ * What the rules decide for the tools of the MCP server `server`: every tool, where they name the server,
+ * and single tools, where they name `<server>/<tool>` (`ask` winning over `allow`, and a tool's rule kept
+ * only where it differs from the server's). Effects select none of them: a server's tools declare none.
+ */
+export function serverApproval(server: string, rules: ApprovalRules): McpServerApproval | undefined {
+  const names = (key: 'allow' | 'ask') => rules[key].filter((selector): selector is string => typeof selector === 'string')
+  const all: ToolApproval | undefined = names('ask').includes(server) ? 'ask' : names('allow').includes(server) ? 'allow' : undefined
+  const tools: Record<string, ToolApproval> = {}
+  for (const key of ['allow', 'ask'] as const) {
+    for (const selector of names(key)) {
+      const named = serverTool(selector)
+      if (named?.server === server && all !== 'ask' && all !== key) tools[named.tool] = key
+    }
+  }
+  const decided = Object.keys(tools).length > 0
+  return all === undefined && !decided ? undefined : { ...(all && { all }), ...(decided && { tools }) }
 }
 
 function selects(selector: ToolSelector, tool: AnyToolDefinition, effects: ToolEffects): boolean {

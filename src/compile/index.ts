@@ -2,7 +2,7 @@ import type { AgentDefinition, Harness, RegistryDefinition, SourceLocation } fro
 import { type Diagnostic, hasErrors, withLevels } from '../diagnostics.js'
 import type { LoadedRegistry } from '../load/index.js'
 import { planAgent } from './agents.js'
-import { approvalRules, checkApprovalNames } from './approval.js'
+import { approvalRules, checkApprovalNames, serverApproval } from './approval.js'
 import { planCommand, registryCommands } from './commands.js'
 import { type PlanOptions, type ResolvedConfig, resolveConfig } from './config.js'
 import { Findings } from './findings.js'
@@ -10,12 +10,12 @@ import { type DefinitionList, registryList } from './registry-lists.js'
 import { planHooks } from './hooks.js'
 import { isAgent } from './guards.js'
 import { harness } from './harnesses/index.js'
-import type { Plan, PlannedAgent, PlannedCommand, PlannedMcpServer, PlannedRule, PlannedSkill, PlannedTool } from './plan.js'
+import type { McpServerApproval, Plan, PlannedAgent, PlannedCommand, PlannedMcpServer, PlannedRule, PlannedSkill, PlannedTool } from './plan.js'
 import { planRule, registryRules, selectedRules, warnInstructionCap, warnRulesTarget } from './rules.js'
 import { collectSkillTools, planSkill, registrySkills } from './skills.js'
 import { collectTools, planTool } from './tools.js'
 import { checkPluginRoutes, targetOf, warnTargetLimits } from './target.js'
-import { collectMcpServers, planMcpServer } from './mcp-servers.js'
+import { collectMcpServers, planMcpServer, warnUnscopedServers } from './mcp-servers.js'
 
 export type { PlanOptions } from './config.js'
 export { SCHEMA_SUPPORT } from './schema-support.js'
@@ -110,16 +110,18 @@ function warnUnscopedTools(registry: RegistryDefinition, config: ResolvedConfig,
  * One warning per selected harness that has no permission settings to write the config's approval
  * rules into, when the rules decide for a tool it is given natively.
  */
-function warnUnwrittenApprovals(registry: RegistryDefinition, config: ResolvedConfig, tools: readonly PlannedTool[], findings: Findings): void {
-  if (!config.nativeTools) return
-  const decided = tools.filter((tool) => tool.json && tool.approval !== undefined)
+function warnUnwrittenApprovals(registry: RegistryDefinition, config: ResolvedConfig, tools: readonly PlannedTool[], servers: readonly PlannedMcpServer[], findings: Findings): void {
+  const decided = [
+    ...(config.nativeTools ? tools.filter((tool) => tool.json && tool.approval !== undefined).map((tool) => tool.name) : []),
+    ...servers.flatMap((server) => [...(server.approval?.all ? [server.name] : []), ...Object.keys(server.approval?.tools ?? {}).map((tool) => `${server.name}/${tool}`)]),
+  ]
   if (decided.length === 0) return
   for (const id of config.harnesses) {
     const { title, approvals } = harness(id)
     if (!('unsupported' in approvals)) continue
     findings.warning(
       'approval-unsupported',
-      `Config "${config.config}"'s approval rules cannot reach ${title}: ${approvals.unsupported}. There, ${decided.map((tool) => `"${tool.name}"`).join(', ')} ${decided.length === 1 ? 'runs' : 'run'} as ${title} decides.`,
+      `Config "${config.config}"'s approval rules cannot reach ${title}: ${approvals.unsupported}. There, ${decided.map((tool) => `"${tool}"`).join(', ')} ${decided.length === 1 ? 'runs' : 'run'} as ${title} decides.`,
       approvals.fix.replaceAll('<server>', config.serverName),
       registry.source,
     )
@@ -147,6 +149,11 @@ function warnOutputNotObject(config: ResolvedConfig, tools: readonly PlannedTool
   }
 }
 
+/** The planned server with what the config's approval rules decide for its tools, where they decide anything. */
+function withApproval(server: PlannedMcpServer, approval: McpServerApproval | undefined): PlannedMcpServer {
+  return approval ? { ...server, approval } : server
+}
+
 /** The planned agent with the names of the MCP servers its tools name, where it names any. */
 function withServers(planned: PlannedAgent | undefined, servers: readonly string[]): PlannedAgent | undefined {
   return planned && servers.length > 0 ? { ...planned, mcpServers: [...servers] } : planned
@@ -166,9 +173,12 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   const collected = collectTools(registry, agents, findings)
   const skills = registrySkills(registry, findings)
   const skillTools = collectSkillTools(skills, registry, collected, findings)
-  checkApprovalNames(rules, config.config, collected.tools, registry, findings)
   const servers = collectMcpServers(registry, agents, config, findings)
-  const plannedServers = servers.servers.map((server) => planMcpServer(server, config, options.root, findings)).filter((server): server is PlannedMcpServer => server !== undefined)
+  checkApprovalNames(rules, config.config, collected.tools, servers.servers.map((server) => server.name), registry, findings)
+  const plannedServers = servers.servers
+    .map((server) => planMcpServer(server, config, options.root, findings))
+    .filter((server): server is PlannedMcpServer => server !== undefined)
+    .map((server) => withApproval(server, serverApproval(server.name, rules)))
 
   const tools: PlannedTool[] = []
   for (const tool of collected.tools) {
@@ -210,11 +220,13 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
 
   checkModelNames(config, tools, findings)
   warnUnscopedTools(registry, config, tools, plannedAgents, findings)
-  warnUnwrittenApprovals(registry, config, tools, findings)
+  warnUnwrittenApprovals(registry, config, tools, plannedServers, findings)
+  warnUnscopedServers(registry, config, plannedServers, plannedAgents, findings)
   warnOutputNotObject(config, tools, new Map(collected.tools.map((tool) => [tool.name, tool.source])), findings)
-  const ruled = (rule: 'allow' | 'ask') => tools.filter((tool) => tool.json && tool.approval === rule).length
+  const ruledServers = (rule: 'allow' | 'ask') => plannedServers.filter((server) => server.approval?.all === rule || Object.values(server.approval?.tools ?? {}).includes(rule)).length
+  const ruled = (rule: 'allow' | 'ask') => tools.filter((tool) => tool.json && tool.approval === rule).length + ruledServers(rule)
   const native = config.nativeTools ? tools.filter((tool) => tool.json).length : 0
-  const parts = { agents: plannedAgents.length, hooks: hooks.length, skills: plannedSkills.length, commands: plannedCommands.length, allow: ruled('allow'), ask: ruled('ask'), tools: native }
+  const parts = { agents: plannedAgents.length, hooks: hooks.length, skills: plannedSkills.length, commands: plannedCommands.length, allow: ruled('allow'), ask: ruled('ask'), tools: native, mcpServers: plannedServers.length }
   warnTargetLimits(registry, config, parts, findings)
   const diagnostics = withLevels(config.diagnosticLevels, findings.diagnostics)
   if (hasErrors(diagnostics)) return { diagnostics }

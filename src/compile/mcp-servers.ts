@@ -9,7 +9,7 @@ import { harness } from './harnesses/index.js'
 import type { McpReferencePlace } from './harnesses/types.js'
 import { serverNameProblem } from './names.js'
 import { addOnce } from './registry-lists.js'
-import type { PlannedMcpServer, PlannedMcpValue } from './plan.js'
+import type { PlannedAgent, PlannedMcpServer, PlannedMcpValue } from './plan.js'
 import { plannedSource } from './source.js'
 import { type Target, targetOf } from './target.js'
 
@@ -262,4 +262,43 @@ function warnLeftOut(planned: PlannedMcpServer, server: McpServerDefinition, con
       server.source,
     )
   }
+}
+
+/**
+ * One warning per selected harness that writes agent files but cannot show an agent only the servers it
+ * was given (Codex gives every agent the session's servers; the bridge harnesses register every
+ * server's tools for all), when some agent was not given one of the servers the harness is given.
+ */
+export function warnUnscopedServers(registry: RegistryDefinition, config: ResolvedConfig, servers: readonly PlannedMcpServer[], agents: readonly PlannedAgent[], findings: Findings): void {
+  for (const id of config.harnesses) {
+    const { title, agentFile, scopesToolsPerAgent, mcp } = harness(id)
+    const carried = servers.filter((server) => mcpServerLeftOut(server, id, targetOf(config)) === undefined).map((server) => server.name)
+    if (agentFile !== null && scopesToolsPerAgent && mcp.exactAgentLists) warnExactLists(registry, id, carried, agents, findings)
+    if (agentFile === null || (scopesToolsPerAgent && mcp.toolNames)) continue
+    const narrower = agents.filter((agent) => carried.some((server) => !(agent.mcpServers ?? []).includes(server)))
+    if (narrower.length === 0) continue
+    findings.warning(
+      'mcp-servers-not-scoped',
+      `${title} does not scope MCP servers per agent: every ${title} agent is shown the tools of ${carried.map((server) => `"${server}"`).join(', ')}, also ${narrower.map((agent) => `"${agent.name}"`).join(', ')}, which ${narrower.length === 1 ? 'was' : 'were'} not given all of them.`,
+      `Accept it (an agent's instructions name only its own servers), or leave ${id} out of the config's harnesses.`,
+      registry.source,
+    )
+  }
+}
+
+/**
+ * Where an agent's tool list takes exact names alone (`exactAgentLists`: Qwen Code), an agent given a
+ * server keeps its MCP tools scoped by the deny list but has no list of tools: one warning naming the
+ * agents that are therefore shown every built-in tool.
+ */
+function warnExactLists(registry: RegistryDefinition, id: Harness, carried: readonly string[], agents: readonly PlannedAgent[], findings: Findings): void {
+  const { title, mcp } = harness(id)
+  const given = agents.filter((agent) => (agent.mcpServers ?? []).some((server) => carried.includes(server)))
+  if (given.length === 0) return
+  findings.warning(
+    'mcp-servers-agent-builtins',
+    `${title}'s agent files list tools by their exact names alone, and an MCP server's are not known before it runs: ${given.map((agent) => `"${agent.name}"`).join(', ')}, given a server, ${given.length === 1 ? 'gets' : 'get'} no list of tools but \`${mcp.agentDenyList}\` (the servers and tools of ours not given), so ${given.length === 1 ? 'it is' : 'they are'} shown every built-in tool of ${title}.`,
+    `Accept it, or leave ${id} out of the config's harnesses where such an agent must not have the built-ins.`,
+    registry.source,
+  )
 }

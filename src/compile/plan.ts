@@ -184,7 +184,15 @@ export type PlannedMcpValue = string | { env: string }
 interface PlannedMcpServerBase {
   name: string
   description?: string
+  /** What the config's approval rules decide for its tools, where they name the server or one of its tools. */
+  approval?: McpServerApproval
   source: PlannedSource
+}
+
+/** The approval rules for a server's tools: every tool of it (`all`), and single tools by name (each differing from `all`). */
+export interface McpServerApproval {
+  all?: ToolApproval
+  tools?: Record<string, ToolApproval>
 }
 
 /** A server a harness starts as a process and speaks to over its stdio. */

@@ -270,6 +270,7 @@ const PART_NAMES: Record<PluginPart, string> = {
   commands: 'commands',
   allow: 'approval rules that let a tool run unasked',
   ask: 'approval rules that make a tool always ask',
+  mcpServers: 'MCP servers',
 }
 
 /** The parts of a plugin folder harness `id` cannot take (its description's `plugin.unsupported`). */

@@ -5,6 +5,7 @@ import { agentAllowList } from './allow-list.js'
 import { markdownWithFrontmatter } from './codegen/escape.js'
 import { renderAgentPrompt } from './codegen/prompt-docs.js'
 import { agentHookGroups } from './hooks.js'
+import { agentToolFields } from './mcp-scope.js'
 import { mcpJsonFile, permissionItems, servesMcp } from './mcp-tools.js'
 import type { OutputFile } from './types.js'
 
@@ -40,13 +41,12 @@ export function claudeAgentMarkdown(plan: Plan, agent: PlannedAgent, hooks: { [e
 function claudeFrontmatter(plan: Plan, agent: PlannedAgent, hooks: { [event: string]: JsonValue[] }): { [key: string]: JsonValue } {
   // Compile has rejected fields that would replace the generated ones (`harness-field-reserved`).
   const extra = agent.harness.claude ?? {}
-  // Its MCP tools, the built-ins it asks for, and `Bash` when its prompt documents a tool's script.
+  // Its MCP tools, the built-ins it asks for, and `Bash` when its prompt documents a tool's script; its MCP servers' tools.
   const tools = agentAllowList(plan, agent, 'claude', 'Bash')
   return {
     name: agent.name,
     description: agent.description,
-    // No `tools` key means "every tool" to Claude Code, which is what an agent that names none gets.
-    ...(tools.length > 0 ? { tools: tools.join(', ') } : {}),
+    ...agentToolFields(plan, agent, 'claude', tools, (items) => items.join(', ')),
     model: agent.model.claude ?? 'inherit',
     ...(Object.keys(hooks).length > 0 ? { hooks } : {}),
     ...extra,

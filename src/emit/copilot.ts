@@ -4,6 +4,7 @@ import type { JsonValue } from '../define/types.js'
 import { VSCODE_ENTRY } from '../compile/harnesses/mcp-formats.js'
 import { mcpServerEntry, ourServer } from './mcp-servers.js'
 import { agentAllowList } from './allow-list.js'
+import { agentToolFields } from './mcp-scope.js'
 import { markdownWithFrontmatter } from './codegen/escape.js'
 import { renderAgentPrompt } from './codegen/prompt-docs.js'
 import { mcpJsonFile, servesMcp } from './mcp-tools.js'
@@ -42,8 +43,7 @@ export function copilotAgentMarkdown(plan: Plan, agent: PlannedAgent): string {
   const frontmatter: { [key: string]: JsonValue } = {
     name: agent.name,
     description: agent.description,
-    // No `tools` key gives the agent every tool, which is what an agent that names none gets.
-    ...(tools.length > 0 ? { tools } : {}),
+    ...agentToolFields(plan, agent, 'copilot', tools),
     ...(agent.model.copilot !== undefined ? { model: agent.model.copilot } : {}),
     // Copilot warns about, and skips, frontmatter keys it does not know: `harness.copilot` passes as given.
     ...(agent.harness.copilot ?? {}),

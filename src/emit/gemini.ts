@@ -4,6 +4,7 @@ import type { Harness, JsonValue } from '../define/types.js'
 import { GEMINI_ENTRY } from '../compile/harnesses/mcp-formats.js'
 import { mcpServerEntry, ourServer } from './mcp-servers.js'
 import { agentAllowList } from './allow-list.js'
+import { agentToolFields } from './mcp-scope.js'
 import { markdownWithFrontmatter } from './codegen/escape.js'
 import { renderAgentPrompt } from './codegen/prompt-docs.js'
 import { type PermissionLists, permissionItems, servesMcp } from './mcp-tools.js'
@@ -45,15 +46,9 @@ const GEMINI_FAMILY: GeminiFamily = { harness: 'gemini', folder: '.gemini', perm
 
 export function emitGeminiFamily(plan: Plan, family: GeminiFamily): OutputFile[] {
   const files: OutputFile[] = []
-  if (servesMcp(plan, family.harness)) {
-    const rules = permissionItems(plan, family.harness, family.permissionLists)
-    files.push({
-      kind: 'merge',
-      path: `${family.folder}/settings.json`,
-      format: 'json',
-      entries: [{ keyPath: ['mcpServers', plan.serverName], value: settingsServerEntry(plan) }, ...rules],
-    })
-  }
+  const server = servesMcp(plan, family.harness) ? [{ keyPath: ['mcpServers', plan.serverName], value: settingsServerEntry(plan) }] : []
+  const entries = [...server, ...permissionItems(plan, family.harness, family.permissionLists)]
+  if (entries.length > 0) files.push({ kind: 'merge', path: `${family.folder}/settings.json`, format: 'json', entries })
   const path = harness(family.harness).agentFile!
   for (const agent of plan.agents) files.push({ kind: 'owned', path: path(agent.name), content: agentFile(plan, agent, family) })
   return files
@@ -69,8 +64,7 @@ function agentFile(plan: Plan, agent: PlannedAgent, family: GeminiFamily): strin
   const frontmatter: { [key: string]: JsonValue } = {
     name: agent.name,
     description: agent.description,
-    // No `tools` key gives the agent every tool, which is what an agent that names none gets.
-    ...(tools.length > 0 ? { tools } : {}),
+    ...agentToolFields(plan, agent, family.harness, tools),
     ...(agent.model[family.harness] !== undefined ? { model: agent.model[family.harness]! } : {}),
     // Checked in compile (Gemini's schema is closed; Qwen's drops what it does not know).
     ...(agent.harness[family.harness] ?? {}),

@@ -1,10 +1,9 @@
 import { harness } from '../compile/harnesses/index.js'
 import type { McpEntryFormat } from '../compile/harnesses/types.js'
-import { mcpServerLeftOut } from '../compile/mcp-servers.js'
-import type { Plan, PlannedHttpServer, PlannedMcpValue, PlannedStdioServer } from '../compile/plan.js'
-import { targetOf } from '../compile/target.js'
-import type { JsonValue } from '../define/types.js'
+import type { Plan, PlannedHttpServer, PlannedMcpServer, PlannedMcpValue, PlannedStdioServer } from '../compile/plan.js'
+import type { Harness, JsonValue } from '../define/types.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
+import { carriedServers } from './mcp-scope.js'
 import type { MergeFile } from './types.js'
 
 /*
@@ -65,27 +64,59 @@ export function mcpServerEntry(format: McpEntryFormat, server: ServerShape, extr
   return { ...(type !== undefined && { type }), [urlKey]: server.url, ...(all.length > 0 && { headers: Object.fromEntries(all) }), ...extra }
 }
 
+/** A server someone else wrote as an entry of `format`, with the config's approval rules where the entry holds them (Codex). */
+export function thirdPartyEntry(format: McpEntryFormat, server: PlannedMcpServer): Entry {
+  const entry = mcpServerEntry(format, server)
+  const { approvals } = format
+  if (!approvals || !server.approval) return entry
+  const { all, tools = {} } = server.approval
+  if (all) entry[approvals.server] = approvals.modes[all]
+  for (const [tool, approval] of Object.entries(tools)) setPath(entry, approvals.tool(tool), approvals.modes[approval])
+  return entry
+}
+
+/** Sets the value at `path` below `entry`, making the objects on the way. */
+function setPath(entry: Entry, path: readonly string[], value: JsonValue): void {
+  let at = entry
+  for (const key of path.slice(0, -1)) {
+    const next = at[key]
+    at = (at[key] = typeof next === 'object' && next !== null && !Array.isArray(next) ? next : {}) as Entry
+  }
+  at[path.at(-1)!] = value
+}
+
 /**
  * The servers someone else wrote, merged into each selected harness's MCP configuration files beside
  * ours (src/emit/index.ts combines the merges of one file): every server the harness can carry there,
  * one entry per file however many harnesses read it (`.mcp.json`).
  */
 export function emitMcpServers(plan: Plan): MergeFile[] {
-  const servers = plan.mcpServers ?? []
-  if (servers.length === 0) return []
-  const target = targetOf(plan)
+  if ((plan.mcpServers ?? []).length === 0) return []
   const files = new Map<string, MergeFile>()
   for (const id of plan.harnesses) {
-    const carried = servers.filter((server) => mcpServerLeftOut(server, id, target) === undefined)
+    const carried = carriedServers(plan, id)
     for (const config of harness(id).mcp.files ?? []) {
       let file = files.get(config.path)
       if (!file) files.set(config.path, (file = { kind: 'merge', path: config.path, format: config.format, entries: [] }))
       if (config.strictJsonReader) file.strictJsonReader = config.strictJsonReader
       for (const server of carried) {
         const keyPath = [...config.key, server.name]
-        if (!file.entries.some((entry) => entry.keyPath.join('\0') === keyPath.join('\0'))) file.entries.push({ keyPath, value: mcpServerEntry(config.entry, server), renamed: `the MCP server "${server.name}" (defineMcpServer at ${server.source.file}:${server.source.line})` })
+        if (!file.entries.some((entry) => entry.keyPath.join('\0') === keyPath.join('\0'))) file.entries.push({ keyPath, value: thirdPartyEntry(config.entry, server), renamed: `the MCP server "${server.name}" (defineMcpServer at ${server.source.file}:${server.source.line})` })
       }
     }
   }
   return [...files.values()].filter((file) => file.entries.length > 0)
+}
+
+/**
+ * The servers someone else wrote as entries of a plugin format's MCP servers, for the `harnesses` that
+ * install the folder in that format: each server every one of them carries, in the entry format of the
+ * first one's configuration (the readers of one plugin format share it). None for a harness without
+ * MCP configuration files (route `bridge`).
+ */
+export function pluginServerEntries(plan: Plan, harnesses: readonly Harness[]): Entry {
+  const format = harnesses.map((id) => harness(id).mcp.files?.[0]?.entry).find((entry) => entry !== undefined)
+  if (!format || harnesses.some((id) => harness(id).mcp.route !== 'config')) return {}
+  const carried = carriedServers(plan, harnesses[0]!).filter((server) => harnesses.every((id) => carriedServers(plan, id).includes(server)))
+  return Object.fromEntries(carried.map((server) => [server.name, thirdPartyEntry(format, server)]))
 }

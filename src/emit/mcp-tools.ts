@@ -2,6 +2,7 @@
 import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
 import type { Harness, JsonValue } from '../define/types.js'
 import { MCP_JSON_ENTRY } from '../compile/harnesses/mcp-formats.js'
+import { serverRules } from './mcp-scope.js'
 import { mcpServerEntry, ourServer } from './mcp-servers.js'
 import { hasNativeForm, nativeToolName, toolsByName } from './codegen/prompt-docs.js'
 import { ARRAY_ITEM, type MergeEntry, type MergeFile } from './types.js'
@@ -62,14 +63,13 @@ export const PERMISSIONS_LISTS: PermissionLists = { allow: ['permissions', 'allo
 
 /**
  * The config's approval rules as items of the harness's permission lists (`permissions.allow` and
- * `permissions.ask` unless `lists` says otherwise), each tool named as its model sees it: only those
- * items are ours, every other rule stays the user's.
+ * `permissions.ask` unless `lists` says otherwise), each of our tools named as its model sees it, and
+ * each MCP server (or one tool of it) as the harness's rules name it: only those items are ours, every
+ * other rule stays the user's.
  */
 export function permissionItems(plan: Plan, harness: Harness, lists: PermissionLists = PERMISSIONS_LISTS): MergeEntry[] {
-  return plan.tools
+  const ours = plan.tools
     .filter((tool) => tool.approval !== undefined && hasNativeForm(plan, tool, harness))
-    .map((tool) => {
-      const name = nativeToolName(plan, harness, tool.name)
-      return { keyPath: [...lists[tool.approval!], ARRAY_ITEM, name], value: name }
-    })
+    .map((tool) => ({ name: nativeToolName(plan, harness, tool.name), approval: tool.approval! }))
+  return [...ours, ...serverRules(plan, harness)].map(({ name, approval }) => ({ keyPath: [...lists[approval], ARRAY_ITEM, name], value: name }))
 }

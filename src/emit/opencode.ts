@@ -3,6 +3,7 @@ import type { Plan, PlannedAgent, PlannedTool } from '../compile/plan.js'
 import { targetOf } from '../compile/target.js'
 import type { Harness, JsonValue } from '../define/types.js'
 import { agentAllowList } from './allow-list.js'
+import { agentServers, carriedServers, serverRules } from './mcp-scope.js'
 import { bridgeCode, bridgeImports, generatedHeader, generatedNote } from './codegen/bridge.js'
 import { jsString, markdownWithFrontmatter } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
@@ -41,9 +42,9 @@ export function emitOpencode(plan: Plan): OutputFile[] {
 export function emitOpencodeFamily(plan: Plan, family: OpencodeFamily): OutputFile[] {
   const tools = plan.tools.filter((tool) => hasNativeForm(plan, tool, family.harness))
   const files: OutputFile[] = [...tools.map((tool) => toolFile(plan, tool, family)), ...plan.agents.map((agent) => agentFile(plan, agent, tools, family))]
-  const decided = tools.filter((tool) => tool.approval !== undefined)
+  const decided = [...tools.filter((tool) => tool.approval !== undefined).map((tool) => ({ name: tool.name, approval: tool.approval! })), ...serverRules(plan, family.harness)]
   if (decided.length > 0) {
-    files.push({ kind: 'merge', path: family.configFile, format: 'json', entries: decided.map((tool) => ({ keyPath: ['permission', tool.name], value: tool.approval! })) })
+    files.push({ kind: 'merge', path: family.configFile, format: 'json', entries: decided.map(({ name, approval }) => ({ keyPath: ['permission', name], value: approval })) })
   }
   return files
 }
@@ -119,16 +120,25 @@ function isRecord(value: JsonValue | undefined): value is { [key: string]: JsonV
  * The agent's tool permissions: every tool denied first (opencode and Kilo apply the last rule that
  * matches), then the tools of its allow-list allowed, the rule every harness that scopes tools per
  * agent follows: its own native tools (`ask` where the config's approval rules say so), the
- * built-ins it names in `builtinTools`, and `bash` when its prompt documents a tool's script. A
- * wildcard rather than a deny per tool: a tool added to the registry changes no agent file but its
- * own agents'. No map when the harness gets none of our tools (nothing to hide), or when the list is
- * empty, which gives the agent every tool (as an agent file without `tools` does in the other harnesses).
+ * built-ins it names in `builtinTools`, `bash` when its prompt documents a tool's script, and its MCP
+ * servers' tools (`<server>_*`, then the approval rules' single tools). A wildcard rather than a deny
+ * per tool: a tool added to the registry changes no agent file but its own agents'. An agent whose
+ * list is empty is given every tool (as an agent file without `tools` is in the other harnesses) but
+ * the servers it was not given; no map when there is nothing to hide.
  */
 function permissions(plan: Plan, agent: PlannedAgent, tools: readonly PlannedTool[], harness: OpencodeFamily['harness']): { [key: string]: JsonValue } {
-  if (tools.length === 0) return {}
+  const servers = agentServers(plan, agent, harness)
+  if (tools.length === 0 && servers.givenServers.length + servers.hiddenServers.length === 0) return {}
   const allowed = agentAllowList(plan, agent, harness, 'bash')
+  if (allowed.length + servers.givenServers.length === 0) return Object.fromEntries(servers.hiddenServers.map((name) => [name, 'deny']))
   const asks = askingTools(tools)
-  return allowed.length === 0 ? {} : Object.fromEntries([['*', 'deny'], ...allowed.map((name) => [name, asks.has(name) ? 'ask' : 'allow'])])
+  const rules = serverRules(plan, harness, carriedServers(plan, harness).filter((server) => agent.mcpServers?.includes(server.name)))
+  return Object.fromEntries([
+    ['*', 'deny'],
+    ...allowed.map((name) => [name, asks.has(name) ? 'ask' : 'allow']),
+    ...servers.givenServers.map((name) => [name, 'allow']),
+    ...rules.map(({ name, approval }) => [name, approval]),
+  ])
 }
 
 /** The names of the native tools the approval rules make ask: an opencode tool's id is its name. */

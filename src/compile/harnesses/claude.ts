@@ -39,7 +39,14 @@ export const claude = {
     home: { file: '.claude/CLAUDE.md', scoped: CLAUDE_RULES },
   },
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.claude/settings.json`' },
-  mcp: { route: 'config', files: [MCP_JSON_FILE] },
+  // An agent's `tools` takes `mcp__<server>` for every tool of a server (its resolver's server-level entry), and
+  // `disallowedTools` the same; permission rules take `mcp__<server>` and `mcp__<server>__<tool>`.
+  mcp: {
+    route: 'config',
+    files: [MCP_JSON_FILE],
+    toolNames: { server: (server) => `mcp__${server}`, tool: (server, tool) => `mcp__${server}__${tool}` },
+    agentDenyList: 'disallowedTools',
+  },
   // Hooks of `.claude/settings.json` (test/harness/hooks.test.ts): the model reads a block's reason, and `ask`
   // blocks a headless run (-p) and asks in the UI.
   hooks: {

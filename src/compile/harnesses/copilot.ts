@@ -52,6 +52,8 @@ export const copilot = {
       { ...MCP_JSON_FILE, strictJsonReader: 'the GitHub Copilot CLI' },
       { path: '.vscode/mcp.json', format: 'json', key: ['servers'], entry: VSCODE_ENTRY },
     ],
+    // An agent file's `tools` takes `<server>/*` for every tool of a server (the model sees `<server>-<tool>`).
+    toolNames: { server: (server) => `${server}/*`, tool: (server, tool) => `${server}/${tool}` },
   },
   // Hooks of `.github/hooks/<server>.json`, Copilot's own file and shape (camelCase events, `modifiedArgs`).
   // It also runs those of `.claude/settings.json`, Claude's way: our command there stands aside in Copilot.

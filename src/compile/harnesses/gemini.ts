@@ -43,7 +43,13 @@ export const gemini = {
     plugin: { file: 'GEMINI.md' },
   },
   approvals: { written: 'as `mcp_<server>_<tool>` in `tools.allowed` or `tools.confirmationRequired` of `.gemini/settings.json`' },
-  mcp: { route: 'config', files: [{ path: '.gemini/settings.json', format: 'json', key: ['mcpServers'], entry: GEMINI_ENTRY }] },
+  // An agent's `tools` and the policy's tool names take `mcp_<server>_*` for every tool of a server (0.61
+  // `registerToolByName`, `matchesWildcard`); its closed agent schema has no list of tools to hide.
+  mcp: {
+    route: 'config',
+    files: [{ path: '.gemini/settings.json', format: 'json', key: ['mcpServers'], entry: GEMINI_ENTRY }],
+    toolNames: { server: (server) => `mcp_${server}_*`, tool: (server, tool) => `mcp_${server}_${tool}` },
+  },
   // Hooks of `.gemini/settings.json`, in a trusted folder. `ask` makes a headless run wait for ever; PreCompress
   // fires before every model turn, compressing or not (test/harness/hooks.test.ts).
   hooks: {

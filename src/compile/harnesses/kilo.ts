@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { pluginPackageNeeds, readToolsMap, xdgConfigFolder } from './doctor-steps.js'
 import { OPENCODE_ENTRY } from './mcp-formats.js'
-import { OPENCODE_SKILLS, opencode, opencodeCommand } from './opencode.js'
+import { OPENCODE_PLUGIN_MCP, OPENCODE_SKILLS, OPENCODE_TOOL_NAMES, opencode, opencodeCommand } from './opencode.js'
 import type { HarnessDescription } from './types.js'
 
 /** Kilo (an opencode fork): opencode's tool shims and agent files under `.kilo/`, importing `@kilocode/plugin`. */
@@ -40,6 +40,7 @@ export const kilo = {
       renamedEnv: { says: "refuses an environment reference in a project's config (it skips the whole file)", project: true },
       header: { says: "refuses an environment reference in a project's config (it skips the whole file)", project: true },
     },
+    toolNames: OPENCODE_TOOL_NAMES,
   },
   // Kilo's plugins are opencode's; it loads them from `.kilo/plugins/` (not `.opencode/plugins/`).
   hooks: { ...opencode.hooks, registration: { kind: 'plugin', file: (server) => `.kilo/plugins/${server}-hooks.ts` } },
@@ -49,7 +50,12 @@ export const kilo = {
   commands: [opencodeCommand('Kilo', '.kilo/command')],
   // The folder's `opencode/index.mjs` (package.json `main`) by the folder's path or the package's npm name; a plugin's
   // tools are shown by their own names, so no server name goes into them (test/harness/plugin-opencode.test.ts).
-  plugin: { format: 'opencode', serverName: (_plugin, server) => server, install: '"plugin": ["<dir>"] (or the npm name) in kilo.json or ~/.config/kilo/kilo.json' },
+  plugin: {
+    format: 'opencode',
+    serverName: (_plugin, server) => server,
+    install: '"plugin": ["<dir>"] (or the npm name) in kilo.json or ~/.config/kilo/kilo.json',
+    unsupported: { mcpServers: OPENCODE_PLUGIN_MCP },
+  },
   userScope: { paths: [['.kilo/', '.config/kilo/'], ['.agents/skills/', '.agents/skills/']] },
   proof: {
     cli: { package: '@kilocode/cli', version: '7.7.7', bin: 'kilo' },

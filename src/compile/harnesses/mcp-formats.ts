@@ -15,7 +15,13 @@ export const MCP_JSON_ENTRY: McpEntryFormat = { stdio: { envKey: 'env' }, http: 
 export const GEMINI_ENTRY: McpEntryFormat = { stdio: { envKey: 'env' }, http: { urlKey: 'httpUrl' }, reference: dollarBraces }
 
 /** Codex's `[mcp_servers.<name>]`: no reference in a string; variables by name in its own keys. */
-export const CODEX_ENTRY: McpEntryFormat = { stdio: { envKey: 'env' }, http: { urlKey: 'url' }, reference: 'codex' }
+export const CODEX_ENTRY: McpEntryFormat = {
+  stdio: { envKey: 'env' },
+  http: { urlKey: 'url' },
+  reference: 'codex',
+  // A tool's own `approval_mode` over the server's `default_tools_approval_mode` (0.171's `RawMcpServerConfig`).
+  approvals: { server: 'default_tools_approval_mode', tool: (tool) => ['tools', tool, 'approval_mode'], modes: { allow: 'approve', ask: 'prompt' } },
+}
 
 /** opencode's `mcp`: `local` with the command as one list and `environment`, `remote`; `{env:NAME}` filled anywhere in the file. */
 export const OPENCODE_ENTRY: McpEntryFormat = { stdio: { type: 'local', commandList: true, envKey: 'environment' }, http: { type: 'remote', urlKey: 'url' }, reference: (name) => `{env:${name}}` }

@@ -4,6 +4,15 @@ import { OPENCODE_ENTRY } from './mcp-formats.js'
 import { OPENCODE_SYNTAX } from './text-syntax.js'
 import type { CommandFile, HarnessDescription, SkillSupport } from './types.js'
 
+/** How opencode's and Kilo's `permission` maps name a server's tools: `<server>_<tool>`, as the model sees them. */
+export const OPENCODE_TOOL_NAMES = { server: (server: string) => `${server}_*`, tool: (server: string, tool: string) => `${server}_${tool}` }
+
+/** Why an opencode-format plugin carries no MCP server of someone else's, for opencode and Kilo. */
+export const OPENCODE_PLUGIN_MCP = {
+  says: "the plugin folder's module adds agents, commands and approval rules in its `config` hook but no MCP server (whether opencode 1.18 and Kilo 7.7 would start one added there is not checked)",
+  fix: 'Install the servers for the user as well (oac compile --scope user), or tell your users to add them to the `mcp` of their own config.',
+}
+
 /** opencode's and Kilo's skills: both folders, `.agents/skills` winning a name in both (`debug skill` lists it once). */
 export const OPENCODE_SKILLS: SkillSupport = {
   folders: ['.agents/skills', '.claude/skills'],
@@ -39,7 +48,8 @@ export const opencode = {
   instructions: { agentsMd: 'reads', home: { file: '.config/opencode/AGENTS.md' } },
   // Every field is written as given over the generated ones; a `permission` map refines ours key by key.
   approvals: { written: 'as `allow` or `ask` in the `permission` of each agent file and of `.opencode/opencode.json` (every agent); the tool shim asks opencode before it runs' },
-  mcp: { route: 'config', files: [{ path: '.opencode/opencode.json', format: 'json', key: ['mcp'], entry: OPENCODE_ENTRY }] },
+  // A server's tools are `<server>_<tool>` (docs/mcp-servers.md), and a `permission` key takes a wildcard.
+  mcp: { route: 'config', files: [{ path: '.opencode/opencode.json', format: 'json', key: ['mcp'], entry: OPENCODE_ENTRY }], toolNames: OPENCODE_TOOL_NAMES },
   // Hooks in-process: a generated plugin, `.opencode/plugins/<server>-hooks.ts` (a throw blocks a tool, its
   // arguments are changed in place; session start adds to the system prompt).
   hooks: {
@@ -58,7 +68,12 @@ export const opencode = {
   commands: [opencodeCommand('opencode', '.opencode/command')],
   // The folder's `opencode/index.mjs` (package.json `main`) by the folder's path or the package's npm name; a plugin's
   // tools are shown by their own names, so no server name goes into them (test/harness/plugin-opencode.test.ts).
-  plugin: { format: 'opencode', serverName: (_plugin, server) => server, install: '"plugin": ["<dir>"] (or the npm name) in opencode.json or ~/.config/opencode/opencode.json' },
+  plugin: {
+    format: 'opencode',
+    serverName: (_plugin, server) => server,
+    install: '"plugin": ["<dir>"] (or the npm name) in opencode.json or ~/.config/opencode/opencode.json',
+    unsupported: { mcpServers: OPENCODE_PLUGIN_MCP },
+  },
   userScope: { paths: [['.opencode/', '.config/opencode/'], ['.agents/skills/', '.agents/skills/']] },
   proof: {
     cli: { package: 'opencode-ai', version: '1.18.33', bin: 'opencode' },

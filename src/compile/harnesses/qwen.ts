@@ -34,7 +34,16 @@ export const qwen = {
     plugin: { file: 'GEMINI.md', scoped: { file: (rule) => `rules/${rule}.md`, key: 'paths', form: 'list' } },
   },
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.qwen/settings.json`' },
-  mcp: { route: 'config', files: [{ path: '.qwen/settings.json', format: 'json', key: ['mcpServers'], entry: GEMINI_ENTRY }] },
+  // Permission rules and an agent's `disallowedTools` take `mcp__<server>` for every tool of a server. An
+  // agent's `tools` takes exact names alone: 0.24 runs a sub-agent's tool only when the list names it
+  // (`isToolExecutionAllowed`), so `mcp__<server>` there gives it nothing (test/harness/mcp-scope.test.ts).
+  mcp: {
+    route: 'config',
+    files: [{ path: '.qwen/settings.json', format: 'json', key: ['mcpServers'], entry: GEMINI_ENTRY }],
+    toolNames: { server: (server) => `mcp__${server}`, tool: (server, tool) => `mcp__${server}__${tool}` },
+    agentDenyList: 'disallowedTools',
+    exactAgentLists: true,
+  },
   // Hooks of `.qwen/settings.json`. UserPromptSubmit fires before every model turn (with an empty prompt after
   // the first: the runtime passes those over); PreToolUse's `updatedInput` is not applied in 0.24.
   hooks: {

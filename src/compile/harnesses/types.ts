@@ -2,7 +2,7 @@ import type { BuiltinTool, HookDecisionKind, HookEvent } from '../../define/hook
 import type { Harness, JsonValue } from '../../define/types.js'
 import type { DiagnosticCode } from '../../diagnostic-codes.js'
 import type { HookFallback, HookWire } from '../../runtime/hook-types.js'
-import type { JsonSchema } from '../plan.js'
+import type { JsonSchema, ToolApproval } from '../plan.js'
 
 /*
  * What one harness is, as data: everything compile, the bundler, the emitters' shared code and the
@@ -302,6 +302,23 @@ export interface McpSupport {
   unfilled?: Partial<Record<McpReferencePlace, { says: string; project?: true }>>
   /** The project files (route `config`) it reads servers from, each merged with every server it can carry. */
   files?: readonly McpConfigFile[]
+  /**
+   * How its agent files and permission rules name a server's tools (route `config`), where they can:
+   * every tool of the server, and one tool of it. `server` is the name the harness gives the server in
+   * the target (a Claude plugin's is `plugin_<plugin>_<server>`).
+   */
+  toolNames?: { server(server: string): string; tool(server: string, tool: string): string }
+  /**
+   * The agent frontmatter key of a list of tools the agent is not shown, where the harness has one: an
+   * agent whose file lists no tools (and so is shown every tool) gets there the servers it was not given.
+   */
+  agentDenyList?: string
+  /**
+   * Its agent's `tools` list takes exact tool names alone, so no server of unknown tools can be named
+   * there (Qwen Code): an agent given a server gets no `tools` list, and its `agentDenyList` names our
+   * tools and the servers it was not given. It is then shown every built-in tool (compile warns).
+   */
+  exactAgentLists?: true
   /** How our extension bridges the servers (route `bridge`; src/runtime/mcp-bridge.ts, docs/mcp-servers.md). */
   bridge?: McpBridgeSupport
 }
@@ -347,6 +364,11 @@ export interface McpEntryFormat {
   reference: ((name: string) => string) | 'codex'
   /** The stdio server inherits the harness's environment: a variable under its own name needs no entry (and gets none). */
   inheritsEnv?: true
+  /**
+   * Where the entry itself holds the config's approval rules for the server's tools (Codex): the key of
+   * the mode of every tool, the key path of one tool's mode below the entry, and each rule's mode.
+   */
+  approvals?: { server: string; tool: (tool: string) => string[]; modes: Record<ToolApproval, string> }
 }
 
 /** Where a harness reads instructions (rules), as measured with the pinned CLI (docs/instructions.md). */
@@ -435,8 +457,8 @@ export interface PluginSupport {
   unsupported?: Partial<Record<PluginPart, PluginLimit>>
 }
 
-/** A kind of definition a plugin folder carries: `allow` and `ask` are the config's approval rules of each kind. */
-export type PluginPart = 'agents' | 'hooks' | 'skills' | 'commands' | 'allow' | 'ask'
+/** A kind of definition a plugin folder carries: `allow` and `ask` are the config's approval rules of each kind, `mcpServers` the servers someone else wrote. */
+export type PluginPart = 'agents' | 'hooks' | 'skills' | 'commands' | 'allow' | 'ask' | 'mcpServers'
 
 /** Why a harness cannot take a part of the plugin folder, and what a team can do instead. */
 export interface PluginLimit {

@@ -8,6 +8,7 @@ import { copilotAgentMarkdown } from '../copilot.js'
 import { jsonDocument } from '../codegen/escape.js'
 import { commandsAs } from '../commands.js'
 import { pluginHookGroups, pluginHooksFile } from '../hooks.js'
+import { pluginServerEntries } from '../mcp-servers.js'
 import { serverEnv, servesMcp } from '../mcp-tools.js'
 import type { OutputFile } from '../types.js'
 import type { PluginFormatEmitter, PluginPlan } from './types.js'
@@ -67,7 +68,9 @@ export const emitClaudePlugin: PluginFormatEmitter = (plan, harnesses) => {
     files.push({ kind: 'owned', path: `${FOLDER}/hooks.json`, content: jsonDocument({ hooks }) })
   }
 
-  if (harnesses.some((id) => servesMcp(plan, id))) manifest.mcpServers = { [plan.serverName]: mcpServer(plan, CLAUDE_PLUGIN_ROOT) }
+  // Our server, and the servers someone else wrote with their references as `${NAME}`, which both fill.
+  const servers = { ...(harnesses.some((id) => servesMcp(plan, id)) && { [plan.serverName]: mcpServer(plan, CLAUDE_PLUGIN_ROOT) }), ...pluginServerEntries(plan, harnesses) }
+  if (Object.keys(servers).length > 0) manifest.mcpServers = servers
 
   const marketplace = {
     name,
@@ -109,11 +112,10 @@ function copilotManifest(plan: PluginPlan, claudeManifest: { [key: string]: Json
     manifest.hooks = `./${hooks.path}`
     files.push(hooks)
   }
-  if (servesMcp(plan, 'copilot')) {
-    // Copilot starts a plugin's server in the plugin's folder unless `cwd` says otherwise; `.` is its own
-    // working folder, the user's (it expands no variable naming the project there).
-    manifest.mcpServers = { [plan.serverName]: { ...mcpServer(plan, COPILOT_PLUGIN_ROOT), cwd: '.' } }
-  }
+  // Copilot starts a plugin's server in the plugin's folder unless `cwd` says otherwise; `.` is its own
+  // working folder, the user's (it expands no variable naming the project there).
+  const servers = { ...(servesMcp(plan, 'copilot') && { [plan.serverName]: { ...mcpServer(plan, COPILOT_PLUGIN_ROOT), cwd: '.' } }), ...pluginServerEntries(plan, ['copilot']) }
+  if (Object.keys(servers).length > 0) manifest.mcpServers = servers
   files.push({ kind: 'owned', path: '.github/plugin/plugin.json', content: jsonDocument(manifest) })
   return files
 }

@@ -7,6 +7,7 @@ import { jsString, jsonDocument } from '../codegen/escape.js'
 import { hasNativeForm } from '../codegen/prompt-docs.js'
 import { mcpServerBlock } from '../codex.js'
 import { commandsAs } from '../commands.js'
+import { pluginServerEntries } from '../mcp-servers.js'
 import { pluginHookGroups } from '../hooks.js'
 import { skillsIn } from '../skills.js'
 import type { OutputFile } from '../types.js'
@@ -47,7 +48,7 @@ export const emitCodexPlugin: PluginFormatEmitter = (plan) => {
     manifest.skills = `./${ROOT}/skills/`
   }
   const served = plan.tools.filter((tool) => hasNativeForm(plan, tool, 'codex')).map((tool) => tool.name)
-  const servers = served.length > 0 ? { [plan.serverName]: mcpServer(plan, info, served) } : {}
+  const servers = { ...(served.length > 0 && { [plan.serverName]: mcpServer(plan, info, served) }), ...pluginServerEntries(plan, ['codex']) }
   files.push({ kind: 'owned', path: `${ROOT}/mcp.json`, content: jsonDocument({ mcpServers: servers }) })
   manifest.mcpServers = `./${ROOT}/mcp.json`
   files.push({ kind: 'owned', path: `${ROOT}/hooks.json`, content: jsonDocument({ hooks: pluginHookGroups(plan, 'codex', ROOT_VARIABLE) }) })

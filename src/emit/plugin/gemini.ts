@@ -8,6 +8,7 @@ import { jsonDocument, tomlDocument } from '../codegen/escape.js'
 import { commandsAs } from '../commands.js'
 import { geminiAgentFile } from '../gemini.js'
 import { pluginHookGroups } from '../hooks.js'
+import { pluginServerEntries } from '../mcp-servers.js'
 import { serverEnv, servesMcp } from '../mcp-tools.js'
 import type { OutputFile } from '../types.js'
 import type { PluginFormatEmitter } from './types.js'
@@ -30,8 +31,8 @@ const POLICY_PRIORITY = 500
  */
 export const emitGeminiExtension: PluginFormatEmitter = (plan, harnesses) => {
   const { name, version, description } = plan.plugin
-  const served = harnesses.some((id) => servesMcp(plan, id))
-  const manifest: { [key: string]: JsonValue } = { name, version, description, ...(served ? { mcpServers: { [plan.serverName]: serverEntry(plan) } } : {}), ...contextFile(plan, harnesses.includes('gemini') ? 'gemini' : 'qwen') }
+  const servers = { ...(harnesses.some((id) => servesMcp(plan, id)) && { [plan.serverName]: serverEntry(plan) }), ...pluginServerEntries(plan, harnesses) }
+  const manifest: { [key: string]: JsonValue } = { name, version, description, ...(Object.keys(servers).length > 0 && { mcpServers: servers }), ...contextFile(plan, harnesses.includes('gemini') ? 'gemini' : 'qwen') }
   const files: OutputFile[] = [{ kind: 'owned', path: 'gemini-extension.json', content: jsonDocument(manifest) }]
   for (const agent of plan.agents) files.push({ kind: 'owned', path: `agents/${agent.name}.md`, content: geminiAgentFile(plan, agent) })
   const commands = harness('gemini').commands.find((file) => file.format === 'toml')!
