@@ -326,7 +326,7 @@ function reason(item) {
   if (/^`[^`]+` of (agent|command|skill)/.test(item.what)) return `a field of ${/of (agent|command|skill)/.exec(item.what)[1]}s`
   if (/^the file .* of skill/.test(item.what)) return item.why.startsWith('compile writes') ? "Codex's agents/openai.yaml with more than its policy" : 'non-text skill files'
   if (/^`[^`]+`$/.test(item.what)) return 'settings keys'
-  if (/^command /.test(item.what) && /^(its text has|it uses the positional)/.test(item.why)) return 'commands whose text another harness would run or fill in (!`cmd`, $1)'
+  if (/^command /.test(item.what) && /^(its text has|it uses )/.test(item.why)) return 'commands whose text a harness reads as syntax no placeholder says (a variable, a "```!" block, `$5`)'
   if (/^command /.test(item.what)) return `command: ${item.why.replace(/".*?"/g, '"…"').slice(0, 60)}`
   return item.what.replace(/".*?"/g, '"…"')
 }

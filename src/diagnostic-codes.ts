@@ -36,6 +36,8 @@ const CODES = {
   'command-field-invalid': 'error',
   'command-name-invalid': 'error',
   'command-placeholder': 'error',
+  'command-positional-unsupported': 'warning',
+  'command-shell-unsupported': 'warning',
   'command-prompt-invalid': 'error',
   'command-skill-same-name': 'error',
   'config-approval-invalid': 'error',

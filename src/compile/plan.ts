@@ -169,12 +169,17 @@ export interface PlannedSkill {
 
 export interface PlannedCommand {
   name: string
-  description: string
-  /** The prompt as written (a file already read); `{{args}}` stands for what the user typed after the command. */
+  /** Absent: the harnesses show the prompt's first line (`commandDescription` writes one where a file needs it). */
+  description?: string
+  /** The prompt as written (a file already read); `{{args}}`, `{{arg<n>}}`, `{{shell:...}}` are its placeholders (commands.ts). */
   prompt: string
   argumentHint?: string
   /** The agent it runs as, a name of `Plan.agents`. */
   agent?: string
+  /** The model id, or one per harness (`commandModel`). */
+  model?: string | Partial<Record<Harness, string>>
+  /** Fields written into one harness's command file as given, where a definition has any. */
+  harness?: Partial<Record<Harness, Record<string, JsonValue>>>
   source: PlannedSource
 }
 

@@ -96,10 +96,12 @@ export function defineCommand(options: CommandOptions): CommandDefinition {
   return {
     kind: 'oac:command',
     name: options.name,
-    description: options.description,
+    ...(options.description !== undefined && { description: options.description }),
     prompt: options.prompt,
     ...(options.argumentHint !== undefined && { argumentHint: options.argumentHint }),
     ...(options.agent !== undefined && { agent: options.agent }),
+    ...(options.model !== undefined && { model: options.model }),
+    harness: options.harness ?? {},
     source: callerLocation(),
   }
 }

@@ -292,23 +292,33 @@ export interface SkillDefinition {
 export interface CommandOptions {
   /** What the user types after `/`: lowercase letters, digits and single hyphens. */
   name: string
-  /** Shown beside the command in the harness's list. */
-  description: string
-  /** The prompt the command sends; `{{args}}` stands for what the user typed after the command. */
+  /** Shown beside the command in the harness's list (without one, a harness shows the prompt's first line). */
+  description?: string
+  /**
+   * The prompt the command sends; `{{args}}` stands for what the user typed after the command,
+   * `{{arg1}}`, `{{arg2}}`... for its first, second... word, and `{{shell:git status}}` for what the
+   * shell command prints, where the harness fills those in (compile warns, and leaves the others' file out).
+   */
   prompt: TextSource
   /** Shown as the hint for the arguments (`argument-hint`), where the harness shows one. */
   argumentHint?: string
   /** Run the command as this agent, where the harness's command files can name one. */
   agent?: AgentDefinition | string
+  /** The model the command runs with, where the harness's command files name one. */
+  model?: ModelSpec
+  /** Extra fields written into one harness's command file as they are (e.g. `{ claude: { 'allowed-tools': 'Bash(git:*)' } }`). */
+  harness?: HarnessFields
 }
 
 export interface CommandDefinition {
   readonly kind: 'oac:command'
   readonly name: string
-  readonly description: string
+  readonly description?: string
   readonly prompt: string | { readonly file: string }
   readonly argumentHint?: string
   readonly agent?: AgentDefinition | string
+  readonly model?: ModelSpec
+  readonly harness: HarnessFields
   readonly source: SourceLocation
 }
 

@@ -1,4 +1,4 @@
-import { commandFiles, commandPrompt } from '../compile/commands.js'
+import { commandDescription, commandFiles, commandModel, commandPrompt } from '../compile/commands.js'
 import { harness } from '../compile/harnesses/index.js'
 import type { CommandFile } from '../compile/harnesses/types.js'
 import type { Plan, PlannedCommand } from '../compile/plan.js'
@@ -22,16 +22,23 @@ export function commandsAs(plan: Plan, file: CommandFile, readers: readonly Harn
   return (plan.commands ?? []).flatMap((command) => commandFile(command, file, readers))
 }
 
+/** The command in `file`, or nothing where the file cannot say its prompt (compile warned: `commandNeeds`). */
 function commandFile(command: PlannedCommand, file: CommandFile, readers: readonly Harness[]): OwnedFile[] {
   const path = file.path(command.name)
   const prompt = commandPrompt(command.prompt, file, command.name)
-  if (file.format === 'toml') return [{ kind: 'owned', path, content: tomlDocument({ description: command.description, prompt }) }]
-  const { argumentHint, agent } = file.fields
+  if (prompt === undefined) return []
+  const description = commandDescription(command.description, prompt, file)
+  const own = command.harness?.[file.harness] ?? {}
+  if (file.format === 'toml') return [{ kind: 'owned', path, content: tomlDocument({ ...(description !== undefined && { description }), ...own, prompt }) }]
+  const { argumentHint, agent, model } = file.fields
+  const modelId = commandModel(command.model, file)
   const frontmatter: { [key: string]: JsonValue } = {
     ...(file.format === 'skill' ? { name: command.name } : {}),
-    description: command.description,
+    ...(description !== undefined && { description }),
     ...(argumentHint !== undefined && command.argumentHint !== undefined ? { [argumentHint]: command.argumentHint } : {}),
     ...(agent !== undefined && command.agent !== undefined ? agent(command.agent) : {}),
+    ...(model !== undefined && modelId !== undefined ? { [model]: modelId } : {}),
+    ...own,
     // A command as a skill is the user's to start: said to every harness that reads the folder (oh-my-pi too).
     ...(file.format === 'skill' ? { 'disable-model-invocation': true } : {}),
   }

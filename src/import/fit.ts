@@ -15,17 +15,18 @@ import type { NotCarried, ReadLocation } from './types.js'
  * that does not compile: a `README.md` among the commands, `speckit.plan.md`, an agent file without
  * a description.
  */
-function unfit(noun: 'agent' | 'command' | 'skill', name: string, description: string): string | undefined {
+function unfit(noun: 'agent' | 'command' | 'skill', name: string, description: string | undefined): string | undefined {
   const nameProblem = (noun === 'agent' ? agentNameProblem : skillNameProblem)(name)
   if (nameProblem) return `its name ${nameProblem}, as every ${noun} definition's must; rename the file (or the skill's \`name\`) and import again`
-  if (description.trim() === '') return `it has no description, which every ${noun} definition needs (a harness shows it to choose the ${noun}); add one to the file and import again`
+  // A command may have none: the harnesses show its first line.
+  if (noun === 'command' ? description?.trim() === '' : (description ?? '').trim() === '') return `it has no description, which every ${noun} definition needs (a harness shows it to choose the ${noun}); add one to the file and import again`
   return undefined
 }
 
 /**
  * Why compile would refuse a command's text: a harness's command file would not show it as written
- * (Claude Code's and opencode's `` !`cmd` ``, a positional `$1`). The registry is compiled for every
- * harness, and a definition cannot say such text in all of them.
+ * (opencode's `$1.50`, Claude Code's "```!" block). The registry is compiled for every harness, and a
+ * definition cannot say such text in all of them.
  */
 function unfitPrompt(name: string, prompt: string): string | undefined {
   for (const { file } of commandFiles(HARNESSES)) {
@@ -76,11 +77,11 @@ function unfitSecret(texts: readonly string[]): string | undefined {
 /** The registry without the definitions compile would refuse, and those, listed where they were read. */
 export function withoutUnfit(registry: MergedRegistry): { registry: MergedRegistry; notCarried: NotCarried[] } {
   const notCarried: NotCarried[] = []
-  const keep = <T extends { name: string; description: string; prompt?: string; instructions?: string; files?: Record<string, string> }>(noun: 'agent' | 'command' | 'skill', list: T[], at: (item: T) => ReadLocation): T[] =>
+  const keep = <T extends { name: string; description?: string; prompt?: string; instructions?: string; files?: Record<string, string> }>(noun: 'agent' | 'command' | 'skill', list: T[], at: (item: T) => ReadLocation): T[] =>
     list.filter((item) => {
       const why =
         unfit(noun, item.name, item.description) ??
-        unfitSecret([item.description, item.prompt ?? '', item.instructions ?? '', ...Object.values(item.files ?? {})]) ??
+        unfitSecret([item.description ?? '', item.prompt ?? '', item.instructions ?? '', ...Object.values(item.files ?? {})]) ??
         (noun === 'command' && item.prompt !== undefined ? unfitPrompt(item.name, item.prompt) : undefined) ??
         (noun === 'agent' && item.prompt !== undefined ? unfitAgentPrompt(item.prompt) : undefined) ??
         // Claude Code and the Copilot CLI list skills and commands under one set of names: the skill stays.

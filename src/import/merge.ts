@@ -121,13 +121,16 @@ export function mergeReads(reads: readonly HarnessRead[]): Merged {
           continue
         }
         const label = `command "${definition.name}"`
-        compare(label, known, definition, 'description', known.description || undefined, definition.description || undefined)
+        compare(label, known, definition, 'description', known.description, definition.description)
         compare(label, known, definition, 'prompt', known.prompt, definition.prompt)
         compare(label, known, definition, 'argument hint', known.argumentHint, definition.argumentHint)
         compare(label, known, definition, 'agent', known.agent, definition.agent)
-        if (known.description === '') known.description = definition.description
+        if (known.description === undefined && definition.description !== undefined) known.description = definition.description
         if (known.argumentHint === undefined && definition.argumentHint !== undefined) known.argumentHint = definition.argumentHint
         if (known.agent === undefined && definition.agent !== undefined) known.agent = definition.agent
+        // Each harness's model and own keys are its own; the same harness's file read twice says the same.
+        if (definition.model) known.model = { ...definition.model, ...known.model }
+        if (definition.harness) known.harness = { ...definition.harness, ...known.harness }
       } else if (definition.kind === 'skill') {
         const known = skills.get(definition.name)
         if (!known) {

@@ -21,14 +21,18 @@ export interface ImportedAgent {
   at: ReadLocation
 }
 
-/** A command: its prompt with `{{args}}` for what the user typed after it. */
+/** A command: its prompt with a definition's placeholders (`{{args}}`, `{{arg<n>}}`, `{{shell:...}}`). */
 export interface ImportedCommand {
   kind: 'command'
   name: string
-  description: string
+  description?: string
   prompt: string
   argumentHint?: string
   agent?: string
+  /** The model its file names, for the harness it came from (each harness's, once merged). */
+  model?: Partial<Record<Harness, string>>
+  /** Its file's other keys, kept for the harness it came from (each harness's, once merged). */
+  harness?: Partial<Record<Harness, { [key: string]: JsonValue }>>
   from: Harness
   at: ReadLocation
 }

@@ -49,10 +49,12 @@ function commandCode(command: ImportedCommand, files: RegistryFile[], base: stri
   files.push({ path: posix.join(base, prompt), content: text(command.prompt) })
   return `  defineCommand({\n${members('    ', [
     ['name', jsString(command.name)],
-    ['description', jsString(command.description)],
+    ['description', command.description === undefined ? undefined : jsString(command.description)],
     ['prompt', fileRef(prompt)],
     ['argumentHint', command.argumentHint === undefined ? undefined : jsString(command.argumentHint)],
     ['agent', command.agent === undefined ? undefined : jsString(command.agent)],
+    ['model', command.model && hasKeys(command.model) ? jsValue(command.model as { [key: string]: JsonValue }, '    ') : undefined],
+    ['harness', command.harness && hasKeys(command.harness) ? jsValue(command.harness as { [key: string]: JsonValue }, '    ') : undefined],
   ])}  }),\n`
 }
 

@@ -44,16 +44,18 @@ describe('oac import of definitions compile would refuse', () => {
     expect(result.notCarried.map((item) => `${item.at.file} ${item.what}`)).toContain('.agents/skills/observability/agents/openai.yaml the file "agents/openai.yaml" of skill "observability"')
   })
 
-  it("lists a command whose text another harness would run or fill in (Claude Code's !`cmd`, a positional $1), and keeps the rest", async () => {
+  it("lists a command whose text a harness would read as its own syntax with no placeholder of a definition's for it, and keeps the rest", async () => {
     const root = await project({
-      '.claude/commands/status.md': '---\ndescription: Summarises the working tree.\n---\nHere is the state: !`git status`\n',
-      '.claude/commands/deploy.md': '---\ndescription: Deploys a service.\n---\nDeploy $1 to staging.\n',
+      // Claude Code runs a "```!" block; no definition says one.
+      '.claude/commands/status.md': '---\ndescription: Summarises the working tree.\n---\n```!\ngit status\n```\n',
+      // `$5` is text to Claude Code (no sixth word) but a placeholder to opencode: `$5.00` stays text in Claude Code alone.
+      '.claude/commands/price.md': '---\ndescription: Prices a plan.\n---\nPrice it at \\$5.00.\n',
       '.claude/commands/fix.md': '---\ndescription: Fixes an issue.\n---\nFix issue $ARGUMENTS.\n',
     })
     const result = await importProject(root, { from: ['claude'] })
     expect(result.registry.commands.map((command) => command.name)).toEqual(['fix'])
     const listed = result.notCarried.map((item) => `${item.at.file} ${item.what}: ${item.why}`)
-    expect(listed.some((line) => line.startsWith('.claude/commands/status.md command "status": its text has `!`git status``, which '))).toBe(true)
-    expect(listed.some((line) => line.startsWith('.claude/commands/deploy.md command "deploy": its text has `$1`, which '))).toBe(true)
+    expect(listed.some((line) => line.startsWith('.claude/commands/status.md command "status": its text has ````!`, which '))).toBe(true)
+    expect(listed.some((line) => line.startsWith('.claude/commands/price.md command "price": '))).toBe(true)
   })
 })

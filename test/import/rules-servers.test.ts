@@ -155,7 +155,7 @@ describe('oac import of GitHub Copilot', () => {
     const result = await importProject(root, { from: ['copilot'] })
     expect(result.registry.agents.map((a) => [a.name, a.model, a.builtinTools])).toEqual([['reviewer', { copilot: 'gpt-5' }, { copilot: ['read', 'search'] }]])
     expect(result.registry.commands.map((c) => [c.name, c.prompt, c.argumentHint])).toEqual([['explain', 'Explain {{args}} to a new teammate.', '<symbol>']])
-    expect(listed(result).some((line) => line.startsWith('.github/prompts/here.prompt.md:1 command "here": it uses the positional placeholder `${selection}`'))).toBe(true)
+    expect(listed(result).some((line) => line.startsWith('.github/prompts/here.prompt.md:1 command "here": it uses `${selection}`, which the harness fills in'))).toBe(true)
     await writeNewFiles(root, result.files, '')
     const compiled = await compile({ registry: 'agents/registry.ts:registry', root, target: 'back' })
     expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([])

@@ -156,4 +156,16 @@ describe('each invalid skill or command fails with a diagnostic at its definitio
     expect(result.diagnostics.map((d) => d.code)).toEqual(['command-name-invalid', 'command-description-missing'])
     for (const d of result.diagnostics) await expectAt(d, 'command-name-invalid')
   })
+
+  it('a command without a description plans without one; a model that is not text and a harness entry that is not a map are errors', async () => {
+    const found = await failing('commandFields', 'command-field-invalid')
+    expect(found.map((d) => d.message)).toEqual([
+      'Command "bad-fields"\'s model is neither a model id nor one per harness.',
+      'Command "bad-fields"\'s harness is not a map of fields per harness.',
+    ])
+    for (const d of found) await expectAt(d, 'command-field-invalid')
+    const result = await compile('commandUndescribed')
+    expect(result.diagnostics).toEqual([])
+    expect(result.plan!.commands).toEqual([{ name: 'undescribed', prompt: 'Summarise {{args}}.', source: expect.anything() }])
+  })
 })

@@ -171,6 +171,23 @@ describe('command files, one per harness format', () => {
     expect(splitMarkdown(content(emitAll(plan), '.claude/commands/forecast.md')).body).toBe('Pay \\$1 for \\$ARGUMENTS[0] of $ARGUMENTS; $\\$ARGUMENTS.\n')
   })
 
+  it("a model where the command file names one, per harness when given so, and a harness's own keys in its file alone", () => {
+    const all: Harness[] = ['claude', 'copilot', 'opencode', 'kilo', 'gemini', 'pi']
+    const withModel = (model: NonNullable<Plan['commands']>[number]['model']) =>
+      emitAll(planFor(all, (p) => ({ ...p, commands: [{ ...p.commands![0]!, model, harness: { claude: { 'allowed-tools': 'Bash(git:*)' }, gemini: { note: 'kept' } } }] })))
+    const one = withModel('sonnet')
+    expect(splitMarkdown(content(one, '.claude/commands/forecast.md')).frontmatter).toMatchObject({ model: 'sonnet', 'allowed-tools': 'Bash(git:*)' })
+    expect(splitMarkdown(content(one, '.github/prompts/forecast.prompt.md')).frontmatter.model).toBe('sonnet')
+    expect(splitMarkdown(content(one, '.opencode/command/forecast.md')).frontmatter.model).toBe('sonnet')
+    expect(splitMarkdown(content(one, '.pi/prompts/forecast.md')).frontmatter).not.toHaveProperty('model')
+    expect(splitMarkdown(content(one, '.opencode/command/forecast.md')).frontmatter).not.toHaveProperty('allowed-tools')
+    expect(parseToml(content(one, '.gemini/commands/forecast.toml'))).toEqual({ description: 'Forecast for a city', note: 'kept', prompt: 'Get the forecast for {{args}} and summarise it.' })
+    const perHarness = withModel({ opencode: 'anthropic/claude-sonnet-4-5' })
+    expect(splitMarkdown(content(perHarness, '.opencode/command/forecast.md')).frontmatter.model).toBe('anthropic/claude-sonnet-4-5')
+    expect(splitMarkdown(content(perHarness, '.kilo/command/forecast.md')).frontmatter).not.toHaveProperty('model')
+    expect(splitMarkdown(content(perHarness, '.claude/commands/forecast.md')).frontmatter).not.toHaveProperty('model')
+  })
+
   it('no command files and no skill folders for a plan without them', () => {
     const bare = emitAll({ ...valid, skills: undefined, commands: undefined })
     expect(bare.filter((f) => /\/(skills|commands|command|prompts)\//.test(f.path) && !f.path.startsWith('prompts/'))).toEqual([])

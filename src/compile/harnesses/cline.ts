@@ -68,6 +68,7 @@ export const cline = {
       args: () => 'the text at the end of this message',
       fields: {},
       syntax: { special: [] },
+      harness: 'cline',
     },
   ],
   plugin: {

@@ -96,6 +96,8 @@ const CODEX_COMMAND: CommandFile = {
   args: (command) => `the text after \`$${command}\` in the user's message`,
   fields: {},
   syntax: { special: [] },
+  harness: 'codex',
+  needsDescription: true,
 }
 
 interface ListedHook {

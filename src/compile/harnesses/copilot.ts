@@ -81,8 +81,9 @@ export const copilot = {
       path: (command) => `.github/prompts/${command}.prompt.md`,
       format: 'markdown',
       args: () => '${input:args}',
-      fields: { argumentHint: 'argument-hint', agent: (agent) => ({ agent }) },
+      fields: { argumentHint: 'argument-hint', model: 'model', agent: (agent) => ({ agent }) },
       syntax: VSCODE_SYNTAX,
+      harness: 'copilot',
     },
   ],
   // Checked with the real CLI (test/harness/plugin-claude.test.ts): it installs the folder as it is, from its own

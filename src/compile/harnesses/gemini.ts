@@ -69,7 +69,10 @@ export const gemini = {
     userOnly: { unsupported: 'Gemini CLI 0.61 reads no field that keeps a skill from its model' },
     activation: { tool: 'activate_skill' },
   },
-  commands: [{ reader: 'Gemini CLI', path: (command) => `.gemini/commands/${command}.toml`, format: 'toml', args: () => '{{args}}', fields: {}, syntax: GEMINI_SYNTAX }],
+  commands: [
+    // `!{...}` runs a shell command (`ShellProcessor`; it asks first unless the command is allowed); no positional placeholders.
+    { reader: 'Gemini CLI', path: (command) => `.gemini/commands/${command}.toml`, format: 'toml', args: () => '{{args}}', fields: {}, syntax: GEMINI_SYNTAX, harness: 'gemini', shell: (command) => `!{${command}}` },
+  ],
   // An extension's server keeps its own name: `mcp list` shows it "(from <extension>)", and the model
   // `mcp_<server>_<tool>` (test/harness/plugin-gemini.test.ts).
   plugin: {

@@ -47,7 +47,7 @@ export const kilo = {
   checkFields: opencode.checkFields,
   skills: OPENCODE_SKILLS,
   // `.kilo/command` and `.kilo/commands` (Kilo's own docs name the first); not `.opencode/command`.
-  commands: [opencodeCommand('Kilo', '.kilo/command')],
+  commands: [opencodeCommand('Kilo', '.kilo/command', 'kilo')],
   // The folder's `opencode/index.mjs` (package.json `main`) by the folder's path or the package's npm name; a plugin's
   // tools are shown by their own names, so no server name goes into them (test/harness/plugin-opencode.test.ts).
   plugin: {

@@ -57,7 +57,10 @@ export const omp = {
   // ours is shown once, `.claude` (80) winning over `.agents` (70). Commands of `.omp/commands` win over
   // the `.claude/commands` it also reads (100 over 80).
   skills: { folders: ['.claude/skills', '.agents/skills'], userOnly: { field: 'disable-model-invocation' }, activation: { via: 'its read tool (skill://<name>)' } },
-  commands: [{ reader: 'oh-my-pi', path: (command) => `.omp/commands/${command}.md`, format: 'markdown', args: () => '$ARGUMENTS', fields: { argumentHint: 'argument-hint' }, syntax: OMP_SYNTAX }],
+  commands: [
+    // pi's `substituteArgs`: `$1` is the first word; nothing runs a shell command.
+    { reader: 'oh-my-pi', path: (command) => `.omp/commands/${command}.md`, format: 'markdown', args: () => '$ARGUMENTS', fields: { argumentHint: 'argument-hint' }, syntax: OMP_SYNTAX, harness: 'omp', positional: (n) => `$${n}` },
+  ],
   // An omp plugin package (`package.json` `omp`: its native tools and hooks), which `omp plugin install <dir>`
   // links; no MCP server (test/harness/plugin-codex-pi.test.ts). From the Claude format omp would take the
   // tools over MCP and not run the hooks.

@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import type { Harness } from '../../define/types.js'
 import { pluginPackageNeeds, readToolsMap, xdgConfigFolder } from './doctor-steps.js'
 import { OPENCODE_ENTRY } from './mcp-formats.js'
 import { OPENCODE_SYNTAX } from './text-syntax.js'
@@ -21,8 +22,19 @@ export const OPENCODE_SKILLS: SkillSupport = {
 }
 
 /** A command file of opencode's format in `folder`: `$ARGUMENTS`, and `agent` to run it as that agent. */
-export function opencodeCommand(reader: string, folder: string): CommandFile {
-  return { reader, path: (command) => `${folder}/${command}.md`, format: 'markdown', args: () => '$ARGUMENTS', fields: { agent: (agent) => ({ agent }) }, syntax: OPENCODE_SYNTAX }
+export function opencodeCommand(reader: string, folder: string, id: Harness): CommandFile {
+  return {
+    reader,
+    path: (command) => `${folder}/${command}.md`,
+    format: 'markdown',
+    args: () => '$ARGUMENTS',
+    fields: { model: 'model', agent: (agent) => ({ agent }) },
+    syntax: OPENCODE_SYNTAX,
+    harness: id,
+    // 1.18 counts from 1, and the highest placeholder of the text takes the rest of the words (`SessionPrompt.command`).
+    positional: (n) => `$${n}`,
+    shell: (command) => `!\`${command}\``,
+  }
 }
 
 /** opencode: a native `.opencode/tool/<tool>.ts` shim per tool (zod 4.1 arguments), one agent file per agent. */
@@ -65,7 +77,7 @@ export const opencode = {
   },
   checkFields: () => [],
   skills: OPENCODE_SKILLS,
-  commands: [opencodeCommand('opencode', '.opencode/command')],
+  commands: [opencodeCommand('opencode', '.opencode/command', 'opencode')],
   // The folder's `opencode/index.mjs` (package.json `main`) by the folder's path or the package's npm name; a plugin's
   // tools are shown by their own names, so no server name goes into them (test/harness/plugin-opencode.test.ts).
   plugin: {

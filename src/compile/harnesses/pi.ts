@@ -41,7 +41,10 @@ export const pi = {
   // `.pi/skills` and `.agents/skills` from the working folder up to the git root; the model reads SKILL.md
   // with its read tool, told to resolve relative paths from the skill's folder.
   skills: { folders: ['.agents/skills'], userOnly: { field: 'disable-model-invocation' }, activation: { via: 'its read tool' } },
-  commands: [{ reader: 'pi', path: (command) => `.pi/prompts/${command}.md`, format: 'markdown', args: () => '$ARGUMENTS', fields: { argumentHint: 'argument-hint' }, syntax: PI_SYNTAX }],
+  commands: [
+    // `$1` is the first word (`substituteArgs`); nothing runs a shell command.
+    { reader: 'pi', path: (command) => `.pi/prompts/${command}.md`, format: 'markdown', args: () => '$ARGUMENTS', fields: { argumentHint: 'argument-hint' }, syntax: PI_SYNTAX, harness: 'pi', positional: (n) => `$${n}` },
+  ],
   // A pi package (`package.json` `pi`); no MCP server, so the server's name is not shown (test/harness/plugin-codex-pi.test.ts).
   plugin: { format: 'pi', serverName: (_plugin, server) => server, install: 'pi install <dir>' },
   userScope: { paths: [['.pi/', '.pi/agent/'], ['.agents/skills/', '.agents/skills/']] },

@@ -58,7 +58,10 @@ export const qwen = {
   fillsPromptPlaceholders: true,
   // `.agents/skills` (and `.qwen/skills`), not `.claude/skills`. Markdown commands, filled as Gemini CLI fills its TOML ones.
   skills: { folders: ['.agents/skills'], userOnly: { field: 'disable-model-invocation' }, activation: { tool: 'skill' } },
-  commands: [{ reader: 'Qwen Code', path: (command) => `.qwen/commands/${command}.md`, format: 'markdown', args: () => '{{args}}', fields: { argumentHint: 'argument-hint' }, syntax: GEMINI_SYNTAX }],
+  commands: [
+    // Gemini CLI's processors: `!{...}` runs a shell command; no positional placeholders.
+    { reader: 'Qwen Code', path: (command) => `.qwen/commands/${command}.md`, format: 'markdown', args: () => '{{args}}', fields: { argumentHint: 'argument-hint' }, syntax: GEMINI_SYNTAX, harness: 'qwen', shell: (command) => `!{${command}}` },
+  ],
   // The Gemini extension, with a `qwen-extension.json` of Qwen's own hooks that Qwen takes in place of
   // converting Gemini's manifest; an extension's server keeps its name, `mcp__<server>__<tool>`
   // (test/harness/plugin-gemini.test.ts). Its agents are Gemini's files (one `agents/` folder for both).

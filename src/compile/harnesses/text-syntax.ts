@@ -31,8 +31,13 @@ export const CLAUDE_COMMAND: CommandFile = {
   format: 'markdown',
   args: () => '$ARGUMENTS',
   // `context: fork` runs the command in a sub-agent, of the type `agent` names.
-  fields: { argumentHint: 'argument-hint', agent: (agent) => ({ context: 'fork', agent }) },
+  fields: { argumentHint: 'argument-hint', model: 'model', agent: (agent) => ({ context: 'fork', agent }) },
   syntax: CLAUDE_SYNTAX,
+  harness: 'claude',
+  // 2.1.332 counts from 0: `$0` (`$ARGUMENTS[0]`) is the first word, `$1` the second (`_vt` in its binary).
+  positional: (n) => `$${n - 1}`,
+  // Run only at a line's start or after white space.
+  shell: (command) => `!\`${command}\``,
 }
 
 /** opencode 1.18 (and Kilo): `$ARGUMENTS` and `$n` filled, `!`cmd`` run; no escape for either. */

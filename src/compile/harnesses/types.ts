@@ -521,7 +521,15 @@ export interface CommandFile {
   format: 'markdown' | 'toml' | 'skill'
   /** What stands in the text for everything the user typed after the command. */
   args: (command: string) => string
-  /** Frontmatter keys beyond `description`: the argument hint's, and the fields that run the command as an agent. */
-  fields: { argumentHint?: string; agent?: (agent: string) => Record<string, JsonValue> }
+  /** Frontmatter keys beyond `description`: the argument hint's, the model's, and the fields that run the command as an agent. */
+  fields: { argumentHint?: string; model?: string; agent?: (agent: string) => Record<string, JsonValue> }
   syntax: TextSyntax
+  /** The harness whose `harness` bag of a command (and model, where it is one per harness) this file takes. */
+  harness: Harness
+  /** How it writes the n-th word the user typed (1 for the first), where it fills such placeholders. */
+  positional?: (n: number) => string
+  /** How it writes a shell command whose output takes its place before the model reads the text, where it runs one. */
+  shell?: (command: string) => string
+  /** It loads no command without a description (SKILL.md): one is made of the prompt's first line. */
+  needsDescription?: boolean
 }

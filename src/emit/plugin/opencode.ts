@@ -1,5 +1,5 @@
 import { transformSync } from 'esbuild'
-import { commandPrompt } from '../../compile/commands.js'
+import { commandModel, commandPrompt } from '../../compile/commands.js'
 import { harness } from '../../compile/harnesses/index.js'
 import type { Plan } from '../../compile/plan.js'
 import { targetOf } from '../../compile/target.js'
@@ -127,9 +127,13 @@ function configFor(plan: Plan, id: Harness & ('opencode' | 'kilo')): { [key: str
     const { frontmatter, prompt } = opencodeAgent(plan, agent, tools, id)
     return [agent.name, { ...frontmatter, prompt }] as const
   })
-  const commands = (plan.commands ?? []).map((command) => {
+  const commands = (plan.commands ?? []).flatMap((command) => {
     const agent = command.agent !== undefined && file?.fields.agent ? file.fields.agent(command.agent) : {}
-    return [command.name, { template: file ? commandPrompt(command.prompt, file, command.name) : command.prompt, description: command.description, ...agent }] as const
+    const template = file ? commandPrompt(command.prompt, file, command.name) : command.prompt
+    const model = file ? commandModel(command.model, file) : undefined
+    // Left out where the file cannot say the prompt (compile warned).
+    if (template === undefined) return []
+    return [[command.name, { template, ...(command.description !== undefined && { description: command.description }), ...agent, ...(model !== undefined && { model }), ...command.harness?.[id] }] as const]
   })
   const approvals = tools.filter((tool) => tool.approval !== undefined).map((tool) => [tool.name, tool.approval!] as const)
   return { agent: Object.fromEntries(agents), command: Object.fromEntries(commands), permission: Object.fromEntries(approvals) }

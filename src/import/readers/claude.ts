@@ -18,7 +18,9 @@ export const CLAUDE_TEXT: CommandText = {
   // Not after a backslash (text), nor before `[n]` (a positional placeholder).
   placeholder: () => /(?<!\\)\$ARGUMENTS(?!\[)/,
   unescape: (text) => text.replace(/\\\$(?=ARGUMENTS|\d)/g, '$'),
-  positional: /(?<!\\)\$(?:ARGUMENTS\[\d+\]|\d+)/,
+  // It counts from 0: `$0` and `$ARGUMENTS[0]` are the first word (text-syntax.ts).
+  positional: { pattern: /(?<!\\)\$(?:ARGUMENTS\[(\d+)\]|(\d+)(?!\w))/, word: ([index]) => Number(index) + 1 },
+  shell: /(?<=^|\s)!`([^`]+)`/m,
   frontmatterRepair: claudeFrontmatterRepair,
 }
 
@@ -108,6 +110,7 @@ export const claudeReader: HarnessReader = {
       const folder = file.path('x').slice(0, -'/x.md'.length)
       const commands = await readMarkdownCommands(root, folder, 'claude', CLAUDE_TEXT, {
         argumentHint: file.fields.argumentHint,
+        model: file.fields.model,
         // `context: fork` with `agent` runs the command as that agent (the emitter writes both).
         agent: (data) => (data.context === 'fork' && typeof data.agent === 'string' ? { agent: data.agent, keys: ['context', 'agent'] } : { keys: [] }),
       })

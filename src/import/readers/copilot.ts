@@ -18,7 +18,7 @@ const PROMPT_FILE = copilot.commands.find((file) => file.reader === 'VS Code')!
 const PROMPTS = PROMPT_FILE.path('x').slice(0, -'/x.prompt.md'.length)
 
 /** VS Code fills `${input:args}` with what the user typed; any other `${...}` is a variable of its own (`${file}`, `${selection}`). */
-const VSCODE_TEXT: CommandText = { placeholder: (command) => PROMPT_FILE.args(command), positional: /\$\{[^}]*\}/ }
+const VSCODE_TEXT: CommandText = { placeholder: (command) => PROMPT_FILE.args(command), unsaid: /\$\{[^}]*\}/ }
 
 /**
  * `.github/agents/<name>.agent.md` (`.md` too, which Copilot reads as well): `description`, `model`

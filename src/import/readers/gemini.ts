@@ -9,7 +9,8 @@ import { readInstructionFiles, readRuleFolder, type RuleFolder } from './instruc
 import { GEMINI_SETTINGS, readMcpServers } from './mcp-servers.js'
 
 /** Gemini CLI and Qwen Code fill `{{args}}`, the definition's own placeholder (text-syntax.ts, `GEMINI_SYNTAX`). */
-const GEMINI_TEXT: CommandText = { placeholder: () => '{{args}}' }
+/** `!{cmd}` runs a shell command (braces inside it are its own: such a command stays listed). */
+const GEMINI_TEXT: CommandText = { placeholder: () => '{{args}}', shell: /!\{([^{}]*)\}/ }
 
 /** Gemini CLI or its fork Qwen Code: where each keeps its files, and which agent keys it accepts (undefined: any). */
 interface GeminiFamilyFiles {
@@ -79,8 +80,8 @@ async function readTomlCommands(root: string, folder: string, from: Harness): Pr
     }
     const { prompt, problems } = commandPromptFrom(data.prompt, name, GEMINI_TEXT)
     // The definition's placeholder is the harness's own: only what is not a placeholder is a problem.
-    for (const problem of problems.filter((p) => !p.includes('which a definition reads as the arguments'))) read.notCarried.push({ at: { file, line: 1 }, what: `command "${name}"`, why: problem })
-    const command: ImportedCommand = { kind: 'command', name, description: typeof data.description === 'string' ? data.description : '', prompt: prompt.trimEnd(), from, at: { file, line: 1 } }
+    for (const problem of problems.filter((p) => !p.includes('`{{args}}`, which a definition reads as a placeholder'))) read.notCarried.push({ at: { file, line: 1 }, what: `command "${name}"`, why: problem })
+    const command: ImportedCommand = { kind: 'command', name, ...(typeof data.description === 'string' && { description: data.description }), prompt: prompt.trimEnd(), from, at: { file, line: 1 } }
     read.definitions.push(command)
   }
   return read

@@ -10,21 +10,34 @@ export interface CommandText {
   placeholder: (command: string) => string | RegExp
   /** Undoes the harness's escape of a literal (Claude Code's `\$ARGUMENTS`). */
   unescape?: (text: string) => string
-  /** Other placeholders the harness fills, which a command's one `{{args}}` cannot say (`$1`). */
-  positional?: RegExp
+  /** Its placeholder for one word of what the user typed (`$1`), and which word it is (1 for the first): `{{arg<n>}}`. */
+  positional?: { pattern: RegExp; word: (groups: string[]) => number }
+  /** A shell command whose output it puts in the text, the command as group 1: `{{shell:<command>}}`. */
+  shell?: RegExp
+  /** Other placeholders it fills, which a definition cannot say (VS Code's `${file}`). */
+  unsaid?: RegExp
   /** What the harness does with frontmatter that is not YAML (Claude Code quotes values). */
   frontmatterRepair?: FrontmatterRepair
 }
 
-/** The prompt of a command with its placeholder as `{{args}}`, and what it says that `{{args}}` cannot. */
+/** The prompt of a command with its placeholders as a definition's (`{{args}}`, `{{arg<n>}}`, `{{shell:...}}`), and what it says that they cannot. */
 export function commandPromptFrom(text: string, command: string, syntax: CommandText): { prompt: string; problems: string[] } {
   const problems: string[] = []
-  if (text.includes(ARGS_PLACEHOLDER)) problems.push(`its text holds \`${ARGS_PLACEHOLDER}\`, which a definition reads as the arguments`)
-  const positional = syntax.positional && new RegExp(syntax.positional.source, 'g')
+  const own = /\{\{(?:args|arg\d+|shell:[^}]*)\}\}/.exec(text)
+  if (own) problems.push(`its text holds \`${own[0]}\`, which a definition reads as a placeholder`)
   const placeholder = syntax.placeholder(command)
-  const pieces = (typeof placeholder === 'string' ? text.split(placeholder) : text.split(new RegExp(placeholder.source, 'g'))).map((piece) => {
-    const found = positional ? [...piece.matchAll(positional)].map((match) => match[0]) : []
-    if (found.length > 0) problems.push(`it uses the positional placeholder${found.length > 1 ? 's' : ''} ${[...new Set(found)].map((p) => `\`${p}\``).join(', ')}, which a definition's one \`${ARGS_PLACEHOLDER}\` cannot say (they would be written as plain text)`)
+  const pieces = (typeof placeholder === 'string' ? text.split(placeholder) : text.split(new RegExp(placeholder.source, 'g'))).map((text) => {
+    const unsaid = syntax.unsaid ? [...new Set([...text.matchAll(global(syntax.unsaid))].map((match) => match[0]))] : []
+    if (unsaid.length > 0) problems.push(`it uses ${unsaid.map((found) => `\`${found}\``).join(', ')}, which the harness fills in and a definition cannot say (it would be written as plain text)`)
+    let piece = text
+    if (syntax.shell) piece = piece.replace(global(syntax.shell), (_found, shellCommand: string) => (shellCommand.includes('}}') ? _found : `{{shell:${shellCommand}}}`))
+    if (syntax.positional) {
+      const { pattern, word } = syntax.positional
+      piece = piece.replace(global(pattern), (found: string, ...groups: unknown[]) => {
+        const n = word(groups.filter((group): group is string => typeof group === 'string'))
+        return n >= 1 ? `{{arg${n}}}` : found
+      })
+    }
     const unescaped = syntax.unescape ? syntax.unescape(piece) : piece
     if (unescaped !== piece) problems.push('it escapes a placeholder to say it as text, which some harnesses cannot say (compile names them); reword it')
     return unescaped
@@ -32,11 +45,17 @@ export function commandPromptFrom(text: string, command: string, syntax: Command
   return { prompt: pieces.join(ARGS_PLACEHOLDER), problems }
 }
 
+function global(pattern: RegExp): RegExp {
+  return new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`)
+}
+
 /** Fields of a Markdown command file a definition carries; any other is listed. */
 export interface CommandFields {
   /** The end of a command file's name (default `.md`; VS Code's `.prompt.md`). */
   suffix?: string
   argumentHint?: string
+  /** The key of the command's model, where the harness's command file names one. */
+  model?: string
   /** The frontmatter that names the agent to run the command as (the key, and when it applies). */
   agent?: (data: { [key: string]: JsonValue }) => { agent?: string; keys: string[] }
 }
@@ -55,32 +74,35 @@ export async function readMarkdownCommands(root: string, folder: string, from: H
     if (!entry.isFile || !entry.name.endsWith(suffix)) continue
     const text = (await readProjectFile(root, file))!
     const name = baseName(entry.name, suffix)
-    const { data, body, lineOf } = readFrontmatter(text, file, syntax.frontmatterRepair)
+    const { data, body } = readFrontmatter(text, file, syntax.frontmatterRepair)
     const { prompt, problems } = commandPromptFrom(body, name, syntax)
     for (const problem of problems) notCarried.push({ at: { file, line: 1 }, what: `command "${name}"`, why: problem })
     const agent = fields.agent?.(data)
-    const known = new Set(['description', ...(fields.argumentHint ? [fields.argumentHint] : []), ...(agent?.keys ?? [])])
-    for (const key of Object.keys(data)) {
-      if (!known.has(key)) notCarried.push({ at: { file, line: lineOf(key) }, what: `\`${key}\` of command "${name}"`, why: 'a command definition has no such field' })
-    }
     const hint = fields.argumentHint === undefined ? undefined : data[fields.argumentHint]
+    const model = fields.model === undefined ? undefined : data[fields.model]
+    const known = new Set([
+      ...(typeof data.description === 'string' ? ['description'] : []),
+      ...(typeof hint === 'string' ? [fields.argumentHint] : []),
+      ...(typeof model === 'string' ? [fields.model] : []),
+      ...(agent?.keys ?? []),
+    ])
+    // Every other key is the harness's own, written back into its file as it is.
+    const own = Object.fromEntries(Object.entries(data).filter(([key]) => !known.has(key)))
     commands.push({
       kind: 'command',
       name,
-      // Harnesses show a command's first line when it names no description; a definition needs one.
-      description: typeof data.description === 'string' ? data.description : firstLine(prompt),
+      // Without one, each harness shows the prompt's first line, as before: none is made up here.
+      ...(typeof data.description === 'string' && { description: data.description }),
       prompt: prompt.trimEnd(),
       ...(typeof hint === 'string' && { argumentHint: hint }),
       ...(agent?.agent !== undefined && { agent: agent.agent }),
+      ...(typeof model === 'string' && { model: { [from]: model } }),
+      ...(Object.keys(own).length > 0 && { harness: { [from]: own } }),
       from,
       at: { file, line: 1 },
     })
   }
   return { commands, notCarried }
-}
-
-function firstLine(text: string): string {
-  return text.split('\n').find((line) => line.trim() !== '')?.trim().replace(/^#+\s*/, '') ?? ''
 }
 
 /** Files a harness writes into a skill's folder itself, which are not the skill's own files. */

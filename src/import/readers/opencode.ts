@@ -38,7 +38,8 @@ const KILO_FILES: OpencodeFamilyFiles = {
 }
 
 /** opencode fills `$ARGUMENTS` and `$n`, with no escape (text-syntax.ts, `OPENCODE_SYNTAX`). */
-const OPENCODE_TEXT: CommandText = { placeholder: () => '$ARGUMENTS', positional: /\$\d+/ }
+/** opencode counts from 1 (`$0` is no word); it runs `!`cmd`` anywhere in the text (text-syntax.ts). */
+const OPENCODE_TEXT: CommandText = { placeholder: () => '$ARGUMENTS', positional: { pattern: /\$(\d+)/, word: ([n]) => Number(n) }, shell: /!`([^`]+)`/ }
 
 const MODES: readonly string[] = ['subagent', 'primary', 'all']
 
@@ -99,15 +100,16 @@ async function readConfig(root: string, json: JsonFile, file: string, from: Open
         const at = { file, line: json.lineOf([key, name]) }
         const { prompt, problems } = commandPromptFrom(fields.template, name, OPENCODE_TEXT)
         for (const problem of problems) read.notCarried.push({ at, what: `command "${name}"`, why: problem })
-        for (const field of Object.keys(fields)) {
-          if (!['template', 'description', 'agent'].includes(field)) read.notCarried.push({ at: { file, line: json.lineOf([key, name, field]) }, what: `\`${field}\` of command "${name}"`, why: 'a command definition has no such field' })
-        }
+        // Its other keys (`subtask`...) are opencode's own, written into its command file as they are.
+        const own = Object.fromEntries(Object.entries(fields).filter(([field, value]) => !['template', 'description', 'agent', 'model'].includes(field) || typeof value !== 'string'))
         const command: ImportedCommand = {
           kind: 'command',
           name,
-          description: typeof fields.description === 'string' ? fields.description : '',
+          ...(typeof fields.description === 'string' && { description: fields.description }),
           prompt: prompt.trimEnd(),
           ...(typeof fields.agent === 'string' && { agent: fields.agent }),
+          ...(typeof fields.model === 'string' && { model: { [from]: fields.model } }),
+          ...(Object.keys(own).length > 0 && { harness: { [from]: own } }),
           from,
           at,
         }
@@ -143,7 +145,7 @@ function opencodeFamilyReader(family: OpencodeFamilyFiles): HarnessReader {
     async read(root): Promise<HarnessRead> {
       const read: HarnessRead = { definitions: [...(await readAgentFiles(root, family))], notCarried: [] }
       for (const folder of family.commandFolders) {
-        const commands = await readMarkdownCommands(root, folder, family.harness, OPENCODE_TEXT, { agent: (data) => (typeof data.agent === 'string' ? { agent: data.agent, keys: ['agent'] } : { keys: [] }) })
+        const commands = await readMarkdownCommands(root, folder, family.harness, OPENCODE_TEXT, { model: 'model', agent: (data) => (typeof data.agent === 'string' ? { agent: data.agent, keys: ['agent'] } : { keys: [] }) })
         read.definitions.push(...commands.commands)
         read.notCarried.push(...commands.notCarried)
       }
