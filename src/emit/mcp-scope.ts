@@ -48,7 +48,7 @@ export function serverRules(plan: Plan, id: Harness, servers: readonly PlannedMc
 export interface AgentServers {
   /** Its servers' tools, as the harness names every tool of a server. */
   givenServers: string[]
-  /** The other servers' tools, to hide where the agent would otherwise be shown every tool. */
+  /** The other servers' tools, to hide where the agent names some tools and would otherwise be shown every tool. */
   hiddenServers: string[]
 }
 
@@ -61,15 +61,18 @@ export function agentServers(plan: Plan, agent: PlannedAgent, id: Harness): Agen
   const own = agent.mcpServers ?? []
   const named = (server: PlannedMcpServer) => toolNames.server(shownName(plan, id, server.name))
   const givenServers = carried.filter((server) => own.includes(server.name)).map(named)
-  const hiddenServers = carried.filter((server) => !own.includes(server.name)).map(named)
+  // An agent that names no tool at all is shown every tool, the servers' too, as an agent file without
+  // `tools` is in every harness and as it is shown ours (and as `oac import` reads such a file back).
+  const unrestricted = agent.tools.length === 0 && own.length === 0
+  const hiddenServers = unrestricted ? [] : carried.filter((server) => !own.includes(server.name)).map(named)
   return { givenServers, hiddenServers }
 }
 
 /**
  * The frontmatter of an agent's tools where it lists them in `tools` (Claude Code, Gemini CLI, Qwen
  * Code, Copilot): its `listed` tools with its servers'; and, where its list stays empty (every tool)
- * and the harness has one, the list of tools to hide (`agentDenyList`) naming the servers it was not
- * given. Where the list takes exact names alone (`exactAgentLists`), an agent given a server gets no
+ * though it names some tools (the ones it was given are left out of this harness) and the harness has
+ * one, the list of tools to hide (`agentDenyList`) naming the servers it was not given. Where the list takes exact names alone (`exactAgentLists`), an agent given a server gets no
  * list but that deny list, naming our tools it was not given too. `join` writes a list as the harness
  * reads it (Claude Code's comma-joined text).
  */

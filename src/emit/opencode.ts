@@ -122,9 +122,9 @@ function isRecord(value: JsonValue | undefined): value is { [key: string]: JsonV
  * agent follows: its own native tools (`ask` where the config's approval rules say so), the
  * built-ins it names in `builtinTools`, `bash` when its prompt documents a tool's script, and its MCP
  * servers' tools (`<server>_*`, then the approval rules' single tools). A wildcard rather than a deny
- * per tool: a tool added to the registry changes no agent file but its own agents'. An agent whose
- * list is empty is given every tool (as an agent file without `tools` is in the other harnesses) but
- * the servers it was not given; no map when there is nothing to hide.
+ * per tool: a tool added to the registry changes no agent file but its own agents'. An agent that
+ * names no tool is given every tool (as an agent file without `tools` is in the other harnesses); one
+ * whose tools this harness does not carry, every tool but the servers it was not given.
  */
 function permissions(plan: Plan, agent: PlannedAgent, tools: readonly PlannedTool[], harness: OpencodeFamily['harness']): { [key: string]: JsonValue } {
   const servers = agentServers(plan, agent, harness)

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { cp, readFile, readdir, writeFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
 import { parse as parseJsonc } from 'jsonc-parser'
@@ -142,7 +143,8 @@ describe('oac import', () => {
     expect((await blockText(join(back, '.claude/CLAUDE.md'))).trim()).toBe('@../AGENTS.md')
     const testing = await markdown(join(project, '.claude/rules/testing.md'))
     expect(await markdown(join(back, '.claude/rules/testing.md'))).toEqual({ data: { ...(testing.data as object), description: 'Tests' }, body: testing.body })
-    expect(await markdown(join(back, '.github/instructions/testing.instructions.md'))).toEqual({ data: { description: 'Tests', applyTo: 'src/**/*.test.ts' }, body: testing.body })
+    // Copilot CLI reads .claude/rules by `paths:` too: beside Claude Code it gets the rule from there alone, not a second copy.
+    expect(existsSync(join(back, '.github/instructions/testing.instructions.md'))).toBe(false)
     // The same definitions in the other harnesses: the command with opencode's placeholder, the skill in .agents/skills.
     expect((await markdown(join(back, '.opencode/command/fix-issue.md'))).body).toBe((await markdown(join(project, '.claude/commands/fix-issue.md'))).body)
     expect((await markdown(join(back, '.opencode/agent/reviewer.md'))).body).toBe((await markdown(join(project, '.claude/agents/reviewer.md'))).body)

@@ -72,7 +72,9 @@ describe('oac import of instructions', () => {
     const api = readFrontmatter(await readFile(join(root, 'back/.claude/rules/api.md'), 'utf8'), 'api.md')
     expect(api.data.paths).toEqual(['src/api/**/*.ts', 'src/api/**/*.tsx'])
     expect(api.body.trim()).toBe('Validate every request body.')
-    expect(readFrontmatter(await readFile(join(root, 'back/.github/instructions/docs.instructions.md'), 'utf8'), 'docs').data.applyTo).toBe('docs/**/*.md,README.md')
+    // Copilot CLI, beside Claude Code, reads the rule from .claude/rules (by `paths:`); on its own, from .github/instructions by `applyTo`.
+    await compile({ registry: 'agents/registry.ts:registry', root, target: 'back-copilot', harnesses: ['copilot'] })
+    expect(readFrontmatter(await readFile(join(root, 'back-copilot/.github/instructions/docs.instructions.md'), 'utf8'), 'docs').data.applyTo).toBe('docs/**/*.md,README.md')
     expect(await readFile(join(root, 'back/AGENTS.md'), 'utf8')).toContain('No emoji.')
   })
 })
