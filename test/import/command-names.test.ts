@@ -94,10 +94,21 @@ describe('namespaced, dotted and underscored command names', () => {
     expect(await readFile(join(root, 'again/.claude/commands/git/commit.md'), 'utf8').catch(() => 'not written')).toBe('not written')
   })
 
-  it('refuses a name no harness starts as written', async () => {
-    const root = await project({ '.claude/commands/Git/Commit.md': COMMIT, '.claude/commands/a..b.md': COMMIT })
+  it('lists a name no harness starts as written, and a subfolder command whose frontmatter even Claude Code cannot read, and imports the rest', async () => {
+    const root = await project({
+      '.claude/commands/Git/Commit.md': COMMIT,
+      '.claude/commands/a..b.md': COMMIT,
+      // Met in a public project: two quoted scalars on one line.
+      '.claude/commands/ops/deploy.md': '---\ndescription: Deploys.\nargument-hint: "[profile]" "[env]"\n---\nDeploy $ARGUMENTS.\n',
+      '.claude/commands/ops/status.md': '---\ndescription: Shows the status.\n---\nShow the status of $ARGUMENTS.\n',
+    })
     const result = await importProject(root, { from: ['claude'] })
-    expect(result.registry.commands).toEqual([])
-    expect(result.notCarried.map((item) => item.what).sort()).toEqual(['command "Git:Commit"', 'command "a..b"'])
+    expect(result.registry.commands.map((command) => command.name)).toEqual(['ops:status'])
+    expect(result.notCarried.map((item) => `${item.at.file} ${item.what}`).sort()).toEqual([
+      '.claude/commands/Git/Commit.md command "Git:Commit"',
+      '.claude/commands/a..b.md command "a..b"',
+      '.claude/commands/ops/deploy.md command "ops:deploy"',
+    ])
+    expect(result.notCarried.find((item) => item.what === 'command "ops:deploy"')!.why).toContain('its frontmatter is not YAML, even as the harness repairs it')
   })
 })

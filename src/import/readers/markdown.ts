@@ -2,7 +2,7 @@ import { NAMESPACE } from '../../compile/command-names.js'
 import { ARGS_PLACEHOLDER } from '../../compile/commands.js'
 import { HARNESS_TABLE } from '../../compile/harnesses/index.js'
 import type { Harness, JsonValue } from '../../define/types.js'
-import { baseName, filesUnder, type FrontmatterRepair, listFolder, readFrontmatter, readProjectFile } from '../source-text.js'
+import { baseName, filesUnder, type Frontmatter, type FrontmatterRepair, ImportReadError, listFolder, readFrontmatter, readProjectFile } from '../source-text.js'
 import type { ImportedCommand, ImportedSkill, NotCarried } from '../types.js'
 
 /** What a harness's command text says, read back into a definition's prompt (the inverse of compile's `commandPrompt`). */
@@ -92,7 +92,15 @@ export async function readMarkdownCommands(root: string, folder: string, from: H
   const { files, notCarried } = await commandFilesIn(root, folder, fields.suffix ?? '.md', fields.namespaces === true)
   for (const { file, name } of files) {
     const text = (await readProjectFile(root, file))!
-    const { data, body } = readFrontmatter(text, file, syntax.frontmatterRepair)
+    let matter: Frontmatter
+    try {
+      matter = readFrontmatter(text, file, syntax.frontmatterRepair)
+    } catch (error) {
+      if (!(error instanceof ImportReadError)) throw error
+      notCarried.push({ at: error.at, what: `command "${name}"`, why: `its frontmatter is not YAML${syntax.frontmatterRepair ? ', even as the harness repairs it' : ''}, so no field of it can be read; fix it and import again` })
+      continue
+    }
+    const { data, body } = matter
     const { prompt, problems } = commandPromptFrom(body, name, syntax)
     for (const problem of problems) notCarried.push({ at: { file, line: 1 }, what: `command "${name}"`, why: problem })
     const agent = fields.agent?.(data)
