@@ -81,7 +81,7 @@ export function checkCommandNames(commands: readonly CommandDefinition[], files:
     const where = [...changed].map(([typed, titles]) => `${typed} in ${new Intl.ListFormat('en', { type: 'conjunction' }).format(titles)}`)
     findings.warning(
       'command-name-changed',
-      `Command "${command.name}" is started as ${where.join('; ')}: ${command.name.includes(NAMESPACE) ? 'a namespace is a subfolder only where a harness reads one, and ' : ''}each harness takes only some characters in a command's name.`,
+      `Command "${command.name}" is started as ${where.join('; ')}: ${command.name.includes(NAMESPACE) ? "each harness names a subfolder's command its own way, or reads no subfolder, and takes" : 'each harness takes'} only some characters in a command's name.`,
       `Tell the users of those harnesses what to type, or rename the command to a name every selected harness takes as it is (lowercase words joined by "-", no namespace).`,
       command.source,
     )
