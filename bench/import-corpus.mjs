@@ -155,8 +155,8 @@ async function compare(project, back) {
   for (const folder of MARKDOWN_COMMANDS) {
     for (const path of (await filesUnder(join(project, folder))).filter((p) => p.endsWith('.md'))) {
       const file = `${folder}/${path}`
-      // A command in a subfolder is namespaced (`git:commit`): the import lists it, and it counts as lost.
-      const compiledPath = path.includes('/') ? undefined : await findCompiled(back, folder, path)
+      // A command in a subfolder is namespaced (`git:commit`), and each of these harnesses writes it in the same subfolder.
+      const compiledPath = await findCompiled(back, folder, path)
       if (!compiledPath) { add('command', file, ['the command (no file written)']); continue }
       const original = markdown(await readFile(join(project, file), 'utf8'))
       const compiled = markdown(await readFile(join(back, compiledPath), 'utf8'))
@@ -167,7 +167,7 @@ async function compare(project, back) {
   }
   for (const path of (await filesUnder(join(project, '.gemini/commands'))).filter((p) => p.endsWith('.toml'))) {
     const file = `.gemini/commands/${path}`
-    if (path.includes('/') || !(await exists(join(back, file)))) { add('command', file, ['the command (no file written)']); continue }
+    if (!(await exists(join(back, file)))) { add('command', file, ['the command (no file written)']); continue }
     const command = (text) => { const data = parseToml(text); return { ...data, prompt: normalText(String(data.prompt ?? '')) } }
     const original = command(await readFile(join(project, file), 'utf8'))
     const compiled = command(await readFile(join(back, file), 'utf8'))

@@ -34,6 +34,8 @@ const CODES = {
   'command-description-missing': 'error',
   'command-duplicate': 'error',
   'command-field-invalid': 'error',
+  'command-name-changed': 'warning',
+  'command-name-collision': 'error',
   'command-name-invalid': 'error',
   'command-placeholder': 'error',
   'command-positional-unsupported': 'warning',

@@ -5,8 +5,8 @@ import type { Findings } from './findings.js'
 import { isAgent, isCommand } from './guards.js'
 import { harness } from './harnesses/index.js'
 import type { CommandFile } from './harnesses/types.js'
+import { commandNameIn, commandNameProblem } from './command-names.js'
 import { checkIdentity, type IdentityRules } from './identity.js'
-import { skillNameProblem } from './names.js'
 import type { PlannedCommand, PlannedSkill } from './plan.js'
 import { registryList } from './registry-lists.js'
 import { plannedSource } from './source.js'
@@ -135,8 +135,8 @@ export function commandFiles(harnesses: readonly Harness[]): Array<{ file: Comma
 
 const COMMAND_IDENTITY: IdentityRules = {
   noun: 'command',
-  nameProblem: skillNameProblem,
-  nameFix: 'Rename the command to lowercase words joined by hyphens, e.g. "forecast": the user types /forecast.',
+  nameProblem: commandNameProblem,
+  nameFix: 'Rename the command to lowercase words joined by hyphens, e.g. "forecast" (the user types /forecast), with a namespace before ":" where it needs one, e.g. "git:commit".',
   descriptionFix: 'Say what the command does: harnesses show it in their list of commands (or leave description out: they show the prompt\'s first line).',
   descriptionOptional: true,
 }
@@ -201,11 +201,12 @@ function commandAgent(command: CommandDefinition, agents: readonly AgentDefiniti
 function checkPrompt(command: CommandDefinition, prompt: string, harnesses: readonly Harness[], findings: Findings): void {
   const found = new Map<string, { found: string; meaning: string; readers: string[]; ids: Harness[] }>()
   for (const { file, readers } of commandFiles(harnesses)) {
-    const problem = commandProblem(prompt, file, command.name)
+    const named = commandNameIn(command.name, file)
+    const problem = commandProblem(prompt, file, named.name)
     if (!problem) continue
     const key = `${problem.found}\0${problem.meaning}`
     const entry = found.get(key) ?? { ...problem, readers: [], ids: [] }
-    entry.readers.push(`${file.reader} (${file.path(command.name)})`)
+    entry.readers.push(`${file.reader} (${file.path(named.path)})`)
     entry.ids.push(...readers.filter((id) => !entry.ids.includes(id)))
     found.set(key, entry)
   }

@@ -3,7 +3,8 @@ import { type Diagnostic, hasErrors, withLevels } from '../diagnostics.js'
 import type { LoadedRegistry } from '../load/index.js'
 import { planAgent } from './agents.js'
 import { approvalRules, checkApprovalNames, serverApproval } from './approval.js'
-import { planCommand, registryCommands } from './commands.js'
+import { checkCommandNames } from './command-names.js'
+import { commandFiles, planCommand, registryCommands } from './commands.js'
 import { type PlanOptions, type ResolvedConfig, resolveConfig } from './config.js'
 import { Findings } from './findings.js'
 import { type DefinitionList, registryList } from './registry-lists.js'
@@ -205,7 +206,9 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
     if (planned) plannedSkills.push(planned)
   }
   const plannedCommands: PlannedCommand[] = []
-  for (const command of registryCommands(registry, findings)) {
+  const commands = registryCommands(registry, findings)
+  checkCommandNames(commands, commandFiles(config.harnesses), options.root, findings)
+  for (const command of commands) {
     const planned = planCommand(command, { texts: loaded.prompts, agents, skills: plannedSkills, harnesses: config.harnesses, root: options.root }, findings)
     if (planned) plannedCommands.push(planned)
   }

@@ -1,3 +1,4 @@
+import { commandNameIn } from '../compile/command-names.js'
 import { commandDescription, commandFiles, commandModel, commandPrompt } from '../compile/commands.js'
 import { harness } from '../compile/harnesses/index.js'
 import type { CommandFile } from '../compile/harnesses/types.js'
@@ -24,8 +25,9 @@ export function commandsAs(plan: Plan, file: CommandFile, readers: readonly Harn
 
 /** The command in `file`, or nothing where the file cannot say its prompt (compile warned: `commandNeeds`). */
 function commandFile(command: PlannedCommand, file: CommandFile, readers: readonly Harness[]): OwnedFile[] {
-  const path = file.path(command.name)
-  const prompt = commandPrompt(command.prompt, file, command.name)
+  const named = commandNameIn(command.name, file)
+  const path = file.path(named.path)
+  const prompt = commandPrompt(command.prompt, file, named.name)
   if (prompt === undefined) return []
   const description = commandDescription(command.description, prompt, file)
   const own = command.harness?.[file.harness] ?? {}
@@ -33,7 +35,7 @@ function commandFile(command: PlannedCommand, file: CommandFile, readers: readon
   const { argumentHint, agent, model } = file.fields
   const modelId = commandModel(command.model, file)
   const frontmatter: { [key: string]: JsonValue } = {
-    ...(file.format === 'skill' ? { name: command.name } : {}),
+    ...(file.format === 'skill' ? { name: named.name } : {}),
     ...(description !== undefined && { description }),
     ...(argumentHint !== undefined && command.argumentHint !== undefined ? { [argumentHint]: command.argumentHint } : {}),
     ...(agent !== undefined && command.agent !== undefined ? agent(command.agent) : {}),

@@ -1,3 +1,4 @@
+import { commandNameIn, commandNameProblem } from '../compile/command-names.js'
 import { commandFiles, commandProblem } from '../compile/commands.js'
 import { harness } from '../compile/harnesses/index.js'
 import { PLACEHOLDER } from '../compile/index.js'
@@ -12,11 +13,11 @@ import type { NotCarried, ReadLocation } from './types.js'
 /**
  * Why compile would refuse a definition as the files say it (a name the definition does not take,
  * no description), or undefined. The import lists such a definition rather than write a registry
- * that does not compile: a `README.md` among the commands, `speckit.plan.md`, an agent file without
+ * that does not compile: a `README.md` among the commands, `Deploy Now.md`, an agent file without
  * a description.
  */
 function unfit(noun: 'agent' | 'command' | 'skill', name: string, description: string | undefined): string | undefined {
-  const nameProblem = (noun === 'agent' ? agentNameProblem : skillNameProblem)(name)
+  const nameProblem = (noun === 'agent' ? agentNameProblem : noun === 'command' ? commandNameProblem : skillNameProblem)(name)
   if (nameProblem) return `its name ${nameProblem}, as every ${noun} definition's must; rename the file (or the skill's \`name\`) and import again`
   // A command may have none: the harnesses show its first line.
   if (noun === 'command' ? description?.trim() === '' : (description ?? '').trim() === '') return `it has no description, which every ${noun} definition needs (a harness shows it to choose the ${noun}); add one to the file and import again`
@@ -30,7 +31,7 @@ function unfit(noun: 'agent' | 'command' | 'skill', name: string, description: s
  */
 function unfitPrompt(name: string, prompt: string): string | undefined {
   for (const { file } of commandFiles(HARNESSES)) {
-    const problem = commandProblem(prompt, file, name)
+    const problem = commandProblem(prompt, file, commandNameIn(name, file).name)
     if (problem) return `its text has \`${problem.found}\`, which ${file.reader}'s command file would not show as written (there it ${problem.meaning}); a command definition is written for every harness: say it another way (in a code block, or as an instruction to run the command) and import again`
   }
   return undefined

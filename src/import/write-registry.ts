@@ -1,4 +1,5 @@
 import { posix } from 'node:path'
+import { NAMESPACE } from '../compile/command-names.js'
 import { harness as describe } from '../compile/harnesses/index.js'
 import { BUILTIN_TOOLS, type BuiltinTool } from '../define/hooks.js'
 import type { Harness, JsonValue } from '../define/types.js'
@@ -45,7 +46,8 @@ function agentCode(agent: MergedAgent, files: RegistryFile[], base: string): str
 }
 
 function commandCode(command: ImportedCommand, files: RegistryFile[], base: string): string {
-  const prompt = `commands/${command.name}.md`
+  // A namespace is a folder, as in the harnesses that have one: `commands/git/commit.md`.
+  const prompt = `commands/${command.name.split(NAMESPACE).join('/')}.md`
   files.push({ path: posix.join(base, prompt), content: text(command.prompt) })
   return `  defineCommand({\n${members('    ', [
     ['name', jsString(command.name)],

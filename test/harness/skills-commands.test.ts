@@ -493,3 +493,32 @@ describe(`${DRIVERS.claude.title}: from a subfolder, and a command's text its pl
     expect(textOf(model.conversation('main')[0]!)).toContain(`Quote $1 and $ARGUMENTS[0] for ${CITY}, as $ARGUMENTS says.`)
   })
 })
+
+/** What the user types to start `git:commit` in each CLI whose files namespace it (compile warns with it where it is not `/git:commit`). */
+const NAMESPACED: Partial<Record<Harness, { prompt: string; args?: string[] }>> = {
+  claude: { prompt: `/git:commit ${CITY}` },
+  gemini: { prompt: `/git:commit ${CITY}` },
+  qwen: { prompt: `/git:commit ${CITY}` },
+  opencode: { prompt: CITY, args: ['--command', 'git/commit'] },
+  pi: { prompt: `/git-commit ${CITY}` },
+}
+
+describe('a namespaced command (git:commit), started as each CLI names it', () => {
+  for (const [id, start] of Object.entries(NAMESPACED) as Array<[Harness, { prompt: string; args?: string[] }]>) {
+    it(`${DRIVERS[id].title}: ${start.args ? `${start.args.join(' ')} ` : ''}${start.prompt}`, async () => {
+      await (id === 'qwen' ? installQwen().then(() => DRIVERS[id].install()) : DRIVERS[id].install())
+      const { dir, plan } = await fixtureProject('namespaced', [id])
+      const { home: homeDir, env: homeEnv } = await home()
+      const env = id === 'opencode' ? await ripgrepPath(homeEnv) : homeEnv
+      const model = await startScriptedModel({ scripts: { main: [{ text: 'done' }, { text: 'done' }] }, conversationOf: conversationOf(plan), maxRequests: 10 })
+      try {
+        const result = await DRIVERS[id].run(model, { project: dir, plan, home: homeDir, env, prompt: start.prompt, args: start.args ?? [] })
+        expect(result.timedOut, result.stderr).toBe(false)
+        const holding = model.requests.filter((request) => request.conversation !== undefined && textOf(request).includes(`Write a commit message for ${CITY}.`))
+        expect(holding.length, `${result.stdout}\n${result.stderr}`).toBeGreaterThan(0)
+      } finally {
+        await model.close()
+      }
+    })
+  }
+})

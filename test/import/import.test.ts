@@ -310,8 +310,10 @@ describe('oac import of Gemini CLI', () => {
     const before = await tree(project)
     const result = await cli('import', project, '--from', 'gemini')
     expect(result.code).toBe(0)
-    expect(result.out).toContain('imported 1 agent, 1 command, 0 skills, 0 hooks, 1 rule, 1 MCP server from Gemini CLI')
-    expect(result.out).toContain('.gemini/commands/git:1  the commands in .gemini/commands/git/')
+    expect(result.out).toContain('imported 1 agent, 2 commands, 0 skills, 0 hooks, 1 rule, 1 MCP server from Gemini CLI')
+    expect(result.out).not.toContain('.gemini/commands/git')
+    // A subfolder's command is namespaced, as Gemini CLI starts it: /git:commit.
+    expect(await readFile(join(project, 'agents/registry.ts'), 'utf8')).toContain('name: "git:commit"')
     expect(result.out).toContain(".gemini/settings.json:5  `hooks`: the imported hooks' runner speaks Claude Code's and Codex's hook wire")
     expect(result.out).toContain('GEMINI.md:1  delete the file: its text is the rule "gemini" now')
     const back = await compileBack(project)
@@ -321,6 +323,14 @@ describe('oac import of Gemini CLI', () => {
     const compiled = command(await readFile(join(back, '.gemini/commands/explain.toml'), 'utf8'))
     expect({ ...compiled, prompt: String(compiled.prompt).trim() }).toEqual({ ...original, prompt: String(original.prompt).trim() })
     expect((await markdown(join(back, '.claude/commands/explain.md'))).body).toBe('Explain $ARGUMENTS to a new teammate, in plain words.')
+    const commitToml = command(await readFile(join(back, '.gemini/commands/git/commit.toml'), 'utf8'))
+    expect({ ...commitToml, prompt: String(commitToml.prompt).trim() }).toEqual(command(before.get('.gemini/commands/git/commit.toml')!))
+    // The same name in every harness's own form: a subfolder where it namespaces one, else one flat name.
+    const commit = { data: { description: 'Write a commit message.' }, body: 'Write a commit message for the staged changes.' }
+    for (const path of ['.claude/commands/git/commit.md', '.opencode/command/git/commit.md', '.qwen/commands/git/commit.md', '.pi/prompts/git-commit.md']) {
+      expect(await markdown(join(back, path))).toEqual(commit)
+    }
+    expect((await markdown(join(back, '.codex/skills/git-commit/SKILL.md'))).data).toMatchObject({ name: 'git-commit', description: 'Write a commit message.' })
     const settings = (text: string) => (JSON.parse(text) as { mcpServers: Record<string, unknown> }).mcpServers.github
     expect(settings(await readFile(join(back, '.gemini/settings.json'), 'utf8'))).toEqual(settings(before.get('.gemini/settings.json')!))
     expect((await blockText(join(back, 'AGENTS.md'))).trim()).toBe(before.get('GEMINI.md')!.trim())

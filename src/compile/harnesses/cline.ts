@@ -64,6 +64,8 @@ export const cline = {
     {
       reader: 'Cline',
       path: (command) => `.cline/workflows/${command}.md`,
+      // One folder: a workflow is started by its file's name.
+      names: { prefix: '/', character: /[a-z0-9_.-]/ },
       format: 'markdown',
       args: () => 'the text at the end of this message',
       fields: {},

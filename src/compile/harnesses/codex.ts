@@ -92,6 +92,8 @@ const USER_ONLY = { file: 'agents/openai.yaml', content: 'policy:\n  allow_impli
 const CODEX_COMMAND: CommandFile = {
   reader: 'Codex',
   path: (command) => `.codex/skills/${command}/SKILL.md`,
+  // A skill has one folder; `$name` ends at the first character outside `[A-Za-z0-9_:-]` (its mention parser), so `$a.b` would start `a`.
+  names: { prefix: '$', character: /[a-z0-9_-]/ },
   format: 'skill',
   args: (command) => `the text after \`$${command}\` in the user's message`,
   fields: {},

@@ -79,6 +79,8 @@ export const copilot = {
     {
       reader: 'VS Code',
       path: (command) => `.github/prompts/${command}.prompt.md`,
+      // One folder, named by the file (spec-kit's `speckit.plan.prompt.md` is `/speckit.plan`).
+      names: { prefix: '/', character: /[a-z0-9_.-]/ },
       format: 'markdown',
       args: () => '${input:args}',
       fields: { argumentHint: 'argument-hint', model: 'model', agent: (agent) => ({ agent }) },

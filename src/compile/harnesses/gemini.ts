@@ -71,7 +71,8 @@ export const gemini = {
   },
   commands: [
     // `!{...}` runs a shell command (`ShellProcessor`; it asks first unless the command is allowed); no positional placeholders.
-    { reader: 'Gemini CLI', path: (command) => `.gemini/commands/${command}.toml`, format: 'toml', args: () => '{{args}}', fields: {}, syntax: GEMINI_SYNTAX, harness: 'gemini', shell: (command) => `!{${command}}` },
+    // 0.61 joins subfolders and the file's name with `:` and writes any character outside `[a-zA-Z0-9_.-]` as `_` (`FileCommandLoader`).
+    { reader: 'Gemini CLI', path: (command) => `.gemini/commands/${command}.toml`, names: { prefix: '/', folders: ':', character: /[a-z0-9_.-]/ }, format: 'toml', args: () => '{{args}}', fields: {}, syntax: GEMINI_SYNTAX, harness: 'gemini', shell: (command) => `!{${command}}` },
   ],
   // An extension's server keeps its own name: `mcp list` shows it "(from <extension>)", and the model
   // `mcp_<server>_<tool>` (test/harness/plugin-gemini.test.ts).

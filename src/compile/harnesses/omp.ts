@@ -59,7 +59,8 @@ export const omp = {
   skills: { folders: ['.claude/skills', '.agents/skills'], userOnly: { field: 'disable-model-invocation' }, activation: { via: 'its read tool (skill://<name>)' } },
   commands: [
     // pi's `substituteArgs`: `$1` is the first word; nothing runs a shell command.
-    { reader: 'oh-my-pi', path: (command) => `.omp/commands/${command}.md`, format: 'markdown', args: () => '$ARGUMENTS', fields: { argumentHint: 'argument-hint' }, syntax: OMP_SYNTAX, harness: 'omp', positional: (n) => `$${n}` },
+    // One folder (`loadSlashCommands` reads `.omp/commands` without its subfolders), a command named by its file.
+    { reader: 'oh-my-pi', path: (command) => `.omp/commands/${command}.md`, names: { prefix: '/', character: /[a-z0-9_.-]/ }, format: 'markdown', args: () => '$ARGUMENTS', fields: { argumentHint: 'argument-hint' }, syntax: OMP_SYNTAX, harness: 'omp', positional: (n) => `$${n}` },
   ],
   // An omp plugin package (`package.json` `omp`: its native tools and hooks), which `omp plugin install <dir>`
   // links; no MCP server (test/harness/plugin-codex-pi.test.ts). From the Claude format omp would take the

@@ -26,6 +26,8 @@ export function opencodeCommand(reader: string, folder: string, id: Harness): Co
   return {
     reader,
     path: (command) => `${folder}/${command}.md`,
+    // 1.18 names a command by its path under the folder (`{command,commands}/**/*.md`): `git/commit.md` is `/git/commit`.
+    names: { prefix: '/', folders: '/', character: /[a-z0-9_.-]/ },
     format: 'markdown',
     args: () => '$ARGUMENTS',
     fields: { model: 'model', agent: (agent) => ({ agent }) },

@@ -43,7 +43,8 @@ export const pi = {
   skills: { folders: ['.agents/skills'], userOnly: { field: 'disable-model-invocation' }, activation: { via: 'its read tool' } },
   commands: [
     // `$1` is the first word (`substituteArgs`); nothing runs a shell command.
-    { reader: 'pi', path: (command) => `.pi/prompts/${command}.md`, format: 'markdown', args: () => '$ARGUMENTS', fields: { argumentHint: 'argument-hint' }, syntax: PI_SYNTAX, harness: 'pi', positional: (n) => `$${n}` },
+    // One folder (`loadTemplatesFromDir` reads no subfolder), a template named by its file.
+    { reader: 'pi', path: (command) => `.pi/prompts/${command}.md`, names: { prefix: '/', character: /[a-z0-9_.-]/ }, format: 'markdown', args: () => '$ARGUMENTS', fields: { argumentHint: 'argument-hint' }, syntax: PI_SYNTAX, harness: 'pi', positional: (n) => `$${n}` },
   ],
   // A pi package (`package.json` `pi`); no MCP server, so the server's name is not shown (test/harness/plugin-codex-pi.test.ts).
   plugin: { format: 'pi', serverName: (_plugin, server) => server, install: 'pi install <dir>' },

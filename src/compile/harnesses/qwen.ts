@@ -60,7 +60,8 @@ export const qwen = {
   skills: { folders: ['.agents/skills'], userOnly: { field: 'disable-model-invocation' }, activation: { tool: 'skill' } },
   commands: [
     // Gemini CLI's processors: `!{...}` runs a shell command; no positional placeholders.
-    { reader: 'Qwen Code', path: (command) => `.qwen/commands/${command}.md`, format: 'markdown', args: () => '{{args}}', fields: { argumentHint: 'argument-hint' }, syntax: GEMINI_SYNTAX, harness: 'qwen', shell: (command) => `!{${command}}` },
+    // 0.24 joins subfolders and the file's name with `:`, a `:` of a file's name read as `_` (`createSlashCommandFromDefinition`).
+    { reader: 'Qwen Code', path: (command) => `.qwen/commands/${command}.md`, names: { prefix: '/', folders: ':', character: /[a-z0-9_.-]/ }, format: 'markdown', args: () => '{{args}}', fields: { argumentHint: 'argument-hint' }, syntax: GEMINI_SYNTAX, harness: 'qwen', shell: (command) => `!{${command}}` },
   ],
   // The Gemini extension, with a `qwen-extension.json` of Qwen's own hooks that Qwen takes in place of
   // converting Gemini's manifest; an extension's server keeps its name, `mcp__<server>__<tool>`

@@ -28,6 +28,8 @@ export const CLAUDE_SYNTAX: TextSyntax = {
 export const CLAUDE_COMMAND: CommandFile = {
   reader: 'Claude Code',
   path: (command) => `.claude/commands/${command}.md`,
+  // 2.1.332 joins a subfolder and the file's name with `:` (`.claude/commands/git/commit.md` is `/git:commit`) and takes the file's name as it is.
+  names: { prefix: '/', folders: ':', character: /[a-z0-9_.-]/ },
   format: 'markdown',
   args: () => '$ARGUMENTS',
   // `context: fork` runs the command in a sub-agent, of the type `agent` names.

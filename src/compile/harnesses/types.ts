@@ -499,6 +499,20 @@ export interface SkillSupport {
 }
 
 /**
+ * How a harness names a command from its file. With `folders`, a command in a subfolder is namespaced:
+ * the harness joins the folders and the file's name with that text (`.claude/commands/git/commit.md`
+ * is `/git:commit`, `.opencode/command/git/commit.md` is `/git/commit`). Without, it reads one folder,
+ * and a namespaced name is written flat (`git-commit`, compile warns: `command-name-changed`).
+ */
+export interface CommandNames {
+  /** What the user types before the name: `/`, or Codex's `$` (a skill). */
+  prefix: '/' | '$'
+  folders?: ':' | '/'
+  /** One character a part of the name may hold as the harness starts it; any other is written `-`. */
+  character: RegExp
+}
+
+/**
  * Text a harness reads as its own syntax (an argument placeholder, a shell command it runs, a file it
  * inlines), with an escape where its format has one: text is written through `escape`, and what
  * `special` still finds in the written text is reported at compile time.
@@ -512,8 +526,10 @@ export interface TextSyntax {
 export interface CommandFile {
   /** Who reads it, for messages and docs. */
   reader: string
-  /** Its path for a command, relative to the target. */
+  /** Its path for a command, relative to the target: `command` is the name as `names` writes it (`git/commit` where a namespace is a folder). */
   path: (command: string) => string
+  /** How it names a command from its file, and so how a namespaced name (`git:commit`) is written for it (src/compile/command-names.ts). */
+  names: CommandNames
   /**
    * `markdown`: YAML frontmatter and the prompt as the body; `toml`: `description` and `prompt` keys;
    * `skill`: a skill folder the user starts by name (the path is its SKILL.md).

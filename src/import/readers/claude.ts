@@ -110,6 +110,7 @@ export const claudeReader: HarnessReader = {
       const folder = file.path('x').slice(0, -'/x.md'.length)
       const commands = await readMarkdownCommands(root, folder, 'claude', CLAUDE_TEXT, {
         argumentHint: file.fields.argumentHint,
+        namespaces: file.names.folders !== undefined,
         model: file.fields.model,
         // `context: fork` with `agent` runs the command as that agent (the emitter writes both).
         agent: (data) => (data.context === 'fork' && typeof data.agent === 'string' ? { agent: data.agent, keys: ['context', 'agent'] } : { keys: [] }),

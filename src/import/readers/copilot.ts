@@ -1,4 +1,5 @@
 import { copilot } from '../../compile/harnesses/copilot.js'
+import type { CommandFile } from '../../compile/harnesses/types.js'
 import type { JsonValue } from '../../define/types.js'
 import { baseName, isRecord, listFolder, readFrontmatter, readJson, readProjectFile } from '../source-text.js'
 import type { HarnessRead, HarnessReader, ImportedAgent } from '../types.js'
@@ -14,7 +15,7 @@ const AGENTS = AGENT_FILE.slice(0, AGENT_FILE.lastIndexOf('/'))
 const AGENT_SUFFIX = AGENT_FILE.slice(AGENTS.length + 2)
 
 /** VS Code's prompt files: the command file compile writes for it (`.github/prompts/<name>.prompt.md`). */
-const PROMPT_FILE = copilot.commands.find((file) => file.reader === 'VS Code')!
+const PROMPT_FILE: CommandFile = copilot.commands.find((file) => file.reader === 'VS Code')!
 const PROMPTS = PROMPT_FILE.path('x').slice(0, -'/x.prompt.md'.length)
 
 /** VS Code fills `${input:args}` with what the user typed; any other `${...}` is a variable of its own (`${file}`, `${selection}`). */
@@ -66,6 +67,7 @@ export const copilotReader: HarnessReader = {
     }
     const prompts = await readMarkdownCommands(root, PROMPTS, 'copilot', VSCODE_TEXT, {
       suffix: '.prompt.md',
+      namespaces: PROMPT_FILE.names.folders !== undefined,
       argumentHint: 'argument-hint',
       agent: (data) => (typeof data.agent === 'string' ? { agent: data.agent, keys: ['agent'] } : { keys: [] }),
     })

@@ -4,7 +4,7 @@ import { qwen } from '../../compile/harnesses/qwen.js'
 import type { Harness, JsonValue } from '../../define/types.js'
 import { baseName, ImportReadError, isRecord, listFolder, readFrontmatter, readJson, readProjectFile } from '../source-text.js'
 import type { HarnessRead, HarnessReader, ImportedAgent, ImportedCommand, NotCarried } from '../types.js'
-import { type CommandText, commandPromptFrom, readMarkdownCommands, readSkills } from './markdown.js'
+import { type CommandText, commandFilesIn, commandPromptFrom, readMarkdownCommands, readSkills } from './markdown.js'
 import { readInstructionFiles, readRuleFolder, type RuleFolder } from './instructions.js'
 import { GEMINI_SETTINGS, readMcpServers } from './mcp-servers.js'
 
@@ -56,16 +56,11 @@ async function readAgents(root: string, family: GeminiFamilyFiles): Promise<Harn
   return read
 }
 
-/** Gemini CLI's `.gemini/commands/<name>.toml`: `description` and `prompt`; a subfolder's commands are namespaced (`folder:name`). */
+/** Gemini CLI's `.gemini/commands/<name>.toml`: `description` and `prompt`; a subfolder's commands are namespaced (`git/commit.toml` is `git:commit`). */
 async function readTomlCommands(root: string, folder: string, from: Harness): Promise<HarnessRead> {
-  const read: HarnessRead = { definitions: [], notCarried: [] }
-  for (const entry of await listFolder(root, folder)) {
-    const file = `${folder}/${entry.name}`
-    if (entry.isFolder) {
-      read.notCarried.push({ at: { file, line: 1 }, what: `the commands in ${file}/`, why: 'a command in a subfolder has a namespaced name (`folder:name`), which no definition has' })
-      continue
-    }
-    if (!entry.isFile || !entry.name.endsWith('.toml')) continue
+  const found = await commandFilesIn(root, folder, '.toml', gemini.commands[0]!.names.folders !== undefined)
+  const read: HarnessRead = { definitions: [], notCarried: found.notCarried }
+  for (const { file, name } of found.files) {
     const text = (await readProjectFile(root, file))!
     let data: { [key: string]: JsonValue }
     try {
@@ -73,7 +68,6 @@ async function readTomlCommands(root: string, folder: string, from: Harness): Pr
     } catch (error) {
       throw new ImportReadError({ file, line: (error as { line?: number }).line ?? 1 }, `this is not TOML (${(error as Error).message.split('\n')[0]})`)
     }
-    const name = baseName(entry.name, '.toml')
     if (typeof data.prompt !== 'string') {
       read.notCarried.push({ at: { file, line: 1 }, what: `command "${name}"`, why: 'it has no `prompt`' })
       continue
@@ -113,7 +107,7 @@ function geminiFamilyReader(family: GeminiFamilyFiles, commandFolder: string): H
       const commands =
         family.commands === 'toml'
           ? await readTomlCommands(root, commandFolder, family.harness)
-          : await readMarkdownCommands(root, commandFolder, family.harness, GEMINI_TEXT, { argumentHint: 'argument-hint' }).then(({ commands: found, notCarried }) => ({
+          : await readMarkdownCommands(root, commandFolder, family.harness, GEMINI_TEXT, { argumentHint: 'argument-hint', namespaces: qwen.commands[0]!.names.folders !== undefined }).then(({ commands: found, notCarried }) => ({
               definitions: found,
               // `{{args}}` is the placeholder here.
               notCarried: notCarried.filter((item) => !item.why.includes('which a definition reads as the arguments')),

@@ -1,7 +1,8 @@
+import { NAMESPACE } from '../../compile/command-names.js'
 import { ARGS_PLACEHOLDER } from '../../compile/commands.js'
 import { HARNESS_TABLE } from '../../compile/harnesses/index.js'
 import type { Harness, JsonValue } from '../../define/types.js'
-import { baseName, filesUnder, type FrontmatterRepair, listFolder, readFrontmatter, readProjectFile } from '../source-text.js'
+import { baseName, filesUnder, type Frontmatter, type FrontmatterRepair, ImportReadError, listFolder, readFrontmatter, readProjectFile } from '../source-text.js'
 import type { ImportedCommand, ImportedSkill, NotCarried } from '../types.js'
 
 /** What a harness's command text says, read back into a definition's prompt (the inverse of compile's `commandPrompt`). */
@@ -53,6 +54,8 @@ function global(pattern: RegExp): RegExp {
 export interface CommandFields {
   /** The end of a command file's name (default `.md`; VS Code's `.prompt.md`). */
   suffix?: string
+  /** The harness names a subfolder's commands with a namespace (`CommandFile.names.folders`). */
+  namespaces?: boolean
   argumentHint?: string
   /** The key of the command's model, where the harness's command file names one. */
   model?: string
@@ -60,21 +63,44 @@ export interface CommandFields {
   agent?: (data: { [key: string]: JsonValue }) => { agent?: string; keys: string[] }
 }
 
-/** Every `<name>.md` command file in `folder` (not its subfolders: namespaced commands are listed as not carried). */
-export async function readMarkdownCommands(root: string, folder: string, from: Harness, syntax: CommandText, fields: CommandFields): Promise<{ commands: ImportedCommand[]; notCarried: NotCarried[] }> {
-  const commands: ImportedCommand[] = []
+/**
+ * The command files in `folder`, each with its name: where the harness namespaces a subfolder's
+ * commands (`namespaces`), `git/commit.md` is `git:commit`; elsewhere a subfolder holds no command the
+ * harness reads, and is listed.
+ */
+export async function commandFilesIn(root: string, folder: string, suffix: string, namespaces: boolean): Promise<{ files: Array<{ file: string; name: string }>; notCarried: NotCarried[] }> {
+  const files: Array<{ file: string; name: string }> = []
   const notCarried: NotCarried[] = []
   for (const entry of await listFolder(root, folder)) {
     const file = `${folder}/${entry.name}`
-    if (entry.isFolder) {
-      notCarried.push({ at: { file, line: 1 }, what: `the commands in ${file}/`, why: 'a command in a subfolder has a namespaced name (`folder:name`), which no definition has' })
+    if (entry.isFolder && namespaces) {
+      const inner = await commandFilesIn(root, file, suffix, namespaces)
+      files.push(...inner.files.map((found) => ({ file: found.file, name: `${entry.name}${NAMESPACE}${found.name}` })))
+      notCarried.push(...inner.notCarried)
+    } else if (entry.isFolder) {
+      notCarried.push({ at: { file, line: 1 }, what: `the files in ${file}/`, why: 'the harness reads no command in a subfolder of its commands folder' })
+    } else if (entry.isFile && entry.name.endsWith(suffix)) {
+      files.push({ file, name: baseName(entry.name, suffix) })
+    }
+  }
+  return { files, notCarried }
+}
+
+/** Every command file in `folder` (and its subfolders, where `fields.namespaces`: `git/commit.md` is `git:commit`). */
+export async function readMarkdownCommands(root: string, folder: string, from: Harness, syntax: CommandText, fields: CommandFields): Promise<{ commands: ImportedCommand[]; notCarried: NotCarried[] }> {
+  const commands: ImportedCommand[] = []
+  const { files, notCarried } = await commandFilesIn(root, folder, fields.suffix ?? '.md', fields.namespaces === true)
+  for (const { file, name } of files) {
+    const text = (await readProjectFile(root, file))!
+    let matter: Frontmatter
+    try {
+      matter = readFrontmatter(text, file, syntax.frontmatterRepair)
+    } catch (error) {
+      if (!(error instanceof ImportReadError)) throw error
+      notCarried.push({ at: error.at, what: `command "${name}"`, why: `its frontmatter is not YAML${syntax.frontmatterRepair ? ', even as the harness repairs it' : ''}, so no field of it can be read; fix it and import again` })
       continue
     }
-    const suffix = fields.suffix ?? '.md'
-    if (!entry.isFile || !entry.name.endsWith(suffix)) continue
-    const text = (await readProjectFile(root, file))!
-    const name = baseName(entry.name, suffix)
-    const { data, body } = readFrontmatter(text, file, syntax.frontmatterRepair)
+    const { data, body } = matter
     const { prompt, problems } = commandPromptFrom(body, name, syntax)
     for (const problem of problems) notCarried.push({ at: { file, line: 1 }, what: `command "${name}"`, why: problem })
     const agent = fields.agent?.(data)

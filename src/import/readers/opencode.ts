@@ -145,7 +145,8 @@ function opencodeFamilyReader(family: OpencodeFamilyFiles): HarnessReader {
     async read(root): Promise<HarnessRead> {
       const read: HarnessRead = { definitions: [...(await readAgentFiles(root, family))], notCarried: [] }
       for (const folder of family.commandFolders) {
-        const commands = await readMarkdownCommands(root, folder, family.harness, OPENCODE_TEXT, { model: 'model', agent: (data) => (typeof data.agent === 'string' ? { agent: data.agent, keys: ['agent'] } : { keys: [] }) })
+        const namespaces = (family.harness === 'kilo' ? kilo : opencode).commands[0]!.names.folders !== undefined
+        const commands = await readMarkdownCommands(root, folder, family.harness, OPENCODE_TEXT, { model: 'model', namespaces, agent: (data) => (typeof data.agent === 'string' ? { agent: data.agent, keys: ['agent'] } : { keys: [] }) })
         read.definitions.push(...commands.commands)
         read.notCarried.push(...commands.notCarried)
       }
