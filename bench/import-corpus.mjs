@@ -212,10 +212,13 @@ const RULE_FOLDERS = [
   { folder: '.omp/rules', suffix: '.md', key: 'globs', always: 'alwaysApply' },
   { folder: '.cline/rules', suffix: '.md', key: 'paths' },
 ]
-/** Where compile writes a rule for the files of globs: each harness that scopes rules by path, with its key. */
+/**
+ * Where compile writes a rule for the files of globs: each harness that scopes rules by path, with its
+ * key. Copilot CLI, beside Claude Code (the compile back selects every harness), reads the rule from
+ * `.claude/rules` by its `paths:`, so no `.github/instructions` copy is written (docs/instructions.md).
+ */
 const SCOPED_OUT = [
   { file: (name) => `.claude/rules/${name}.md`, key: 'paths' },
-  { file: (name) => `.github/instructions/${name}.instructions.md`, key: 'applyTo' },
   { file: (name) => `.qwen/rules/${name}.md`, key: 'paths' },
 ]
 
