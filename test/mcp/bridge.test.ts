@@ -66,7 +66,12 @@ it('writes one bridge script that the three harnesses import, and no value of a 
   const files = await written()
   const extensions = ['.pi/extensions/oac-tools-mcp.ts', '.omp/tools/oac-tools-mcp/index.ts', '.cline/plugins/oac-tools-mcp.ts']
   expect(files).toEqual(expect.arrayContaining(['scripts/mcp_bridge.mjs', ...extensions]))
-  expect(files.filter((file) => file.includes('mcp-bridge') || file.includes('mcp_bridge'))).toHaveLength(2)
+  // The servers, what starts the stdio ones, and the runtime with the SDK's client, which loads while they start.
+  expect(files.filter((file) => file.includes('mcp-bridge') || file.includes('mcp_bridge')).sort()).toEqual([
+    'scripts/mcp_bridge.mjs',
+    expect.stringMatching(/^scripts\/vendor\/unplugin-oac@[^/]+\/mcp-bridge-start\.mjs$/),
+    expect.stringMatching(/^scripts\/vendor\/unplugin-oac@[^/]+\/mcp-bridge\.mjs$/),
+  ])
   for (const extension of extensions) expect(await readFile(join(target, extension), 'utf8')).toContain('scripts/mcp_bridge.mjs')
   for (const file of files) expect(await readFile(join(target, file), 'utf8'), file).not.toContain(NOTE)
   // The script names the variable, never its value.
