@@ -81,6 +81,10 @@ function spawnServer(server: Extract<BridgedServer, { transport: 'stdio' }>, cwd
   // Whoever awaits it sees the failure; until then it is no unhandled rejection.
   spawned.catch(() => undefined)
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()))
+  // A server that does not end with its stdin would outlive the harness: it is stopped when the harness exits.
+  const stop = () => child.kill()
+  process.once('exit', stop)
+  void closed.then(() => process.off('exit', stop))
   // A write to a server that died fails on its stdin; the bridge's transport says so, and the harness goes on.
   child.stdin?.on('error', () => undefined)
   let stderr = ''
