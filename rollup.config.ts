@@ -9,8 +9,9 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
   peerDependencies: Record<string, string>
 }
 const packages = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies), ...Object.keys(pkg.peerDependencies)]
+// cross-spawn is the MCP SDK's dependency: the bridge's start takes it from there when it is bundled (src/bundle/vendor.ts).
 const external = (id: string) =>
-  id.startsWith('node:') || builtinModules.includes(id) || packages.some((p) => id === p || id.startsWith(`${p}/`))
+  id.startsWith('node:') || builtinModules.includes(id) || id === 'cross-spawn' || packages.some((p) => id === p || id.startsWith(`${p}/`))
 
 // The runtime files are separate entries: the bundle stage feeds their source to esbuild
 // when it builds the tool scripts, so they must exist as files next to the rest of dist/. So is the
@@ -32,6 +33,7 @@ export default defineConfig({
     'runtime/hook-start': 'src/runtime/hook-start.ts',
     'runtime/mcp-server': 'src/runtime/mcp-server.ts',
     'runtime/mcp-bridge': 'src/runtime/mcp-bridge.ts',
+    'runtime/mcp-bridge-start': 'src/runtime/mcp-bridge-start.ts',
     'runtime/check-zod': 'src/runtime/check-zod.ts',
     'runtime/check-typebox': 'src/runtime/check-typebox.ts',
     'runtime/check-sinclair-typebox': 'src/runtime/check-sinclair-typebox.ts',

@@ -42,6 +42,7 @@ export type OwnModule =
   | 'runtime/hook-start'
   | 'runtime/mcp-server'
   | 'runtime/mcp-bridge'
+  | 'runtime/mcp-bridge-start'
   | 'runtime/check-zod'
   | 'runtime/check-typebox'
   | 'runtime/check-sinclair-typebox'

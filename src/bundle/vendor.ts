@@ -174,7 +174,7 @@ export class Vendor {
   runtimeFiles(): RuntimeFiles {
     const folder = packageFolder(this.own())
     const check = Object.fromEntries(Object.entries(INPUT_CHECKS).map(([schemaPackage, name]) => [schemaPackage, `${folder}/${name}.mjs`]))
-    return { start: `${folder}/start.mjs`, script: `${folder}/script.mjs`, mcpServer: `${folder}/mcp-server.cjs`, mcpBridge: `${folder}/mcp-bridge.mjs`, check: check as RuntimeFiles['check'] }
+    return { start: `${folder}/start.mjs`, script: `${folder}/script.mjs`, mcpServer: `${folder}/mcp-server.cjs`, mcpBridge: `${folder}/mcp-bridge.mjs`, mcpBridgeStart: `${folder}/mcp-bridge-start.mjs`, check: check as RuntimeFiles['check'] }
   }
 
   /**
@@ -416,25 +416,25 @@ export class Vendor {
   }
 
   /**
-   * The MCP bridge's runtime with the SDK's client and the parts of zod it uses, as one ES module (the
-   * harnesses import it: pi through its loader, oh-my-pi in Bun, Cline in its plugin sandbox). Like the
-   * server: the SDK's ajv validator swapped for the bridge's own, zod jitless.
+   * The MCP bridge's runtime as two ES modules (the harnesses import them: pi through its loader,
+   * oh-my-pi in Bun, Cline in its plugin sandbox): `mcp-bridge-start.mjs`, small, which starts the stdio
+   * servers with the spawn of the SDK's stdio transport (cross-spawn, CommonJS: it gets a `require`), and
+   * `mcp-bridge.mjs`, the SDK's client and the parts of zod it uses, loaded while the servers start. Like
+   * the server: the SDK's ajv validator swapped for the bridge's own, zod jitless.
    */
   async buildBridge(): Promise<ScriptFile[]> {
     if (this.bridgeBuild) return this.bridgeBuild
-    const path = this.runtimeFiles().mcpBridge
+    const { mcpBridge: path, mcpBridgeStart: startPath } = this.runtimeFiles()
     const recorded = await vendorCache.read(cacheFolderOf(packageRoot), BRIDGE_GROUP, path)
     if (isBuiltFiles(recorded)) {
-      debugBundle('vendor file %s, from the cache', path)
+      debugBundle('vendor files %s, %s, from the cache', startPath, path)
       this.bridgeBuild = recorded.files
       return this.bridgeBuild
     }
-    debugBundle('vendor file %s', path)
+    debugBundle('vendor files %s, %s', startPath, path)
     const bridge = ownModule('runtime/mcp-bridge')
-    const result = await esbuild({
-      stdin: { contents: `import ${jsString(JITLESS_MODULE)}\nexport { bridgeServers } from ${jsString(bridge)}\n`, resolveDir: packageRoot, loader: 'js' },
+    const common = {
       absWorkingDir: packageRoot,
-      outfile: join(packageRoot, '.oac-vendor', ...path.split('/')),
       write: false,
       bundle: true,
       format: 'esm',
@@ -444,14 +444,24 @@ export class Vendor {
       minifySyntax: true,
       metafile: true,
       logLevel: 'silent',
-      plugins: [validatorPlugin(SDK_CLIENT_MODULE, `export { ForwardingValidator as AjvJsonSchemaValidator } from ${jsString(bridge)}`)],
-    })
-    // The client's stdio transport is CommonJS underneath (cross-spawn), which `require`s built-ins.
-    this.bridgeBuild = result.outputFiles.map((file) => {
-      const built = relocate(file, join(packageRoot, '.oac-vendor'))
-      return built.text.includes('__require') ? { ...built, text: `${REQUIRE_BANNER}\n${built.text}` } : built
-    })
-    await vendorCache.write(cacheFolderOf(packageRoot), BRIDGE_GROUP, path, inputFiles(result.metafile, packageRoot), { files: this.bridgeBuild, needs: [] })
+    } satisfies BuildOptions
+    const results = await Promise.all([
+      esbuild({ ...common, entryPoints: [ownModule('runtime/mcp-bridge-start')], outfile: join(packageRoot, '.oac-vendor', ...startPath.split('/')), plugins: [sdkSpawnPlugin()] }),
+      esbuild({
+        ...common,
+        stdin: { contents: `import ${jsString(JITLESS_MODULE)}\nexport { bridgeServers } from ${jsString(bridge)}\n`, resolveDir: packageRoot, loader: 'js' },
+        outfile: join(packageRoot, '.oac-vendor', ...path.split('/')),
+        plugins: [validatorPlugin(SDK_CLIENT_MODULE, `export { ForwardingValidator as AjvJsonSchemaValidator } from ${jsString(bridge)}`)],
+      }),
+    ])
+    this.bridgeBuild = results.flatMap((result) =>
+      result.outputFiles.map((file) => {
+        const built = relocate(file, join(packageRoot, '.oac-vendor'))
+        return built.text.includes('__require') ? { ...built, text: `${REQUIRE_BANNER}\n${built.text}` } : built
+      }),
+    )
+    const inputs = results.flatMap((result) => inputFiles(result.metafile, packageRoot))
+    await vendorCache.write(cacheFolderOf(packageRoot), BRIDGE_GROUP, path, [...new Set(inputs)], { files: this.bridgeBuild, needs: [] })
     return this.bridgeBuild
   }
 
@@ -525,6 +535,23 @@ function relocate(file: OutputFile, base: string): ScriptFile {
  * parse asynchronously, which never compiles.
  */
 const JITLESS_MODULE = 'oac:zod-jitless'
+
+/** Where the bridge's start takes `cross-spawn` from: the SDK's stdio transport's own dependency, the spawn it would use. */
+function sdkSpawnPlugin(): Plugin {
+  const fromSdk = { fromSdk: true }
+  return {
+    name: 'oac-sdk-spawn',
+    setup(build) {
+      build.onResolve({ filter: /^cross-spawn$/ }, async (args) => {
+        if (args.pluginData === fromSdk) return undefined
+        const transport = await build.resolve('@modelcontextprotocol/sdk/client/stdio.js', { kind: 'import-statement', resolveDir: packageRoot })
+        if (transport.errors.length > 0) return { errors: transport.errors }
+        const spawn = await build.resolve(args.path, { kind: args.kind, resolveDir: dirname(transport.path), importer: transport.path, pluginData: fromSdk })
+        return spawn.errors.length > 0 ? { errors: spawn.errors } : { path: spawn.path }
+      })
+    },
+  }
+}
 
 /** The SDK's server (and client) imports its ajv validator as the default; ours passes its own
  * instead (the server NoElicitationValidator, the bridge ForwardingValidator), so that module (and

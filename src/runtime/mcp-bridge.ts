@@ -1,30 +1,23 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
+import { type BridgedServer, filled, type SpawnedServer, type StartedServer, type StartedServers } from './mcp-bridge-start.js'
+
+export type { BridgedServer, BridgeValue } from './mcp-bridge-start.js'
 
 /*
  * The MCP bridge: for a harness that shows its model no MCP tool by name (pi, oh-my-pi, Cline), its
  * generated extension connects to each MCP server someone else wrote with the official SDK client, lists
  * its tools, and registers each as one of the harness's own tools, forwarding calls and results. Bundled
  * with the SDK into `scripts/vendor/unplugin-oac@<version>/mcp-bridge.mjs`, which `scripts/mcp_bridge.mjs`
- * (the servers, as the plan has them) hands to every harness's extension: nothing is imported from the
- * project's node_modules.
+ * (the servers, as the plan has them) loads once it has started the stdio servers (mcp-bridge-start.ts),
+ * and hands to every harness's extension: nothing is imported from the project's node_modules.
  */
 
-/** A value of a server's definition: a literal, or the name of a variable of the harness's environment (`fromEnv`). */
-export type BridgeValue = string | { env: string }
-
-/** A server as the bridge connects to it (a planned server without its origin). */
-export type BridgedServer =
-  | { name: string; transport: 'stdio'; command: string; args: BridgeValue[]; env: Record<string, BridgeValue> }
-  | { name: string; transport: 'http'; url: string; bearerTokenEnv?: string; headers: Record<string, BridgeValue> }
-
 export interface BridgeOptions {
-  /** The folder a stdio server starts in: the harness's working folder. */
-  cwd: string
   /** How long the harness's start waits for all the servers together; a server not listed by then is left out of the session (`OAC_MCP_BRIDGE_WAIT_MS` overrides it). */
   waitMs: number
   /** The harness's own limit, where a user may set it with a variable: set, the bridge waits it less `reserveMs`. */
@@ -87,9 +80,6 @@ export class ForwardingValidator implements jsonSchemaValidator {
   }
 }
 
-/** The last lines a stdio server wrote to stderr, for the message when it fails to start. */
-const STDERR_KEPT = 2_000
-
 /** A connected server: its client and its tools. */
 interface Connected {
   client: Client
@@ -97,20 +87,22 @@ interface Connected {
 }
 
 /**
- * Connects to every server at once and lists their tools, waiting at most `options.waitMs` in all: a
- * server that fails, or has not listed its tools by then, is closed and left out with one message naming
- * it and why, and the others' tools are returned. Never rejects.
+ * Connects to every server at once (the stdio ones started already, see startServers) and lists their
+ * tools, waiting at most `options.waitMs` from their start in all: a server that fails, or has not listed
+ * its tools by then, is closed and left out with one message naming it and why, and the others' tools
+ * are returned. Never rejects.
  */
-export async function bridgeServers(servers: readonly BridgedServer[], options: BridgeOptions): Promise<Bridge> {
+export async function bridgeServers(started: StartedServers, options: BridgeOptions): Promise<Bridge> {
   const waitMs = waitOf(options)
   const clients: Client[] = []
   let timer: NodeJS.Timeout | undefined
   const deadline = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), waitMs)
+    timer = setTimeout(() => resolve('late'), Math.max(waitMs - (performance.now() - started.since), 0))
   })
   const outcomes = await Promise.all(
-    servers.map(async (server) => {
-      const attempt = connect(server, options.cwd)
+    started.servers.map(async (start) => {
+      const server = start.server
+      const attempt = connect(start)
       const outcome = await Promise.race([attempt.connected.then((connected) => ({ connected }), (error: unknown) => ({ error })), deadline])
       if (outcome === 'late') {
         options.report(`MCP server "${server.name}" did not list its tools within ${seconds(waitMs)}: its tools are left out of this session.${attempt.unset()}`)
@@ -161,43 +153,11 @@ function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`
 }
 
-/** A value of the definition, filled from this process's environment (undefined when the variable is not set). */
-function filled(value: BridgeValue, unset: Set<string>): string | undefined {
-  if (typeof value === 'string') return value
-  const found = process.env[value.env]
-  if (found === undefined) unset.add(value.env)
-  return found
-}
-
 /** Starts connecting to one server: its client, what it resolves with, and the words for its failure. */
-function connect(server: BridgedServer, cwd: string) {
-  const unset = new Set<string>()
-  let transport: Transport
-  let stderr = ''
-  if (server.transport === 'stdio') {
-    const env: Record<string, string> = {}
-    for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value
-    for (const [key, value] of Object.entries(server.env)) {
-      const text = filled(value, unset)
-      if (text !== undefined) env[key] = text
-    }
-    const args = server.args.map((arg) => filled(arg, unset) ?? '')
-    // As most harnesses start a server: with their whole environment and the definition's variables.
-    const stdio = new StdioClientTransport({ command: server.command, args, env, cwd, stderr: 'pipe' })
-    stdio.stderr?.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_KEPT)
-    })
-    transport = stdio
-  } else {
-    const headers: Record<string, string> = {}
-    const token = server.bearerTokenEnv === undefined ? undefined : filled({ env: server.bearerTokenEnv }, unset)
-    if (token !== undefined) headers.Authorization = `Bearer ${token}`
-    for (const [key, value] of Object.entries(server.headers)) {
-      const text = filled(value, unset)
-      if (text !== undefined) headers[key] = text
-    }
-    transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } })
-  }
+function connect(start: StartedServer) {
+  const { unset } = start
+  const spawned = 'spawned' in start ? start.spawned : undefined
+  const transport: Transport = 'spawned' in start ? new SpawnedServerTransport(start.spawned) : httpTransport(start.server, unset)
   const client = new Client({ name: 'unplugin-oac-bridge', version: '1' }, { capabilities: {}, jsonSchemaValidator: new ForwardingValidator() })
   const connected = (async (): Promise<Connected> => {
     await client.connect(transport)
@@ -215,10 +175,81 @@ function connect(server: BridgedServer, cwd: string) {
     connected,
     problem: (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error)
-      const said = stderr.trim().split('\n').slice(-3).join(' / ')
+      const said = (spawned?.stderr() ?? '').trim().split('\n').slice(-3).join(' / ')
       return said === '' ? message : `${message} (its stderr: ${said})`
     },
     unset: () => (unset.size === 0 ? '' : ` Not set in this environment: ${[...unset].join(', ')}.`),
+  }
+}
+
+/** An HTTP server's transport: `Authorization: Bearer <value>` and its headers, filled from the environment. */
+function httpTransport(server: Extract<BridgedServer, { transport: 'http' }>, unset: Set<string>): Transport {
+  const headers: Record<string, string> = {}
+  const token = server.bearerTokenEnv === undefined ? undefined : filled({ env: server.bearerTokenEnv }, unset)
+  if (token !== undefined) headers.Authorization = `Bearer ${token}`
+  for (const [key, value] of Object.entries(server.headers)) {
+    const text = filled(value, unset)
+    if (text !== undefined) headers[key] = text
+  }
+  return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } })
+}
+
+/**
+ * The SDK's stdio transport, for a server already started (mcp-bridge-start.ts) rather than one it
+ * spawns: the SDK's own line framing (ReadBuffer, serializeMessage), and its close, which ends the
+ * server's stdin, then stops it (SIGTERM, then SIGKILL) if it has not ended within 2 s each.
+ */
+class SpawnedServerTransport implements Transport {
+  onclose?: () => void
+  onerror?: (error: Error) => void
+  onmessage?: (message: JSONRPCMessage) => void
+  private readonly buffer = new ReadBuffer()
+  private open = true
+
+  constructor(private readonly server: SpawnedServer) {}
+
+  async start(): Promise<void> {
+    await this.server.spawned
+    const { process: child } = this.server
+    child.stdin?.on('error', (error) => this.onerror?.(error))
+    child.stdout?.on('error', (error) => this.onerror?.(error))
+    void this.server.closed.then(() => {
+      this.open = false
+      this.onclose?.()
+    })
+    this.server.read((chunk) => {
+      try {
+        this.buffer.append(chunk)
+        for (let message = this.buffer.readMessage(); message !== null; message = this.buffer.readMessage()) this.onmessage?.(message)
+      } catch (error) {
+        this.onerror?.(error as Error)
+        void this.close()
+      }
+    })
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.server.process.stdin
+    if (!this.open || !stdin) return Promise.reject(new Error('Not connected'))
+    return new Promise((resolve) => (stdin.write(serializeMessage(message)) ? resolve() : stdin.once('drain', resolve)))
+  }
+
+  async close(): Promise<void> {
+    const child = this.server.process
+    const ended = () => child.exitCode !== null || child.signalCode !== null
+    const within = (ms: number) => Promise.race([this.server.closed, new Promise((resolve) => setTimeout(resolve, ms).unref())])
+    // A process that never started has nothing to stop.
+    if (this.open && child.pid !== undefined) {
+      this.open = false
+      child.stdin?.end()
+      await within(2_000)
+      if (!ended()) {
+        child.kill('SIGTERM')
+        await within(2_000)
+      }
+      if (!ended()) child.kill('SIGKILL')
+    }
+    this.buffer.clear()
   }
 }
 

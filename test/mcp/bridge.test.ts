@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process'
 import { readdir, readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
 import type { Diagnostic } from '../../src/diagnostics.js'
@@ -66,11 +68,44 @@ it('writes one bridge script that the three harnesses import, and no value of a 
   const files = await written()
   const extensions = ['.pi/extensions/oac-tools-mcp.ts', '.omp/tools/oac-tools-mcp/index.ts', '.cline/plugins/oac-tools-mcp.ts']
   expect(files).toEqual(expect.arrayContaining(['scripts/mcp_bridge.mjs', ...extensions]))
-  expect(files.filter((file) => file.includes('mcp-bridge') || file.includes('mcp_bridge'))).toHaveLength(2)
+  // The servers, what starts the stdio ones, and the runtime with the SDK's client, which loads while they start.
+  expect(files.filter((file) => file.includes('mcp-bridge') || file.includes('mcp_bridge')).sort()).toEqual([
+    'scripts/mcp_bridge.mjs',
+    expect.stringMatching(/^scripts\/vendor\/unplugin-oac@[^/]+\/mcp-bridge-start\.mjs$/),
+    expect.stringMatching(/^scripts\/vendor\/unplugin-oac@[^/]+\/mcp-bridge\.mjs$/),
+  ])
   for (const extension of extensions) expect(await readFile(join(target, extension), 'utf8')).toContain('scripts/mcp_bridge.mjs')
   for (const file of files) expect(await readFile(join(target, file), 'utf8'), file).not.toContain(NOTE)
   // The script names the variable, never its value.
   expect(await readFile(join(target, 'scripts/mcp_bridge.mjs'), 'utf8')).toContain('"env": "BRIDGE_NOTE"')
+})
+
+/** True once the process `pid` has ended (a zombie nobody reaps has ended too), asked every 50 ms, up to 100 times. */
+async function ends(pid: number): Promise<boolean> {
+  for (let asked = 0; asked < 100; asked++) {
+    try {
+      process.kill(pid, 0)
+      if ((await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')).replace(/^.*\) /s, '').startsWith('Z')) return true
+    } catch {
+      return true
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return false
+}
+
+it('stops a server that does not end with its stdin when the harness exits', async () => {
+  const start = (await written()).find((file) => file.endsWith('/mcp-bridge-start.mjs'))!
+  // A harness that starts the hanging server as the bridge does, says its pid, and exits.
+  const harness = [
+    `const { startServers } = await import(${JSON.stringify(pathToFileURL(join(target, start)).href)})`,
+    `const [{ spawned }] = startServers([{ name: "hanging", transport: "stdio", command: process.execPath, args: [${JSON.stringify(join(fixture, 'servers/hanging.mjs'))}], env: {} }], process.cwd()).servers`,
+    `await spawned.spawned`,
+    `console.log(spawned.process.pid)`,
+    `process.exit(0)`,
+  ].join('\n')
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', harness])
+  expect(await ends(Number(stdout.trim()))).toBe(true)
 })
 
 it("goes to each harness's home folder for a user, the bridge script in the home's scripts folder", async () => {
