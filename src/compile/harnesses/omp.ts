@@ -38,6 +38,8 @@ export const omp = {
     home: { file: '.omp/agent/AGENTS.md', scoped: { file: (rule) => `.omp/agent/rules/${rule}.md`, key: 'globs', form: 'list' } },
   },
   approvals: { written: 'as each tool\'s `approval` policy (`allow` or `prompt`)' },
+  // Image blocks in a user message after the results; `result.details` in `--mode json`.
+  results: { images: 'after-result', details: 'output' },
   // 18.2.3 connects the servers of `.omp/mcp.json` but mounts their tools as `xd://` devices, not as tools
   // its model calls by name (docs/mcp-servers.md). Our tool factory is awaited with no time limit
   // (custom-tools/loader.ts `await factory(sharedApi)`), so the bridge bounds its own wait.
