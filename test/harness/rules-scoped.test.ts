@@ -25,7 +25,8 @@ import type { SeenRequest, Turn } from './scripted-model.js'
  * - a user-scope install (`scope: 'user'`) of the `proof` registry, for every harness at once, into a home
  *   where the user's own instruction file already holds their text: in each CLI, started in a fresh git
  *   project, the first request with tools carries the rule once and the user's text once;
- * - a plugin folder, installed as an extension (below).
+ * - a plugin folder, installed as an extension (below);
+ * - a user's nested `sub/AGENTS.md`, in Claude Code, opencode and Codex (below).
  *   npx vitest run --config vitest.harness.config.ts test/harness/rules-scoped.test.ts
  */
 
@@ -128,6 +129,42 @@ describe(`${DRIVERS.omp.title}: a path rule listed by its globs and description,
       expect(count(bodyOf(afterApp), PATH_RULE)).toBe(0)
       expect(afterRule!.toolResults.map((result) => result.text).join('\n')).toContain(PATH_RULE)
       expect(count(bodyOf(afterRule), PATH_RULE)).toBe(1)
+    })
+  }
+})
+
+/**
+ * A user's nested `sub/AGENTS.md`, which unplugin-oac never writes (docs/instructions.md): whether a CLI
+ * started in the project's root loads it once the model reads a file in `sub/` (with its own read tool; Codex
+ * has none and reads with its shell). Claude Code (no CLAUDE file in the project) and opencode hand it over
+ * with the read's result; Codex reads nested files only on the way from the root to the folder it starts in.
+ */
+const NESTED = 'The nested codeword is birch.'
+const NESTED_RUNS: ReadonlyArray<{ id: Harness; read: (file: string) => { name: string; input: Record<string, unknown> }; loads: boolean }> = [
+  { id: 'claude', read: (file) => ({ name: 'Read', input: { file_path: file } }), loads: true },
+  { id: 'opencode', read: (file) => ({ name: 'read', input: { filePath: file } }), loads: true },
+  { id: 'codex', read: (file) => ({ name: 'exec_command', input: { cmd: `cat ${file}` } }), loads: false },
+]
+
+describe("a user's nested sub/AGENTS.md, the CLI started in the project's root", () => {
+  for (const { id, read, loads } of NESTED_RUNS) {
+    const driver = DRIVERS[id]
+    it(`${driver.title}: not in the first request; ${loads ? 'once, with the result, in the request after the model reads sub/app.ts' : 'nor after the model reads sub/app.ts'}`, async () => {
+      await driver.install()
+      const project = await projectWithSource(`oac-rules-nested-${id}-`)
+      await mkdir(join(project, 'sub'))
+      await writeFile(join(project, 'sub/AGENTS.md'), `# Sub\n\n${NESTED}\n`)
+      await writeFile(join(project, 'sub/app.ts'), 'export const answer = 42\n')
+      const { home, env } = await isolatedHome()
+      cleanup.push(home)
+      const { plan } = await compile({ root: project, registry: 'agents/registries.ts:scopedProof', harnesses: [id] })
+      const model = await converse(driver, { project, plan, home, env }, { main: [{ calls: [read(join(project, 'sub/app.ts'))] }, { text: 'done' }] })
+      const [first, afterRead] = model.conversation('main')
+      const result = afterRead!.toolResults.map((toolResult) => toolResult.text).join('\n')
+      expect(result).toContain('answer = 42')
+      expect(count(bodyOf(first), NESTED)).toBe(0)
+      expect(count(bodyOf(afterRead), NESTED)).toBe(loads ? 1 : 0)
+      if (loads) expect(result).toContain(`${join(project, 'sub/AGENTS.md')}`)
     })
   }
 })
