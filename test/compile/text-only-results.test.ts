@@ -61,12 +61,12 @@ describe('tool-result-text-only', () => {
 
   it("names the tools whose run returns the part, or whose code does not tell, and no tool of the bash route", () => {
     const [copilot, cline] = warnings(loaded, { harnesses: ['copilot', 'cline'] })
-    // ctx.result may carry images; a run given by name from another module, or one that passes ctx on, may do anything.
-    const images = ['charted', 'passed_on', 'imported']
+    // ctx.result may carry images; a run given by name from another module, one that passes ctx on or takes rest parameters, may do anything.
+    const images = ['charted', 'passed_on', 'imported', 'rest']
     expect(named(copilot!.message, 'images')).toEqual(images)
     expect(named(copilot!.message, 'details')).toEqual([])
     expect(named(cline!.message, 'images')).toEqual(images)
-    expect(named(cline!.message, 'details')).toEqual(['charted', 'failing', 'passed_on', 'imported'])
+    expect(named(cline!.message, 'details')).toEqual(['charted', 'failing', 'passed_on', 'imported', 'rest'])
     // Not plain (no ctx), progressing (progress and signal only), named (read where this module defines it), shell_only (json: false).
   })
 
