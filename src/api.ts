@@ -114,7 +114,7 @@ export class Compiler {
     const planOptions = { ...rest, root: this.root, ...(plugin && { plugin: pluginInfo(this.root, plugin) }) }
     const key = JSON.stringify(planOptions)
     const last = this.lastCompile
-    if (last && last.options === key && last.loaded.registry === loaded.registry && last.loaded.zod === loaded.zod && samePrompts(last.loaded.prompts, loaded.prompts) && sameDecisions(last.loaded.hookDecisions, loaded.hookDecisions)) {
+    if (last && last.options === key && last.loaded.registry === loaded.registry && last.loaded.zod === loaded.zod && samePrompts(last.loaded.prompts, loaded.prompts) && sameDecisions(last.loaded.hookDecisions, loaded.hookDecisions) && sameDecisions(last.loaded.toolResults, loaded.toolResults)) {
       return last.result
     }
     const result = compilePlan(loaded, planOptions)
@@ -156,9 +156,9 @@ function samePrompts(a: LoadedRegistry['prompts'], b: LoadedRegistry['prompts'])
   return a.size === b.size && [...a].every(([agent, text]) => b.get(agent) === text)
 }
 
-/** What the hooks decide is read from their `run` bodies, which an edit that keeps the registry can change. */
-function sameDecisions(a: LoadedRegistry['hookDecisions'], b: LoadedRegistry['hookDecisions']): boolean {
-  return a.size === b.size && [...a].every(([hook, kinds]) => b.get(hook)?.join() === kinds.join())
+/** What the hooks decide and what the tools return are read from their `run` bodies, which an edit that keeps the registry can change. */
+function sameDecisions<D>(a: ReadonlyMap<D, readonly string[]>, b: ReadonlyMap<D, readonly string[]>): boolean {
+  return a.size === b.size && [...a].every(([definition, kinds]) => b.get(definition)?.join() === kinds.join())
 }
 
 /** Generates the agent tree and writes it into the target folder. */

@@ -147,6 +147,7 @@ const CODES = {
   'tool-output-not-object': 'warning',
   'tool-output-package': 'error',
   'tool-replaces-nothing': 'warning',
+  'tool-result-text-only': 'warning',
   'tool-schema-construct': 'either',
   'tool-schema-unrepresentable': 'error',
   'tool-schema-unresolved-ref': 'error',

@@ -17,6 +17,7 @@ import { collectSkillTools, planSkill, registrySkills } from './skills.js'
 import { collectTools, planTool } from './tools.js'
 import { checkPluginRoutes, targetOf, warnTargetLimits } from './target.js'
 import { collectMcpServers, planMcpServer, warnUnscopedServers } from './mcp-servers.js'
+import { warnTextOnlyResults } from './rich-results.js'
 
 export type { PlanOptions } from './config.js'
 export { SCHEMA_SUPPORT } from './schema-support.js'
@@ -226,6 +227,8 @@ export function compilePlan(loaded: LoadedRegistry, options: PlanOptions): { pla
   warnUnwrittenApprovals(registry, config, tools, plannedServers, findings)
   warnUnscopedServers(registry, config, plannedServers, plannedAgents, findings)
   warnOutputNotObject(config, tools, new Map(collected.tools.map((tool) => [tool.name, tool.source])), findings)
+  const returns = new Map(collected.tools.flatMap((tool) => (loaded.toolResults.has(tool) ? [[tool.name, loaded.toolResults.get(tool)!] as const] : [])))
+  warnTextOnlyResults(registry, config, tools, returns, findings)
   const ruledServers = (rule: 'allow' | 'ask') => plannedServers.filter((server) => server.approval?.all === rule || Object.values(server.approval?.tools ?? {}).includes(rule)).length
   const ruled = (rule: 'allow' | 'ask') => tools.filter((tool) => tool.json && tool.approval === rule).length + ruledServers(rule)
   const native = config.nativeTools ? tools.filter((tool) => tool.json).length : 0

@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import { everyHook, isRegistry } from '../compile/guards.js'
 import { projectPath } from '../compile/source.js'
 import type { AnyHookDefinition, HookDecisionKind } from '../define/hooks.js'
-import type { RegistryDefinition } from '../define/types.js'
+import type { AnyToolDefinition, RegistryDefinition } from '../define/types.js'
 import type { Diagnostic } from '../diagnostics.js'
 import { cacheFolder } from '../cache-folder.js'
 import { RegistryBundler } from './bundle.js'
@@ -11,6 +11,7 @@ import { importFailure } from './import-error.js'
 import { readHookDecisions } from './hook-decisions.js'
 import { bundleLocator, relocateDefinitions } from './locations.js'
 import { readPrompts, type TextOwner } from './prompts.js'
+import { type ResultPart, readToolResults } from './tool-results.js'
 import { parseRegistrySpec, resolveModulePath } from './spec.js'
 import { projectZod, type ZodCopy } from './zod-copy.js'
 
@@ -28,6 +29,8 @@ export interface LoadedRegistry {
   zod?: ZodCopy
   /** What each hook's `run` decides, where its code tells (see hook-decisions.ts). */
   hookDecisions: ReadonlyMap<AnyHookDefinition, HookDecisionKind[]>
+  /** The parts of a rich result each tool's `run` can return, where its code tells (see tool-results.ts). */
+  toolResults: ReadonlyMap<AnyToolDefinition, ResultPart[]>
 }
 
 /**
@@ -42,7 +45,7 @@ function chooseExport(namespace: Record<string, unknown>, named: string | undefi
 }
 
 function failed(diagnostics: Diagnostic[], files: string[] = []): LoadedRegistry {
-  return { registry: emptyRegistry(), prompts: new Map(), files, diagnostics, hookDecisions: new Map() }
+  return { registry: emptyRegistry(), prompts: new Map(), files, diagnostics, hookDecisions: new Map(), toolResults: new Map() }
 }
 
 function emptyRegistry(): RegistryDefinition {
@@ -149,10 +152,12 @@ async function loadWith(spec: string, projectRoot: string, bundler: RegistryBund
   const prompts = await readPrompts(value, root)
   const zod = needsProjectZod(value) ? await projectZod(cache) : undefined
   const hookDecisions = await readHookDecisions(everyHook(value))
+  const toolResults = await readToolResults(value)
   return {
     registry: value,
     prompts: prompts.texts,
     hookDecisions,
+    toolResults,
     files: [...new Set([...bundle.inputs, ...prompts.files])].sort(),
     diagnostics: prompts.diagnostics,
     ...(zod && { zod }),

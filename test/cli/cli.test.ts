@@ -66,10 +66,11 @@ describe('oac compile on the playground', () => {
 
   it('keeps the original tool command working word for word and prints a short tree', async () => {
     const { code, out, err } = await oac(['compile', 'agents/registry.ts:registry', '--config', 'prod', '--target', 'build', '--native-tools', '--root', project])
-    // The four warnings: Codex shows every agent every tool, Copilot and Cline have no settings for the
-    // approval rules, and the target (a temp folder) is in no git repository, where Codex finds it from a subfolder.
+    // The six warnings: Codex shows every agent every tool, Copilot and Cline have no settings for the
+    // approval rules and do not hand the model the chart's image (Cline: nor anyone the details), and the
+    // target (a temp folder) is in no git repository, where Codex finds it from a subfolder.
     expect(err).toMatch(
-      /^agents\/registry\.ts:\d+:\d+: warning \[tools-not-scoped\] Codex does not scope tools per agent: [^\n]+\n {2}fix: [^\n]+\nagents\/registry\.ts:\d+:\d+: warning \[approval-unsupported\] Config "prod"'s approval rules cannot reach GitHub Copilot: [^\n]+\n {2}fix: [^\n]+\nagents\/registry\.ts:\d+:\d+: warning \[approval-unsupported\] Config "prod"'s approval rules cannot reach Cline: [^\n]+\n {2}fix: [^\n]+\nwarning \[codex-no-project-root\] The target folder [^\n]+\/build is in no Codex project root [^\n]+\n {2}fix: [^\n]+\n$/,
+      /^agents\/registry\.ts:\d+:\d+: warning \[tools-not-scoped\] Codex does not scope tools per agent: [^\n]+\n {2}fix: [^\n]+\nagents\/registry\.ts:\d+:\d+: warning \[approval-unsupported\] Config "prod"'s approval rules cannot reach GitHub Copilot: [^\n]+\n {2}fix: [^\n]+\nagents\/registry\.ts:\d+:\d+: warning \[approval-unsupported\] Config "prod"'s approval rules cannot reach Cline: [^\n]+\n {2}fix: [^\n]+\nagents\/registry\.ts:\d+:\d+: warning \[tool-result-text-only\] GitHub Copilot [^\n]+ \("forecast_chart"\)\. [^\n]+\n {2}fix: [^\n]+\nagents\/registry\.ts:\d+:\d+: warning \[tool-result-text-only\] Cline [^\n]+ \("forecast_chart"\)\. Cline [^\n]+ \("forecast_chart", "delete_report"\)\. [^\n]+\n {2}fix: [^\n]+\nwarning \[codex-no-project-root\] The target folder [^\n]+\/build is in no Codex project root [^\n]+\n {2}fix: [^\n]+\n$/,
     )
     expect(code).toBe(0)
     expect(out).toContain('oac: compiled agents/registry.ts:registry (config prod) into build/')

@@ -9,8 +9,8 @@ import { copyProject, repoRoot } from '../util/project.js'
 /*
  * Warnings a team has read: a config profile's `diagnostics` and `--diagnostic code=level` turn a
  * warning code off or down to a note; errors stay errors; a code that does not exist is a warning.
- * The playground's prod config warns tools-not-scoped and approval-unsupported (Copilot's and Cline's), and a target outside
- * any git repository codex-no-project-root.
+ * The playground's prod config warns tools-not-scoped, approval-unsupported and tool-result-text-only (Copilot's and Cline's: its
+ * chart returns an image), and a target outside any git repository codex-no-project-root.
  */
 
 let project = ''
@@ -21,7 +21,7 @@ beforeAll(async () => {
   const registry = join(project, 'agents/registry.ts')
   const text = await readFile(registry, 'utf8')
   // A profile of the playground's prod config with levels of its own.
-  const withLevels = text.replace("    dev: {\n", "    quiet: {\n      approval: { allow: [{ effect: 'readOnly' }], ask: [{ effect: 'destructive' }] },\n      diagnostics: { 'tools-not-scoped': 'off', 'approval-unsupported': 'note', 'tools-not-scope': 'off', 'tool-name-invalid': 'off' },\n    },\n    dev: {\n")
+  const withLevels = text.replace("    dev: {\n", "    quiet: {\n      approval: { allow: [{ effect: 'readOnly' }], ask: [{ effect: 'destructive' }] },\n      diagnostics: { 'tools-not-scoped': 'off', 'approval-unsupported': 'note', 'tool-result-text-only': 'off', 'tools-not-scope': 'off', 'tool-name-invalid': 'off' },\n    },\n    dev: {\n")
   expect(withLevels).not.toBe(text)
   await writeFile(registry, withLevels)
   registryLine = withLevels.split('\n').findIndex((line) => line.includes('defineRegistry({')) + 1
@@ -41,11 +41,11 @@ describe('diagnostic levels', () => {
   it('with none set, the warnings are warnings', async () => {
     const { code, diagnostics } = await dryRun('--config', 'prod')
     expect(code).toBe(0)
-    expect(codes(diagnostics, 'warning')).toEqual(['approval-unsupported', 'approval-unsupported', 'codex-no-project-root', 'tools-not-scoped'])
+    expect(codes(diagnostics, 'warning')).toEqual(['approval-unsupported', 'approval-unsupported', 'codex-no-project-root', 'tool-result-text-only', 'tool-result-text-only', 'tools-not-scoped'])
   }, 60_000)
 
   it('--diagnostic turns a code off or down to a note, a harness-prefixed code too; a note prints on one line', async () => {
-    const { code, diagnostics, text } = await dryRun('--config', 'prod', '--diagnostic', 'tools-not-scoped=off', '--diagnostic', 'codex-no-project-root=off', '--diagnostic', 'approval-unsupported=note')
+    const { code, diagnostics, text } = await dryRun('--config', 'prod', '--diagnostic', 'tools-not-scoped=off', '--diagnostic', 'codex-no-project-root=off', '--diagnostic', 'approval-unsupported=note', '--diagnostic', 'tool-result-text-only=off')
     expect(code).toBe(0)
     expect(codes(diagnostics, 'warning')).toEqual([])
     expect(codes(diagnostics, 'note')).toEqual(['approval-unsupported', 'approval-unsupported'])

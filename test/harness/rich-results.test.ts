@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { harness } from '../../src/compile/harnesses/index.js'
 import type { Plan } from '../../src/compile/plan.js'
 import { type Harness, HARNESSES, type JsonValue } from '../../src/define/types.js'
 import { ENVELOPE_VERSION, type InvokeResult } from '../../src/runtime/types.js'
@@ -32,18 +33,6 @@ const MISSING = 'missing'
 
 /** What one CLI does with each part of a rich result, as its runs show. */
 interface Observed {
-  /**
-   * Where the model gets the chart's PNG: in the tool result itself; after it, in a user message or a
-   * part of its own (an OpenAI chat completions tool message takes no image, nor does a Gemini
-   * function response); or not at all, the model reading the result's text alone.
-   */
-  image: 'in-result' | 'after-result' | 'text-only'
-  /**
-   * Where the user sees the details (never the model): in the CLI's JSON output (opencode's and Kilo's
-   * `metadata.details`, pi's and omp's `result.details`), or not in a headless run: an MCP client
-   * gets them as a log message (`notifications/message`), which none of these prints.
-   */
-  details: 'output' | 'log'
   /** How many times the model reads the forecast's JSON: once as text, twice where the CLI appends the `structuredContent` too. */
   structuredCopies: 1 | 2
   /**
@@ -65,83 +54,58 @@ interface Observed {
 
 const OBSERVED: Record<Harness, Observed> = {
   claude: {
-    image: 'in-result',
-    details: 'log',
     structuredCopies: 1,
     // Even with the driver's `mcp__<server>` allow rule: an `ask` item wins over every allow (and over bypassPermissions).
     ask: { refused: /^Claude requested permissions to use mcp__oac-tools__delete_report, but you haven't granted it yet\.$/, isError: true },
     error: { flagged: true },
   },
   codex: {
-    image: 'in-result',
-    details: 'log',
     structuredCopies: 1,
     ask: { refused: /^MCP tool call requires approval, but approval policy is never$/ },
     error: { flagged: false },
   },
   opencode: {
-    image: 'after-result',
-    details: 'output',
     structuredCopies: 1,
     // `opencode run` rejects what it would ask the user and ends the run; `--auto` approves it.
     ask: { endsRun: /permission requested: delete_report \(\*\); auto-rejecting/ },
     error: { flagged: false },
   },
   kilo: {
-    image: 'after-result',
-    details: 'output',
     structuredCopies: 1,
     // As opencode, and it exits 1.
     ask: { endsRun: /run ended with an auto-rejected permission; pass --auto for autonomous use/ },
     error: { flagged: false },
   },
   pi: {
-    // Where the model's `input` lists `image` (drivers.ts), as in omp; else the text says it was omitted.
-    image: 'after-result',
-    details: 'output',
     structuredCopies: 1,
     // pi asks for no tool itself: the extension asks through `ctx.ui.confirm`, and `-p` has no UI.
     ask: { refused: /^The tool "delete_report" asks before it runs, and this pi session has no UI to ask in\.$/ },
     error: { flagged: false },
   },
   omp: {
-    image: 'after-result',
-    details: 'output',
     structuredCopies: 1,
     // The tool's own `prompt` policy: `--auto-approve` and `--approval-mode=yolo` do not lift it.
     ask: { refused: /^Tool "delete_report" requires approval but no interactive UI available\./ },
     error: { flagged: false },
   },
   gemini: {
-    // The function response says an image came, and the image is the part after it.
-    image: 'after-result',
-    details: 'log',
     structuredCopies: 1,
     // `tools.confirmationRequired` holds in yolo mode too.
     ask: { refused: /^Tool execution for "delete_report \(oac-tools MCP Server\)" requires user confirmation, which is not supported in non-interactive mode\.$/, isError: true },
     error: { flagged: true, quoted: true },
   },
   copilot: {
-    // Its terminal shows the user `[Image: [image/png] 18x40]`; with a BYOK OpenAI provider the model reads the text alone.
-    image: 'text-only',
-    details: 'log',
     structuredCopies: 2,
     // Copilot has no approval settings (`approval-unsupported`); without `--allow-all-tools` the read-only tools ran unasked.
     ask: { refused: /^Permission denied because no interactive user response was available\./ },
     error: { flagged: false },
   },
   qwen: {
-    // To a model its modalities say takes images (drivers.ts); to others it sends `[image: image/png]`.
-    image: 'after-result',
-    details: 'log',
     structuredCopies: 2,
     ask: { refused: /^Qwen Code requires permission to use "mcp__oac-tools__delete_report", but that permission was declined/ },
     error: { flagged: false, quoted: true },
   },
   cline: {
-    // A plugin tool's `execute` returns text: our plugin hands Cline the result's text, without the image or the details.
-    image: 'text-only',
-    details: 'log',
     structuredCopies: 1,
     // `--auto-approve false` in a headless run: every tool, ours and its own.
     ask: { everyCallRefused: (tool) => JSON.stringify({ error: `Tool "${tool}" requires approval in a TTY session -- NOT a tool or system failure. Clarify with user before proceeding.` }) },
@@ -211,6 +175,8 @@ function mentions(request: SeenRequest, json: string): boolean {
 for (const id of HARNESSES) {
   const driver = DRIVERS[id]
   const observed = OBSERVED[id]
+  // Where the images and details go is the harness's description (`results`), which compile warns from: checked here.
+  const { results } = harness(id)
 
   describe(driver.title, () => {
     beforeAll(() => driver.install())
@@ -229,22 +195,22 @@ for (const id of HARNESSES) {
       const requests = model.conversation('main')
       const output = result.stdout + result.stderr
 
-      // The chart: its text, and the PNG where the CLI passes images to the model.
+      // The chart: its text, and the PNG where the harness's description says the model gets images.
       const charted = onlyResult(requests[1])
       expect(driver.resultText(charted.text)).toContain(chart.text)
       const body = JSON.stringify(requests[1]!.body)
-      if (observed.image === 'in-result') expect(JSON.stringify(charted.raw)).toContain(png)
-      else if (observed.image === 'after-result') {
+      if (results.images === 'in-result') expect(JSON.stringify(charted.raw)).toContain(png)
+      else if (results.images === 'after-result') {
         expect(JSON.stringify(charted.raw)).not.toContain(png)
         expect(body).toContain(png)
       } else {
         expect(body).not.toContain(png)
         expect(driver.resultText(charted.text)).toBe(chart.text)
       }
-      // The details reach the user where the CLI shows them, and never the model.
+      // The details reach the user where the description says the CLI shows them (a log message: not in a headless run), and never the model.
       const details = JSON.stringify(chart.details as JsonValue)
       for (const request of model.requests) expect(mentions(request, details)).toBe(false)
-      if (observed.details === 'output') expect(result.stdout).toContain(details)
+      if (results.details === 'output') expect(result.stdout).toContain(details)
       else expect(output).not.toContain(details)
 
       // The forecast, checked against its output schema by the tool: its JSON, once or twice.

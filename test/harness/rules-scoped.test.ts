@@ -20,11 +20,13 @@ import type { SeenRequest, Turn } from './scripted-model.js'
  * Rules beyond a project's always-on block, through the real CLIs against the scripted model:
  * - a path rule (test/fixtures/rules's `scopedProof`, for `src/**\/*.ts`) compiled into a git project:
  *   absent from the first request that shows the model its tools, and there exactly once in the request
- *   after the model reads `src/app.ts` (each CLI loads it once a matching file is touched);
+ *   after the model reads `src/app.ts` (each CLI loads it once a matching file is touched); oh-my-pi lists
+ *   it from the start and hands over its text when the model reads `rule://<name>`;
  * - a user-scope install (`scope: 'user'`) of the `proof` registry, for every harness at once, into a home
  *   where the user's own instruction file already holds their text: in each CLI, started in a fresh git
  *   project, the first request with tools carries the rule once and the user's text once;
- * - a plugin folder, installed as an extension (below).
+ * - a plugin folder, installed as an extension (below);
+ * - a user's nested `sub/AGENTS.md`, in Claude Code, opencode and Codex (below).
  *   npx vitest run --config vitest.harness.config.ts test/harness/rules-scoped.test.ts
  */
 
@@ -96,6 +98,73 @@ describe('a path rule, loaded once a matching file is read', () => {
       const model = await converse(driver, { project, plan, home, env }, { main: readApp(id, project) })
       expect(pathRuleCounts(model.conversation('main'))).toEqual({ first: 0, afterRead: 1 })
       expect(bodyOf(model.conversation('main')[1])).toContain(from)
+    })
+  }
+})
+
+/**
+ * oh-my-pi 18.2.3 loads no path rule when a matching file is read: its system prompt lists each rule that
+ * has a description, from the start, as `- <name> (<globs>): <description>` (its `<domain-rules>`;
+ * capability/rule-buckets.ts, prompts/system/system-prompt.md), and the model reads the rule's text
+ * through `rule://<name>` with its read tool when it judges the rule relevant (a rule with globs and no
+ * description is dropped). The same from a project's `.omp/rules` and from its agent folder's `rules/`.
+ */
+describe(`${DRIVERS.omp.title}: a path rule listed by its globs and description, its text read through rule://`, () => {
+  for (const inHome of [false, true]) {
+    it(`${inHome ? "in the user's agent folder" : 'in the project'}: listed in the first request, not loaded by the read of a matching file, once in the request after the model reads rule://birds`, async () => {
+      const driver = DRIVERS.omp
+      await driver.install()
+      const project = await projectWithSource('oac-rules-scoped-omp-')
+      const { home, env } = await isolatedHome()
+      cleanup.push(home)
+      // oh-my-pi's own agent folder, as a user has it (the tier's home points it at pi's).
+      const runEnv = inHome ? { ...env, PI_CODING_AGENT_DIR: join(home, '.omp/agent') } : env
+      const { plan } = await compile({ root: project, registry: 'agents/registries.ts:scopedProof', harnesses: ['omp'], ...(inHome && { scope: 'user' as const, target: home }) })
+      const read = (path: string): Turn => ({ calls: [{ name: harness('omp').hooks.builtins.read![0]!, input: { path } }] })
+      const model = await converse(driver, { project, plan, home, env: runEnv }, { main: [read(join(project, 'src/app.ts')), read('rule://birds'), { text: 'done' }] })
+      const [first, afterApp, afterRule] = model.conversation('main')
+      expect(count(bodyOf(first), '- birds (src/**/*.ts): How we name variables in src.')).toBe(1)
+      expect(count(bodyOf(first), PATH_RULE)).toBe(0)
+      expect(afterApp!.toolResults.map((result) => result.text).join('\n')).toContain('answer = 42')
+      expect(count(bodyOf(afterApp), PATH_RULE)).toBe(0)
+      expect(afterRule!.toolResults.map((result) => result.text).join('\n')).toContain(PATH_RULE)
+      expect(count(bodyOf(afterRule), PATH_RULE)).toBe(1)
+    })
+  }
+})
+
+/**
+ * A user's nested `sub/AGENTS.md`, which unplugin-oac never writes (docs/instructions.md): whether a CLI
+ * started in the project's root loads it once the model reads a file in `sub/` (with its own read tool; Codex
+ * has none and reads with its shell). Claude Code (no CLAUDE file in the project) and opencode hand it over
+ * with the read's result; Codex reads nested files only on the way from the root to the folder it starts in.
+ */
+const NESTED = 'The nested codeword is birch.'
+const NESTED_RUNS: ReadonlyArray<{ id: Harness; read: (file: string) => { name: string; input: Record<string, unknown> }; loads: boolean }> = [
+  { id: 'claude', read: (file) => ({ name: 'Read', input: { file_path: file } }), loads: true },
+  { id: 'opencode', read: (file) => ({ name: 'read', input: { filePath: file } }), loads: true },
+  { id: 'codex', read: (file) => ({ name: 'exec_command', input: { cmd: `cat ${file}` } }), loads: false },
+]
+
+describe("a user's nested sub/AGENTS.md, the CLI started in the project's root", () => {
+  for (const { id, read, loads } of NESTED_RUNS) {
+    const driver = DRIVERS[id]
+    it(`${driver.title}: not in the first request; ${loads ? 'once, with the result, in the request after the model reads sub/app.ts' : 'nor after the model reads sub/app.ts'}`, async () => {
+      await driver.install()
+      const project = await projectWithSource(`oac-rules-nested-${id}-`)
+      await mkdir(join(project, 'sub'))
+      await writeFile(join(project, 'sub/AGENTS.md'), `# Sub\n\n${NESTED}\n`)
+      await writeFile(join(project, 'sub/app.ts'), 'export const answer = 42\n')
+      const { home, env } = await isolatedHome()
+      cleanup.push(home)
+      const { plan } = await compile({ root: project, registry: 'agents/registries.ts:scopedProof', harnesses: [id] })
+      const model = await converse(driver, { project, plan, home, env }, { main: [{ calls: [read(join(project, 'sub/app.ts'))] }, { text: 'done' }] })
+      const [first, afterRead] = model.conversation('main')
+      const result = afterRead!.toolResults.map((toolResult) => toolResult.text).join('\n')
+      expect(result).toContain('answer = 42')
+      expect(count(bodyOf(first), NESTED)).toBe(0)
+      expect(count(bodyOf(afterRead), NESTED)).toBe(loads ? 1 : 0)
+      if (loads) expect(result).toContain(`${join(project, 'sub/AGENTS.md')}`)
     })
   }
 })

@@ -44,8 +44,8 @@ it('a hand-written Codex agent file keeps its keys: refused, then forced, then g
   await writeFile(registry, source.replace('agents: [planner, triager, reviewer],', 'agents: [planner, triager],'))
   const removed = await oac()
   // Only the warnings that Codex shows every agent every tool, that Copilot and Cline have no settings for the
-  // approval rules, and that the temp folder is in no Codex project root.
-  expect(removed.err).toMatch(/^[^\n]* warning \[tools-not-scoped\] [^\n]*\n {2}fix: [^\n]*\n(?:[^\n]* warning \[approval-unsupported\] [^\n]*\n {2}fix: [^\n]*\n){2}warning \[codex-no-project-root\] [^\n]*\n {2}fix: [^\n]*\n$/)
+  // approval rules nor hand on the chart's image, and that the temp folder is in no Codex project root.
+  expect(removed.err).toMatch(/^[^\n]* warning \[tools-not-scoped\] [^\n]*\n {2}fix: [^\n]*\n(?:[^\n]* warning \[approval-unsupported\] [^\n]*\n {2}fix: [^\n]*\n){2}(?:[^\n]* warning \[tool-result-text-only\] [^\n]*\n {2}fix: [^\n]*\n){2}warning \[codex-no-project-root\] [^\n]*\n {2}fix: [^\n]*\n$/)
   expect(removed.code).toBe(0)
   expect(await readFile(file, 'utf8')).toBe(userFile)
 })

@@ -39,6 +39,8 @@ export const claude = {
     home: { file: '.claude/CLAUDE.md', scoped: CLAUDE_RULES },
   },
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.claude/settings.json`' },
+  // MCP image content in the tool result; the details as the server's log message, which `claude -p` does not print.
+  results: { images: 'in-result', details: 'log' },
   // An agent's `tools` takes `mcp__<server>` for every tool of a server (its resolver's server-level entry), and
   // `disallowedTools` the same; permission rules take `mcp__<server>` and `mcp__<server>__<tool>`.
   mcp: {

@@ -30,6 +30,11 @@ export const cline = {
   // `~/.cline/rules`, `~/Documents/Cline/Rules`; a rule file's frontmatter has no paths (@cline/core 3.0.65).
   instructions: { agentsMd: 'reads', alsoReads: ['.clinerules'], home: { file: '.agents/AGENTS.md' } },
   approvals: { unsupported: 'Cline auto-approves every tool of a prompt given on its command line, and its plugins register tools without an approval policy', fix: 'Run Cline with `--auto-approve false` to be asked before each tool.' },
+  // A plugin tool's `execute` returns a string: the plugin hands Cline the result's text alone.
+  results: {
+    images: { lost: "returns a plugin tool's result to its model as text alone" },
+    details: { lost: 'shows the user nothing of a plugin tool beyond its text' },
+  },
   // Cline 3.0.65 reads MCP servers only from the user's ~/.cline/data/settings/cline_mcp_settings.json, none
   // from a project (docs/cline.md): a registry's servers reach it through our plugin, as pi's do. The plugin
   // sandbox gives the import and `setup` of all plugins 4 s together (`CLINE_PLUGIN_IMPORT_TIMEOUT_MS`) and

@@ -162,6 +162,8 @@ export const codex = {
   // AGENTS.md (an AGENTS.override.md in its place); its bundled defaults cap project instructions at 32 KiB.
   instructions: { agentsMd: 'reads', hiddenBy: ['AGENTS.override.md'], cap: { bytes: 32_768, setting: '`project_doc_max_bytes` in .codex/config.toml' }, home: { file: '.codex/AGENTS.md', hiddenBy: ['.codex/AGENTS.override.md'] } },
   approvals: { written: 'as each tool\'s `approval_mode` (`approve` or `prompt`) in the `[mcp_servers.<server>]` block' },
+  // MCP image content in the tool result; the details as the server's log message, which `codex exec` does not print.
+  results: { images: 'in-result', details: 'log' },
   // Checked with the real CLI (docs/mcp-servers.md): `${NAME}` reaches a server literally; a variable
   // reaches a stdio server only by `env_vars`, under its own name, and an HTTP server by
   // `bearer_token_env_var` and `env_http_headers`.

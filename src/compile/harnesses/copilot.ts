@@ -45,6 +45,11 @@ export const copilot = {
     unsupported: 'the Copilot CLI 1.0 takes tool permissions only from its command line (`--allow-tool`) and its user settings, and VS Code from its user settings; neither reads them from the project',
     fix: "Start the Copilot CLI with --allow-tool='<server>(<tool>)' for each tool that may run without asking; VS Code asks on a tool's first call and can remember the answer.",
   },
+  // Measured with a BYOK OpenAI provider (its own models cannot be run offline); the details as the server's log message.
+  results: {
+    images: { lost: 'hands the model of a BYOK provider the text of a tool result alone, showing the user `[Image: [image/png] <width>x<height>]` in its terminal (Copilot CLI 1.0.102)' },
+    details: 'log',
+  },
   // The CLI reads `.mcp.json` (and skips it whole when it holds a comment); VS Code reads `.vscode/mcp.json`.
   mcp: {
     route: 'config',

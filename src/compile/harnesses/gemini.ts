@@ -43,6 +43,8 @@ export const gemini = {
     plugin: { file: 'GEMINI.md' },
   },
   approvals: { written: 'as `mcp_<server>_<tool>` in `tools.allowed` or `tools.confirmationRequired` of `.gemini/settings.json`' },
+  // The function response says an image came, and the image is the part after it; the details as the server's log message.
+  results: { images: 'after-result', details: 'log' },
   // An agent's `tools` and the policy's tool names take `mcp_<server>_*` for every tool of a server (0.61
   // `registerToolByName`, `matchesWildcard`); its closed agent schema has no list of tools to hide.
   mcp: {

@@ -29,6 +29,8 @@ export const kilo = {
   instructions: { agentsMd: 'reads', home: { file: '.config/kilo/AGENTS.md' } },
   // As for opencode: every field is written as given; a `permission` map refines ours key by key.
   approvals: { written: 'as `allow` or `ask` in the `permission` of each agent file and of `.kilo/kilo.json` (every agent); the tool shim asks Kilo before it runs' },
+  // As opencode: file attachments after the results; `metadata.details` in `kilo run --format json`.
+  results: { images: 'after-result', details: 'output' },
   // Checked with the real CLI (docs/mcp-servers.md): `{env:NAME}` in a project's config makes Kilo skip
   // the whole file ("environment references are not allowed in project config"), and `${NAME}` is
   // not filled; the user's config takes `{env:NAME}`. A stdio server inherits Kilo's environment.

@@ -27,17 +27,21 @@ export const omp = {
   },
   agentFile: null,
   // `.omp/rules/*.md` by `globs` (and `alwaysApply`), and Copilot's `.github/instructions` by `applyTo`; a `.omp/AGENTS.md` takes the root AGENTS.md's place.
+  // A rule with globs is listed to the model from the start by name, globs and description, and its text read
+  // through `rule://<name>` when the model asks, not on reading a matching file (test/harness/rules-scoped.test.ts).
   instructions: {
     agentsMd: 'reads',
     hiddenBy: ['.omp/AGENTS.md'],
     readsScopedOf: ['copilot'],
     scoped: { file: (rule) => `.omp/rules/${rule}.md`, key: 'globs', form: 'list' },
-    // Its agent folder holds `rules/` as a project's `.omp/` does (discovery/builtin.ts, 18.2.3). Of a home's
+    // Its agent folder holds `rules/` as a project's `.omp/` does (discovery/builtin.ts, 18.2.3; measured). Of a home's
     // context files it reads one, its own AGENTS.md first (`~/.copilot/copilot-instructions.md` and
     // `~/.claude/CLAUDE.md` are shadowed; capability/context-file.ts), and no `~/.copilot/instructions`.
     home: { file: '.omp/agent/AGENTS.md', scoped: { file: (rule) => `.omp/agent/rules/${rule}.md`, key: 'globs', form: 'list' } },
   },
   approvals: { written: 'as each tool\'s `approval` policy (`allow` or `prompt`)' },
+  // Image blocks in a user message after the results; `result.details` in `--mode json`.
+  results: { images: 'after-result', details: 'output' },
   // 18.2.3 connects the servers of `.omp/mcp.json` but mounts their tools as `xd://` devices, not as tools
   // its model calls by name (docs/mcp-servers.md). Our tool factory is awaited with no time limit
   // (custom-tools/loader.ts `await factory(sharedApi)`), so the bridge bounds its own wait.

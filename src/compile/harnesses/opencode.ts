@@ -62,6 +62,8 @@ export const opencode = {
   instructions: { agentsMd: 'reads', home: { file: '.config/opencode/AGENTS.md' } },
   // Every field is written as given over the generated ones; a `permission` map refines ours key by key.
   approvals: { written: 'as `allow` or `ask` in the `permission` of each agent file and of `.opencode/opencode.json` (every agent); the tool shim asks opencode before it runs' },
+  // The shim's file attachments reach the model in a user message after the results; `metadata.details` in `opencode run --format json`.
+  results: { images: 'after-result', details: 'output' },
   // A server's tools are `<server>_<tool>` (docs/mcp-servers.md), and a `permission` key takes a wildcard.
   mcp: { route: 'config', files: [{ path: '.opencode/opencode.json', format: 'json', key: ['mcp'], entry: OPENCODE_ENTRY }], toolNames: OPENCODE_TOOL_NAMES },
   // Hooks in-process: a generated plugin, `.opencode/plugins/<server>-hooks.ts` (a throw blocks a tool, its

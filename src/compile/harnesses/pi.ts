@@ -22,6 +22,8 @@ export const pi = {
   // AGENTS.md; no path-scoped rules.
   instructions: { agentsMd: 'reads', home: { file: '.pi/agent/AGENTS.md' } },
   approvals: { written: 'in the extension: a tool that asks confirms with the user before it runs (pi asks for no tool by itself)' },
+  // Image blocks in a user message after the results, where the model's `input` lists `image`; `result.details` in `--mode json`.
+  results: { images: 'after-result', details: 'output' },
   // pi has no MCP. pi 0.73 awaits an extension's factory with no time limit (loader.js `await factory(api)`),
   // so the bridge bounds its own wait; the model providers take tool names of up to 64 characters.
   mcp: { route: 'bridge', bridge: { waitMs: 5_000, nameMax: 64 } },

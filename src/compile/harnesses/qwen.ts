@@ -34,6 +34,8 @@ export const qwen = {
     plugin: { file: 'GEMINI.md', scoped: { file: (rule) => `rules/${rule}.md`, key: 'paths', form: 'list' } },
   },
   approvals: { written: 'as `mcp__<server>__<tool>` in `permissions.allow` or `permissions.ask` of `.qwen/settings.json`' },
+  // In a user message after the results, to a model whose modalities take images (to others `[image: image/png]`); the details as the server's log message.
+  results: { images: 'after-result', details: 'log' },
   // Permission rules and an agent's `disallowedTools` take `mcp__<server>` for every tool of a server. An
   // agent's `tools` takes exact names alone: 0.24 runs a sub-agent's tool only when the list names it
   // (`isToolExecutionAllowed`), so `mcp__<server>` there gives it nothing (test/harness/mcp-scope.test.ts).

@@ -258,6 +258,8 @@ export interface HarnessDescription {
    * harness: where its emitter writes them, or why they cannot (compile then warns).
    */
   approvals: { written: string } | { unsupported: string; fix: string }
+  /** What its tool route carries of a rich result (`ctx.result`): where the images and the details go, or that they are lost (compile warns). */
+  results: ResultSupport
   /** How it takes MCP servers someone else wrote (`defineMcpServer`; docs/mcp-servers.md has the evidence). */
   mcp: McpSupport
   /** How it runs our hooks. */
@@ -282,6 +284,18 @@ export interface HarnessDescription {
   proof: HarnessProof
   /** How `oac doctor` checks that the installed CLI sees the compiled tree, and the one-time steps it may need. */
   doctor: HarnessDoctor
+}
+
+/**
+ * Where the parts of a rich result beyond its text go in a harness, as the real-CLI tier saw them
+ * (test/harness/rich-results.test.ts). A part that is `lost` is said with why, in words that follow the
+ * harness's name; compile then warns (`tool-result-text-only`).
+ */
+export interface ResultSupport {
+  /** The images: to the model in the tool result itself, after it (in a message or part of their own), or lost. */
+  images: 'in-result' | 'after-result' | { lost: string }
+  /** The details, for the user alone: in the CLI's output, in a log message of our MCP server (which a client may show), or lost. */
+  details: 'output' | 'log' | { lost: string }
 }
 
 /** A place in an MCP server's definition that holds a `fromEnv` reference. */
