@@ -106,7 +106,7 @@ export async function bridgeServers(started: StartedServers, options: BridgeOpti
       const outcome = await Promise.race([attempt.connected.then((connected) => ({ connected }), (error: unknown) => ({ error })), deadline])
       if (outcome === 'late') {
         options.report(`MCP server "${server.name}" did not list its tools within ${seconds(waitMs)}: its tools are left out of this session.${attempt.unset()}`)
-        void attempt.client.close().catch(() => undefined)
+        attempt.abandon()
         return undefined
       }
       if ('error' in outcome) {
@@ -179,6 +179,14 @@ function connect(start: StartedServer) {
       return said === '' ? message : `${message} (its stderr: ${said})`
     },
     unset: () => (unset.size === 0 ? '' : ` Not set in this environment: ${[...unset].join(', ')}.`),
+    /**
+     * Leaves a server that missed the wait: a stdio one is stopped at once rather than asked to end
+     * (it has not answered; and a harness killed by a signal runs no exit handler to stop it later).
+     */
+    abandon: () => {
+      spawned?.process.kill('SIGTERM')
+      void client.close().catch(() => undefined)
+    },
   }
 }
 
