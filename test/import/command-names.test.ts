@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
 import { describe, expect, it } from 'vitest'
@@ -6,22 +6,9 @@ import { compile } from '../../src/api.js'
 import { HARNESSES } from '../../src/define/types.js'
 import { OacError } from '../../src/diagnostics.js'
 import { importProject, writeNewFiles } from '../../src/import/index.js'
-import { readFrontmatter } from '../../src/import/source-text.js'
-import { tempDir } from '../util/temp.js'
+import { project as inFolder, meaning } from './project.js'
 
-async function project(files: Record<string, string>): Promise<string> {
-  const root = await tempDir('oac-import-command-names-')
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(join(root, path, '..'), { recursive: true })
-    await writeFile(join(root, path), text)
-  }
-  return root
-}
-
-const meaning = (text: string) => {
-  const { data, body } = readFrontmatter(text, 'x')
-  return { data, body: body.trim() }
-}
+const project = (files: Record<string, string>) => inFolder('oac-import-command-names-', files)
 
 const COMMIT = '---\ndescription: Writes a commit message.\n---\nWrite a commit message for $ARGUMENTS.\n'
 const PLAN = '---\ndescription: Plans the feature.\n---\nPlan $ARGUMENTS.\n'

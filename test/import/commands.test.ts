@@ -1,25 +1,12 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parse as parseToml } from 'smol-toml'
 import { describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
 import { importProject, writeNewFiles } from '../../src/import/index.js'
-import { readFrontmatter } from '../../src/import/source-text.js'
-import { tempDir } from '../util/temp.js'
+import { project as inFolder, meaning } from './project.js'
 
-async function project(files: Record<string, string>): Promise<string> {
-  const root = await tempDir('oac-import-commands-')
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(join(root, path, '..'), { recursive: true })
-    await writeFile(join(root, path), text)
-  }
-  return root
-}
-
-const meaning = (text: string) => {
-  const { data, body } = readFrontmatter(text, 'x')
-  return { data, body: body.trim() }
-}
+const project = (files: Record<string, string>) => inFolder('oac-import-commands-', files)
 
 // Claude Code 2.1.332 counts words from 0: `$1` is the second word, `$ARGUMENTS[0]` the first.
 const DEPLOY = '---\ndescription: Deploys a service.\nargument-hint: <service> <env>\nallowed-tools: Bash(kubectl:*)\nmodel: sonnet\n---\nDeploy $ARGUMENTS[0] to $1.\n'

@@ -1,17 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { importProject } from '../../src/import/index.js'
-import { tempDir } from '../util/temp.js'
+import { project as inFolder } from './project.js'
 
-async function project(files: Record<string, string>): Promise<string> {
-  const root = await tempDir('oac-import-fit-')
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(join(root, path, '..'), { recursive: true })
-    await writeFile(join(root, path), text)
-  }
-  return root
-}
+const project = (files: Record<string, string>) => inFolder('oac-import-fit-', files)
 
 describe('oac import of definitions compile would refuse', () => {
   it('lists a command whose file name is no command name, and an agent without a description, and keeps the rest', async () => {

@@ -1,19 +1,11 @@
-import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
 import { importProject, writeNewFiles } from '../../src/import/index.js'
 import { readFrontmatter } from '../../src/import/source-text.js'
-import { tempDir } from '../util/temp.js'
+import { project as inFolder } from './project.js'
 
-async function project(files: Record<string, string>): Promise<string> {
-  const root = await tempDir('oac-import-rules-')
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(join(root, path, '..'), { recursive: true })
-    await writeFile(join(root, path), text)
-  }
-  return root
-}
+const project = (files: Record<string, string>) => inFolder('oac-import-rules-', files)
 
 const listed = (result: Awaited<ReturnType<typeof importProject>>) => result.notCarried.map((item) => `${item.at.file}:${item.at.line} ${item.what}: ${item.why}`)
 
