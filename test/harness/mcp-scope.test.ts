@@ -1,13 +1,7 @@
 import { execFile } from 'node:child_process'
-import { once } from 'node:events'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
+import { rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
 import { harness } from '../../src/compile/harnesses/index.js'
@@ -18,6 +12,7 @@ import { tempDir } from '../util/temp.js'
 import { installHarnessPackage, isolatedHome } from './cache.js'
 import { conversationOf } from './conversation.js'
 import { DRIVERS, harnessRun, installQwen } from './drivers.js'
+import { type McpFront, serverToolCall, startMcpFront } from './mcp-front.js'
 import { offlineRun } from './offline.js'
 import { bounded, compiledProject, type CompiledProject } from './project.js'
 import { type ScriptedModel, type SeenRequest, startScriptedModel, type ToolCall } from './scripted-model.js'
@@ -44,14 +39,6 @@ const NOTE = 'the note of the scope tier'
 const NOTES = { server: 'notes', tool: 'read_note', description: 'Reads the note.' }
 const TRACKER = { server: 'tracker', tool: 'open_ticket', description: 'Opens the ticket.' }
 
-/** The name a model calls a server's tool by: the description's rule where our tools go over MCP; `<server>_<tool>` in opencode and Kilo. */
-function serverToolCall(id: Harness, server: string, tool: string): ToolCall {
-  const description = harness(id)
-  if (description.toolRoute !== 'mcp') return { name: `${server}_${tool}`, input: {} }
-  const namespace = description.toolNamespace?.(server)
-  return { name: description.modelToolName(server, tool), ...(namespace ? { namespace } : {}), input: {} }
-}
-
 /**
  * Whether a request shows the model a tool: among its tools, or (Qwen Code, which holds MCP tools back
  * behind `tool_search`) named with its description in the request's text.
@@ -60,56 +47,9 @@ function shows(request: SeenRequest, call: ToolCall, description: string): boole
   return request.tools.some((tool) => tool.name === call.name && tool.namespace === call.namespace) || JSON.stringify(request.body).includes(JSON.stringify(`"${call.name}": "${description}"`).slice(1, -1))
 }
 
-/* ---------------------------------------------------------------- the HTTP server, on the model's port */
-
-interface Front {
-  url: string
-  socket: string
-  model: ScriptedModel | undefined
-  close(): Promise<void>
-}
-
-/** `tracker` at `/tracker/mcp` in front of the scripted model, on one port (a run reaches only the model's port on its loopback). */
-async function startFront(): Promise<Front> {
-  const socketDir = await mkdtemp(join(tmpdir(), 'oac-mcp-scope-front-'))
-  const front: Front = { url: '', socket: join(socketDir, 'front.sock'), model: undefined, close: async () => {} }
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (!req.url?.startsWith('/tracker/')) {
-      const upstream = request(`${front.model!.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      })
-      upstream.on('error', (error) => res.destroy(error))
-      req.pipe(upstream)
-      return
-    }
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const text = Buffer.concat(chunks).toString('utf8')
-    const server = new McpServer({ name: 'tracker', version: '1.0.0' })
-    server.registerTool(TRACKER.tool, { description: TRACKER.description }, async () => ({ content: [{ type: 'text', text: 'ticket 7 is open' }] }))
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-    await server.connect(transport)
-    await transport.handleRequest(req, res, text ? JSON.parse(text) : undefined)
-  }
-  const listener = (req: IncomingMessage, res: ServerResponse) => void handle(req, res).catch((error: unknown) => res.writeHead(500).end(String(error)))
-  const tcp: Server = createServer(listener).listen(0, '127.0.0.1')
-  const unix: Server = createServer(listener).listen(front.socket)
-  await Promise.all([once(tcp, 'listening'), once(unix, 'listening')])
-  front.url = `http://127.0.0.1:${(tcp.address() as AddressInfo).port}`
-  front.close = async () => {
-    for (const server of [tcp, unix]) {
-      server.closeAllConnections()
-      await new Promise((done) => server.close(done))
-    }
-    await rm(socketDir, { recursive: true, force: true })
-  }
-  return front
-}
-
 /* ---------------------------------------------------------------- the project */
 
-let front: Front
+let front: McpFront
 let project: CompiledProject
 const cleanup: string[] = []
 const passed: Scoped[] = []
@@ -126,7 +66,7 @@ async function withServerPlaces<T>(build: () => Promise<T>): Promise<T> {
 }
 
 beforeAll(async () => {
-  front = await startFront()
+  front = await startMcpFront({ tool: TRACKER.tool, description: TRACKER.description, result: 'ticket 7 is open' })
   project = await withServerPlaces(() => compiledProject(fixture, 'oac-harness-mcp-scope-', { config: 'test', harnesses: [...SCOPED] }))
   cleanup.push(project.dir)
 })

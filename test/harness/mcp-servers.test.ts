@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { once } from 'node:events'
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { harness } from '../../src/compile/harnesses/index.js'
 import type { Harness } from '../../src/define/types.js'
 import { isolatedHome } from './cache.js'
 import { conversationOf } from './conversation.js'
 import { DRIVERS, installQwen } from './drivers.js'
+import { type McpFront, serverToolCall, startMcpFront } from './mcp-front.js'
 import { bounded, type BoundedRun, compiledProject, type CompiledProject } from './project.js'
 import { type ScriptedModel, type SeenRequest, startScriptedModel, type ToolCall, type Turn } from './scripted-model.js'
 
@@ -50,18 +44,6 @@ const SERVERS: Record<Transport, { server: string; tool: string; description: st
 const LEFT_OUT: Partial<Record<Tested, Transport[]>> = { kilo: ['http'] }
 
 /**
- * The name a model calls a server's tool by. Where our own tools go over MCP, the description's rule
- * with the server's name; opencode and Kilo show ours as native tools, and an MCP server's as
- * `<server>_<tool>`, the name our bridge gives a server's tool too (pi, oh-my-pi, Cline).
- */
-function serverToolCall(id: Tested, server: string, tool: string): ToolCall {
-  const description = harness(id)
-  if (description.toolRoute !== 'mcp') return { name: `${server}_${tool}`, input: {} }
-  const namespace = description.toolNamespace?.(server)
-  return { name: description.modelToolName(server, tool), ...(namespace ? { namespace } : {}), input: {} }
-}
-
-/**
  * How a CLI shows the model an MCP server's tool: among the request's tools, or (Qwen Code 0.24) held
  * back behind its `tool_search`, named with its description in a `<system-reminder>` of deferred tools
  * ("### MCP servers", `- "<name>": "<description>"`), which the model may call by that name directly.
@@ -76,70 +58,9 @@ function shown(id: Tested, request: SeenRequest, call: ToolCall, description: st
   return !inTools && listed
 }
 
-/* ---------------------------------------------------------------- the HTTP server, on the model's port */
-
-interface Front {
-  url: string
-  socket: string
-  /** Each request to the MCP server: whether it carried the token, and its JSON-RPC method. */
-  mcpRequests: Array<{ authorized: boolean; method: string | undefined }>
-  /** The scripted model the other requests go to, for one run. */
-  model: ScriptedModel | undefined
-  close(): Promise<void>
-}
-
-/**
- * The streamable-HTTP server, in front of the scripted model on one port: a run reaches nothing but
- * the model's port on its own loopback (loopback-only.ts), so `/tracker/mcp` is the MCP server and
- * every other path goes on to the model of the run.
- */
-async function startFront(): Promise<Front> {
-  const socketDir = await mkdtemp(join(tmpdir(), 'oac-mcp-front-'))
-  const front: Front = { url: '', socket: join(socketDir, 'front.sock'), mcpRequests: [], model: undefined, close: async () => {} }
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (!req.url?.startsWith('/tracker/')) {
-      const upstream = request(`${front.model!.url}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-      })
-      upstream.on('error', (error) => res.destroy(error))
-      req.pipe(upstream)
-      return
-    }
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const text = Buffer.concat(chunks).toString('utf8')
-    const body: unknown = text ? JSON.parse(text) : undefined
-    const authorized = req.headers.authorization === `Bearer ${TOKEN}`
-    front.mcpRequests.push({ authorized, method: (body as { method?: string } | undefined)?.method })
-    if (!authorized) {
-      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end('{"error":"unauthorized"}')
-      return
-    }
-    const server = new McpServer({ name: 'tracker', version: '1.0.0' })
-    server.registerTool(SERVERS.http.tool, { description: SERVERS.http.description }, async () => ({ content: [{ type: 'text', text: TICKET }] }))
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-    await server.connect(transport)
-    await transport.handleRequest(req, res, body)
-  }
-  const listener = (req: IncomingMessage, res: ServerResponse) => void handle(req, res).catch((error: unknown) => res.writeHead(500).end(String(error)))
-  const tcp: Server = createServer(listener).listen(0, '127.0.0.1')
-  const unix: Server = createServer(listener).listen(front.socket)
-  await Promise.all([once(tcp, 'listening'), once(unix, 'listening')])
-  front.url = `http://127.0.0.1:${(tcp.address() as AddressInfo).port}`
-  front.close = async () => {
-    for (const server of [tcp, unix]) {
-      server.closeAllConnections()
-      await new Promise((done) => server.close(done))
-    }
-    await rm(socketDir, { recursive: true, force: true })
-  }
-  return front
-}
-
 /* ---------------------------------------------------------------- the project */
 
-let front: Front
+let front: McpFront
 let project: CompiledProject
 const cleanup: string[] = []
 const passed: Record<Transport, Tested[]> = { stdio: [], http: [] }
@@ -151,7 +72,7 @@ async function filesOf(dir: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  front = await startFront()
+  front = await startMcpFront({ ...SERVERS.http, token: TOKEN })
   const compileEnv = { MCP_TIER_NOTES_SCRIPT: join(fixture, 'servers/notes.mjs'), MCP_TIER_TRACKER_URL: `${front.url}/tracker/mcp`, MCP_TIER_TOKEN: TOKEN, MCP_TIER_NOTE: NOTE }
   Object.assign(process.env, compileEnv)
   try {
@@ -207,7 +128,7 @@ for (const id of TESTED) {
   describe(driver.title, () => {
     let model: ScriptedModel
     let result: BoundedRun
-    let mcpRequests: Front['mcpRequests']
+    let mcpRequests: McpFront['mcpRequests']
 
     beforeAll(async () => {
       await driver.install()
