@@ -1,4 +1,5 @@
-import type { AnyToolDefinition, Harness, InferInput, SourceLocation } from './types.js'
+import type { Harness } from './harnesses.js'
+import type { AnyToolDefinition, InferInput, SourceLocation } from './tool-types.js'
 
 /**
  * The portable hook events, compiled into each harness's own (Claude Code's `PreToolUse`, Gemini

@@ -1,5 +1,5 @@
 import { callerLocation } from './source.js'
-import type { SourceLocation } from './types.js'
+import type { SourceLocation } from './tool-types.js'
 
 /**
  * A reference to an environment variable by name. Each harness fills it from its own environment when

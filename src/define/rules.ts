@@ -1,5 +1,5 @@
 import { callerLocation } from './source.js'
-import type { SourceLocation, TextSource } from './types.js'
+import type { SourceLocation, TextSource } from './tool-types.js'
 
 export interface RuleOptions {
   /** The rule's name: lowercase letters, digits and single hyphens (it names the rule's file where a harness scopes rules by path). */

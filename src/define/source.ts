@@ -1,4 +1,4 @@
-import type { SourceLocation } from './types.js'
+import type { SourceLocation } from './tool-types.js'
 
 /**
  * The location of the code that called a define function, read from the call stack.
