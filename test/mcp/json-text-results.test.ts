@@ -26,7 +26,8 @@ let built: BuiltServer
 const connections: Connection[] = []
 
 beforeAll(async () => {
-  built = await buildFixtureServer(resolve(repoRoot, 'playground'), ['tools-not-scoped', 'approval-unsupported', 'approval-unsupported'], { config: 'prod' })
+  // Copilot CLI and Cline read a result's text alone: the playground's chart loses its image there.
+  built = await buildFixtureServer(resolve(repoRoot, 'playground'), ['tools-not-scoped', 'approval-unsupported', 'approval-unsupported', 'tool-result-text-only', 'tool-result-text-only'], { config: 'prod' })
 })
 
 afterAll(async () => {

@@ -15,8 +15,8 @@ const logs: LoggingMessageNotification['params'][] = []
 
 beforeAll(async () => {
   // Copilot has no permission settings for the approval rules; listing's output is a list, which MCP
-  // cannot carry as structured output.
-  built = await buildFixtureServer(RICH_FIXTURE, ['approval-unsupported', 'approval-unsupported', 'tool-output-not-object'])
+  // cannot carry as structured output; Copilot CLI and Cline read a result's text alone.
+  built = await buildFixtureServer(RICH_FIXTURE, ['approval-unsupported', 'approval-unsupported', 'tool-output-not-object', 'tool-result-text-only', 'tool-result-text-only'])
   server = await connect(built.target)
   server.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
     logs.push(notification.params)

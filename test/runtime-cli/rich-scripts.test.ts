@@ -12,7 +12,8 @@ import { tempDir } from '../util/temp.js'
 let built: BuiltServer
 
 beforeAll(async () => {
-  built = await buildFixtureServer(resolve(repoRoot, 'test/fixtures/rich-results'), ['approval-unsupported', 'approval-unsupported', 'tool-output-not-object'])
+  // Copilot CLI and Cline read a result's text alone (tool-result-text-only).
+  built = await buildFixtureServer(resolve(repoRoot, 'test/fixtures/rich-results'), ['approval-unsupported', 'approval-unsupported', 'tool-output-not-object', 'tool-result-text-only', 'tool-result-text-only'])
 })
 afterAll(() => built?.remove())
 
