@@ -130,6 +130,8 @@ const CODES = {
   'skill-duplicate': 'error',
   'skill-field-invalid': 'error',
   'skill-file-invalid': 'error',
+  'skill-harness-conflict': 'error',
+  'skill-harness-field-reserved': 'error',
   'skill-instructions-invalid': 'error',
   'skill-name-invalid': 'error',
   'skill-placeholder': 'error',

@@ -12,7 +12,7 @@ const MODES: readonly string[] = ['subagent', 'primary', 'all']
 const TOOL_FORMATS: readonly string[] = ['bash', 'json', 'both']
 
 /** The path (like `.temperature` or `.stops[2]`) of the first value in `value` that JSON cannot hold, or undefined. */
-function nonJsonPath(value: unknown, path = ''): string | undefined {
+export function nonJsonPath(value: unknown, path = ''): string | undefined {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined
   if (typeof value === 'number') return Number.isFinite(value) ? undefined : path
   if (Array.isArray(value)) {

@@ -164,6 +164,10 @@ export interface PlannedSkill {
   files: Record<string, string>
   /** False: only the user starts it. */
   modelInvocation: boolean
+  /** The Agent Skills format's optional fields, as SKILL.md says them (`license`, `compatibility`, `metadata`, `allowed-tools`). */
+  fields: { [key: string]: JsonValue }
+  /** Each harness's own SKILL.md keys, written where that harness reads the folder. */
+  harness: Partial<Record<Harness, { [key: string]: JsonValue }>>
   source: PlannedSource
 }
 

@@ -8,6 +8,7 @@ import { checkIdentity, type IdentityRules } from './identity.js'
 import { skillNameProblem } from './names.js'
 import type { PlannedSkill, PlannedTool } from './plan.js'
 import { registryList } from './registry-lists.js'
+import { planSkillFields } from './skill-fields.js'
 import { plannedSource } from './source.js'
 import type { CollectedTools } from './tools.js'
 
@@ -139,6 +140,7 @@ export function planSkill(skill: SkillDefinition, inputs: SkillInputs, planned: 
 
   if (instructions !== undefined) checkSkillText(skill, [instructions, ...inputs.tools.flatMap((tool) => [tool.description, JSON.stringify(planned.find((p) => p.name === tool.name)?.schema ?? {})])], inputs.harnesses, findings)
   if (skill.modelInvocation === false) warnUserOnly(skill, inputs.harnesses, findings)
+  const { fields, harness: own } = planSkillFields(skill, skillFolders(inputs.harnesses), findings)
   if (findings.diagnostics.filter((d) => d.severity === 'error').length > errorsBefore) return undefined
   return {
     name: skill.name,
@@ -147,6 +149,8 @@ export function planSkill(skill: SkillDefinition, inputs: SkillInputs, planned: 
     tools: inputs.tools.map((tool) => tool.name),
     files,
     modelInvocation: skill.modelInvocation,
+    fields,
+    harness: own,
     source: plannedSource(inputs.root, at),
   }
 }

@@ -87,6 +87,11 @@ export function defineSkill(options: SkillOptions): SkillDefinition {
     tools: options.tools ?? [],
     files: options.files ?? {},
     modelInvocation: options.modelInvocation ?? true,
+    ...(options.license !== undefined && { license: options.license }),
+    ...(options.compatibility !== undefined && { compatibility: options.compatibility }),
+    ...(options.metadata !== undefined && { metadata: options.metadata }),
+    ...(options.allowedTools !== undefined && { allowedTools: options.allowedTools }),
+    harness: options.harness ?? {},
     source: callerLocation(),
   }
 }

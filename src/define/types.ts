@@ -97,6 +97,16 @@ export interface SkillOptions {
   files?: Readonly<Record<string, TextSource>>
   /** False: only the user starts the skill (`disable-model-invocation`), where the harness reads that. Default true. */
   modelInvocation?: boolean
+  /** The Agent Skills format's optional fields, written into every harness's SKILL.md. `license`: its name, or the file beside SKILL.md that holds it. */
+  license?: string
+  /** What the skill needs to run (a product, system packages, network access), at most 500 characters. */
+  compatibility?: string
+  /** Any more facts about the skill, as text keys and values (e.g. `{ author: 'acme', version: '1.0' }`). */
+  metadata?: Readonly<Record<string, string>>
+  /** Tools the skill may use unasked (`allowed-tools`: `'Bash(git:*) Read'`, or a list), where the harness reads it. */
+  allowedTools?: string | readonly string[]
+  /** Extra fields written as they are into one harness's SKILL.md (e.g. `{ claude: { 'user-invocable': false } }`). */
+  harness?: HarnessFields
 }
 
 export interface SkillDefinition {
@@ -107,6 +117,11 @@ export interface SkillDefinition {
   readonly tools: ReadonlyArray<AnyToolDefinition | string>
   readonly files: Readonly<Record<string, string | { readonly file: string }>>
   readonly modelInvocation: boolean
+  readonly license?: string
+  readonly compatibility?: string
+  readonly metadata?: Readonly<Record<string, string>>
+  readonly allowedTools?: string | readonly string[]
+  readonly harness: HarnessFields
   readonly source: SourceLocation
 }
 

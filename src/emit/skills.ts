@@ -1,6 +1,7 @@
 import { harness } from '../compile/harnesses/index.js'
 import type { SkillFolder } from '../compile/harnesses/types.js'
 import type { Plan, PlannedSkill, PlannedTool } from '../compile/plan.js'
+import { skillFrontmatterFields } from '../compile/skill-fields.js'
 import { skillFolders } from '../compile/skills.js'
 import { type SkillLauncher, targetOf } from '../compile/target.js'
 import type { Harness, JsonValue } from '../define/types.js'
@@ -47,12 +48,18 @@ function skillMarkdown(plan: Plan, skill: PlannedSkill, dir: string, tools: read
   const target = targetOf(plan)
   const scripts = tools.map((tool) => target.commandPath(tool.script))
   const allowed = tools.length === 0 ? [] : served.flatMap((id) => harness(id).skills.allowedTools?.(scripts, target.skillLauncher ? dir : undefined) ?? [])
+  // The user's allowed tools as written (a text or a list), then those that let the skill's own commands run unasked.
+  const given = skill.fields['allowed-tools']
+  const allowedTools: JsonValue | undefined = Array.isArray(given) ? [...given, ...allowed] : [...(typeof given === 'string' ? [given] : []), ...allowed].join(', ') || undefined
   const frontmatter: { [key: string]: JsonValue } = {
     name: skill.name,
     description: skill.description,
+    ...skill.fields,
     // Read where a harness reads it (SkillSupport.userOnly); the others pass over it.
     ...(skill.modelInvocation ? {} : { 'disable-model-invocation': true }),
-    ...(allowed.length > 0 ? { 'allowed-tools': allowed.join(', ') } : {}),
+    ...(allowedTools !== undefined ? { 'allowed-tools': allowedTools } : {}),
+    // Compile has rejected a harness's key that would replace one of these (`skill-harness-field-reserved`).
+    ...skillFrontmatterFields(skill, served),
   }
   let body = renderCommandDocs(plan, skill.instructions, skill.tools, target.skillRunFrom)
   for (const id of served) body = harness(id).skills.syntax?.escape?.(body) ?? body

@@ -134,7 +134,7 @@ export function mergeReads(reads: readonly HarnessRead[]): Merged {
       } else if (definition.kind === 'skill') {
         const known = skills.get(definition.name)
         if (!known) {
-          skills.set(definition.name, definition)
+          skills.set(definition.name, { ...definition })
           continue
         }
         const label = `skill "${definition.name}"`
@@ -142,6 +142,12 @@ export function mergeReads(reads: readonly HarnessRead[]): Merged {
         compare(label, known, definition, 'instructions', known.instructions, definition.instructions)
         compare(label, known, definition, 'files', known.files, definition.files)
         compare(label, known, definition, 'model invocation', known.modelInvocation, definition.modelInvocation)
+        for (const field of ['license', 'compatibility', 'metadata', 'allowedTools'] as const) {
+          compare(label, known, definition, field, known[field], definition[field])
+          if (known[field] === undefined && definition[field] !== undefined) Object.assign(known, { [field]: definition[field] })
+        }
+        // Each harness's own keys are its own; the same harness's folder read twice says the same.
+        if (definition.harness) known.harness = { ...definition.harness, ...known.harness }
       } else if (definition.kind === 'rule') {
         // The same text for the same files, in two files (CLAUDE.md and GEMINI.md), is one rule, whatever their names.
         const twin = [...rules.values()].find((rule) => sameText(rule.text) === sameText(definition.text) && same(rule.paths, definition.paths))

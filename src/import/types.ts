@@ -45,6 +45,13 @@ export interface ImportedSkill {
   instructions: string
   files: Record<string, string>
   modelInvocation: boolean
+  /** The Agent Skills format's optional fields, where SKILL.md gives them in the format's shape. */
+  license?: string
+  compatibility?: string
+  metadata?: Record<string, string>
+  allowedTools?: string | string[]
+  /** SKILL.md's other keys, kept for the harness it came from (each harness's, once merged). */
+  harness?: Partial<Record<Harness, { [key: string]: JsonValue }>>
   from: Harness
   at: ReadLocation
 }

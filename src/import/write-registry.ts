@@ -73,6 +73,11 @@ function skillCode(skill: ImportedSkill, files: RegistryFile[], base: string): s
     ['instructions', fileRef(`${folder}/SKILL.md`)],
     ['files', filesCode],
     ['modelInvocation', skill.modelInvocation ? undefined : 'false'],
+    ['license', skill.license === undefined ? undefined : jsString(skill.license)],
+    ['compatibility', skill.compatibility === undefined ? undefined : jsString(skill.compatibility)],
+    ['metadata', skill.metadata === undefined ? undefined : jsValue(skill.metadata, '    ')],
+    ['allowedTools', skill.allowedTools === undefined ? undefined : jsValue(skill.allowedTools, '    ')],
+    ['harness', skill.harness && hasKeys(skill.harness) ? jsValue(skill.harness as { [key: string]: JsonValue }, '    ') : undefined],
   ])}  }),\n`
 }
 

@@ -48,6 +48,8 @@ describe('skills and commands in the plan', () => {
         tools: ['forecast', 'chart'],
         files: { 'templates/report.md': await readFile(join(root, 'agents/skills/template.md'), 'utf8'), 'notes.txt': 'Plain notes.' },
         modelInvocation: true,
+        fields: {},
+        harness: {},
         source: { file: FILE, line: await markedLine('skill-reports'), column: expect.any(Number) },
       },
     ])

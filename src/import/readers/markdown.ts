@@ -1,6 +1,7 @@
 import { NAMESPACE } from '../../compile/command-names.js'
 import { ARGS_PLACEHOLDER } from '../../compile/commands.js'
 import { HARNESS_TABLE } from '../../compile/harnesses/index.js'
+import { COMPATIBILITY_CAP } from '../../compile/skill-fields.js'
 import type { Harness, JsonValue } from '../../define/types.js'
 import { baseName, filesUnder, type Frontmatter, type FrontmatterRepair, ImportReadError, listFolder, readFrontmatter, readProjectFile } from '../source-text.js'
 import type { ImportedCommand, ImportedSkill, NotCarried } from '../types.js'
@@ -139,7 +140,26 @@ export interface SkillFolderRead {
   frontmatterRepair?: FrontmatterRepair
 }
 
-const SKILL_KEYS = new Set(['name', 'description', 'disable-model-invocation'])
+/** SKILL.md's keys a skill definition's fields say, in the shapes they take (anything else is kept for the harness read). */
+const SKILL_FIELDS: Record<string, (value: JsonValue) => boolean> = {
+  name: (value) => typeof value === 'string',
+  description: (value) => typeof value === 'string',
+  'disable-model-invocation': (value) => typeof value === 'boolean',
+  license: (value) => typeof value === 'string' && value.trim() !== '',
+  compatibility: (value) => typeof value === 'string' && value.trim() !== '' && value.length <= COMPATIBILITY_CAP,
+  metadata: (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((item) => typeof item === 'string'),
+  'allowed-tools': (value) => (Array.isArray(value) ? value : [value]).every((tool) => typeof tool === 'string' && tool.trim() !== ''),
+}
+
+const SKILL_FIELD_SHAPES: Record<string, string> = {
+  name: 'a text',
+  description: 'a text',
+  'disable-model-invocation': 'true or false',
+  license: 'a text',
+  compatibility: `a text of at most ${COMPATIBILITY_CAP} characters`,
+  metadata: 'text keys to text values; quote a number',
+  'allowed-tools': 'a text or a list of texts',
+}
 
 /** Files of a skill's folder that compile writes itself (Codex's `agents/openai.yaml`), so a definition cannot name them. */
 const COMPILED_SKILL_FILES = new Set(Object.values(HARNESS_TABLE).flatMap(({ skills: { userOnly } }) => ('file' in userOnly ? [userOnly.file] : [])))
@@ -156,9 +176,17 @@ export async function readSkills(root: string, folder: string, from: Harness, re
     if (text === undefined) continue
     const { data, body, lineOf } = readFrontmatter(text, file, read.frontmatterRepair)
     const name = typeof data.name === 'string' ? data.name : entry.name
-    for (const key of Object.keys(data)) {
-      if (!SKILL_KEYS.has(key)) notCarried.push({ at: { file, line: lineOf(key) }, what: `\`${key}\` of skill "${name}"`, why: 'a skill definition has no such field' })
+    const own: { [key: string]: JsonValue } = {}
+    for (const [key, value] of Object.entries(data)) {
+      const fits = SKILL_FIELDS[key]
+      if (!fits) own[key] = value
+      else if (!fits(value)) notCarried.push({ at: { file, line: lineOf(key) }, what: `\`${key}\` of skill "${name}"`, why: `its value is not in the shape the Agent Skills format gives it (${SKILL_FIELD_SHAPES[key]})` })
     }
+    const fitting = (key: string) => (Object.hasOwn(data, key) && SKILL_FIELDS[key]!(data[key]!) ? data[key] : undefined)
+    const license = fitting('license')
+    const compatibility = fitting('compatibility')
+    const metadata = fitting('metadata')
+    const allowedTools = fitting('allowed-tools')
     let modelInvocation = data['disable-model-invocation'] !== true
     const files: Record<string, string> = {}
     for (const path of await filesUnder(root, dir)) {
@@ -185,6 +213,11 @@ export async function readSkills(root: string, folder: string, from: Harness, re
       instructions: (read.unescape ? read.unescape(body) : body).trimEnd(),
       files,
       modelInvocation,
+      ...(typeof license === 'string' && { license }),
+      ...(typeof compatibility === 'string' && { compatibility }),
+      ...(metadata !== undefined && { metadata: metadata as Record<string, string> }),
+      ...(allowedTools !== undefined && { allowedTools: allowedTools as string | string[] }),
+      ...(Object.keys(own).length > 0 && { harness: { [from]: own } }),
       from,
       at: { file, line: 1 },
     })
