@@ -10,5 +10,5 @@ import type { OutputFile } from './types.js'
  * reads from its project folders as opencode reads `.opencode/opencode.json`.
  */
 export function emitKilo(plan: Plan): OutputFile[] {
-  return emitOpencodeFamily(plan, { harness: 'kilo', toolFolder: '.kilo/tools', agentFile: kilo.agentFile, pluginPackage: '@kilocode/plugin', configFile: '.kilo/kilo.json' })
+  return emitOpencodeFamily(plan, { harness: 'kilo', toolFolder: '.kilo/tools', agentFile: kilo.agentFile, pluginPackage: '@kilocode/plugin', configFile: '.kilo/kilo.json', pluginFolder: '.kilo/plugins' })
 }

@@ -314,6 +314,13 @@ export interface McpSupport {
    * with such a reference is left out of that harness (compile warns, `mcp-server-left-out`).
    */
   unfilled?: Partial<Record<McpReferencePlace, { says: string; project?: true }>>
+  /**
+   * What becomes of a server its configuration cannot carry in a project (`unfilled`): `bridge`, our
+   * extension connects to it (as for route `bridge`, with `bridge`'s limits) and registers its tools
+   * under the names the harness gives an MCP server's, so its agents' permissions name them as usual;
+   * absent, the server is left out of the harness.
+   */
+  unfilledRoute?: 'bridge'
   /** The project files (route `config`) it reads servers from, each merged with every server it can carry. */
   files?: readonly McpConfigFile[]
   /**
