@@ -311,7 +311,8 @@ export interface McpSupport {
   /**
    * The references its configuration cannot fill, each with why, in words that follow the harness's
    * name; `project`: only in a project's (or a plugin's) configuration, not in a home's (the user's). A server
-   * with such a reference is left out of that harness (compile warns, `mcp-server-left-out`).
+   * with such a reference is left out of that harness (compile warns, `mcp-server-left-out`), unless
+   * `unfilledRoute` bridges it.
    */
   unfilled?: Partial<Record<McpReferencePlace, { says: string; project?: true }>>
   /**
