@@ -194,7 +194,7 @@ export function planMcpServer(server: McpServerDefinition, config: ResolvedConfi
 function warnBridged(planned: PlannedMcpServer, server: McpServerDefinition, config: ResolvedConfig, findings: Findings): void {
   for (const id of config.harnesses) {
     const { title, mcp } = harness(id)
-    if (mcp.route !== 'bridge' || !mcp.bridge) continue
+    if (!mcpServerBridged(planned, id, targetOf(config)) || !mcp.bridge) continue
     // `<server>_` and at least a few characters of each tool's name.
     if (planned.name.length + 1 + 8 > mcp.bridge.nameMax) {
       findings.warning(
@@ -240,6 +240,17 @@ export function mcpServerLeftOut(server: PlannedMcpServer, id: Harness, target: 
   return place === undefined ? undefined : unfilled[place]!.says
 }
 
+/**
+ * True when our bridge gives harness `id` the server's tools in this target: every server, where the
+ * bridge is its MCP route; one its project configuration cannot carry, where its `unfilledRoute` says
+ * so (a plugin folder's module has no bridge: such a server stays left out there).
+ */
+export function mcpServerBridged(server: PlannedMcpServer, id: Harness, target: Target): boolean {
+  const { mcp } = harness(id)
+  if (mcp.route === 'bridge') return true
+  return mcp.unfilledRoute === 'bridge' && target.kind === 'project' && mcpServerLeftOut(server, id, target) !== undefined
+}
+
 /** What a team can do about a reference the harness does not fill anywhere. */
 const PLACE_FIX: Record<McpReferencePlace, string> = {
   argument: "Pass the value in env instead, under the variable's own name, if the server reads it there",
@@ -251,7 +262,7 @@ const PLACE_FIX: Record<McpReferencePlace, string> = {
 function warnLeftOut(planned: PlannedMcpServer, server: McpServerDefinition, config: ResolvedConfig, findings: Findings): void {
   for (const id of config.harnesses) {
     const says = mcpServerLeftOut(planned, id, targetOf(config))
-    if (says === undefined) continue
+    if (says === undefined || mcpServerBridged(planned, id, targetOf(config))) continue
     const place = referencePlaces(planned).find((candidate) => harness(id).mcp.unfilled?.[candidate]?.says === says)!
     const { title, mcp } = harness(id)
     const fix = mcp.unfilled?.[place]?.project ? `Install for the user instead (--scope user), whose ${title} configuration takes the reference` : PLACE_FIX[place]
@@ -272,7 +283,7 @@ function warnLeftOut(planned: PlannedMcpServer, server: McpServerDefinition, con
 export function warnUnscopedServers(registry: RegistryDefinition, config: ResolvedConfig, servers: readonly PlannedMcpServer[], agents: readonly PlannedAgent[], findings: Findings): void {
   for (const id of config.harnesses) {
     const { title, agentFile, scopesToolsPerAgent, mcp } = harness(id)
-    const carried = servers.filter((server) => mcpServerLeftOut(server, id, targetOf(config)) === undefined).map((server) => server.name)
+    const carried = servers.filter((server) => mcpServerLeftOut(server, id, targetOf(config)) === undefined || mcpServerBridged(server, id, targetOf(config))).map((server) => server.name)
     if (agentFile !== null && scopesToolsPerAgent && mcp.exactAgentLists) warnExactLists(registry, id, carried, agents, findings)
     if (agentFile === null || (scopesToolsPerAgent && mcp.toolNames)) continue
     const narrower = agents.filter((agent) => carried.some((server) => !(agent.mcpServers ?? []).includes(server)))

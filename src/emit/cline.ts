@@ -41,7 +41,7 @@ export function emitCline(plan: Plan): OutputFile[] {
 export function clineBridgeModule(plan: Plan, path: string): string {
   const taken = [...harness('cline').builtinTools, ...clineTools(plan).map((tool) => tool.name)]
   return [
-    bridgeHeader(plan),
+    bridgeHeader(plan, 'cline'),
     ...targetOf(plan).scriptUrlImports,
     '',
     CLINE_TOOL_API,

@@ -1,5 +1,5 @@
 import { harness } from '../compile/harnesses/index.js'
-import { mcpServerLeftOut } from '../compile/mcp-servers.js'
+import { mcpServerBridged, mcpServerLeftOut } from '../compile/mcp-servers.js'
 import type { Plan, PlannedAgent, PlannedMcpServer, ToolApproval } from '../compile/plan.js'
 import { targetOf } from '../compile/target.js'
 import type { Harness, JsonValue } from '../define/types.js'
@@ -12,10 +12,22 @@ import { hasNativeForm, nativeToolName } from './codegen/prompt-docs.js'
  * harness names them is its description's `mcp.toolNames`: nothing here branches on a harness.
  */
 
-/** The servers harness `id` is given in this target: the plan's, less those its configuration cannot carry. */
+/** The servers harness `id` is given in this target: in its configuration or through our bridge. */
 export function carriedServers(plan: Plan, id: Harness): PlannedMcpServer[] {
   const target = targetOf(plan)
-  return (plan.mcpServers ?? []).filter((server) => mcpServerLeftOut(server, id, target) === undefined)
+  return (plan.mcpServers ?? []).filter((server) => mcpServerLeftOut(server, id, target) === undefined || mcpServerBridged(server, id, target))
+}
+
+/** The servers that go into harness `id`'s own MCP configuration in this target: those it can carry there. */
+export function configuredServers(plan: Plan, id: Harness): PlannedMcpServer[] {
+  const target = targetOf(plan)
+  return harness(id).mcp.route === 'config' ? (plan.mcpServers ?? []).filter((server) => mcpServerLeftOut(server, id, target) === undefined) : []
+}
+
+/** The servers our bridge gives harness `id` in this target (see `mcpServerBridged`). */
+export function bridgedServers(plan: Plan, id: Harness): PlannedMcpServer[] {
+  const target = targetOf(plan)
+  return (plan.mcpServers ?? []).filter((server) => mcpServerBridged(server, id, target))
 }
 
 /** A server's name as harness `id` shows it in this target (a Claude plugin's server is `plugin_<plugin>_<server>`). */

@@ -3,7 +3,7 @@ import type { McpEntryFormat } from '../compile/harnesses/types.js'
 import type { Plan, PlannedHttpServer, PlannedMcpServer, PlannedMcpValue, PlannedStdioServer } from '../compile/plan.js'
 import type { Harness, JsonValue } from '../define/types.js'
 import { mcpServerCommand } from '../runtime/mcp-launcher.js'
-import { carriedServers } from './mcp-scope.js'
+import { configuredServers } from './mcp-scope.js'
 import type { MergeFile } from './types.js'
 
 /*
@@ -94,7 +94,7 @@ export function emitMcpServers(plan: Plan): MergeFile[] {
   if ((plan.mcpServers ?? []).length === 0) return []
   const files = new Map<string, MergeFile>()
   for (const id of plan.harnesses) {
-    const carried = carriedServers(plan, id)
+    const carried = configuredServers(plan, id)
     for (const config of harness(id).mcp.files ?? []) {
       let file = files.get(config.path)
       if (!file) files.set(config.path, (file = { kind: 'merge', path: config.path, format: config.format, entries: [] }))
@@ -117,6 +117,6 @@ export function emitMcpServers(plan: Plan): MergeFile[] {
 export function pluginServerEntries(plan: Plan, harnesses: readonly Harness[]): Entry {
   const format = harnesses.map((id) => harness(id).mcp.files?.[0]?.entry).find((entry) => entry !== undefined)
   if (!format || harnesses.some((id) => harness(id).mcp.route !== 'config')) return {}
-  const carried = carriedServers(plan, harnesses[0]!).filter((server) => harnesses.every((id) => carriedServers(plan, id).includes(server)))
+  const carried = configuredServers(plan, harnesses[0]!).filter((server) => harnesses.every((id) => configuredServers(plan, id).includes(server)))
   return Object.fromEntries(carried.map((server) => [server.name, thirdPartyEntry(format, server)]))
 }

@@ -39,7 +39,7 @@ export function emitOmp(plan: Plan): OutputFile[] {
 export function ompBridgeFactory(plan: Plan, path: string): string {
   const taken = [...harness('omp').builtinTools, ...ompTools(plan).map((tool) => tool.name)]
   return [
-    bridgeHeader(plan),
+    bridgeHeader(plan, 'omp'),
     ...targetOf(plan).scriptUrlImports,
     `import type { CustomTool, CustomToolFactory } from "@oh-my-pi/pi-coding-agent"`,
     '',

@@ -6,10 +6,12 @@ import { agentAllowList } from './allow-list.js'
 import { agentServers, carriedServers, serverRules } from './mcp-scope.js'
 import { bridgeCode, bridgeImports, generatedHeader, generatedNote } from './codegen/bridge.js'
 import { jsString, markdownWithFrontmatter } from './codegen/escape.js'
+import { bridgeName, bridgesMcpServers } from './codegen/mcp-bridge.js'
 import { indentTail } from './codegen/js-literal.js'
 import { memoByObject } from './codegen/memo.js'
 import { hasNativeForm, renderAgentPrompt } from './codegen/prompt-docs.js'
 import { zodShapeCode } from './codegen/zod-code.js'
+import { opencodeBridgePlugin } from './opencode-mcp-bridge.js'
 import type { OutputFile, OwnedFile } from './types.js'
 
 /** opencode or one of its forks: where its tool and agent files go, the package its tools import, and its config file. */
@@ -20,6 +22,8 @@ export interface OpencodeFamily {
   pluginPackage: string
   /** The project config file in the harness's own folder, which every agent's permissions come from. */
   configFile: string
+  /** The project folder it loads plugins from (our MCP bridge plugin goes there). */
+  pluginFolder: string
 }
 
 const OPENCODE: OpencodeFamily = {
@@ -28,6 +32,7 @@ const OPENCODE: OpencodeFamily = {
   agentFile: opencode.agentFile,
   pluginPackage: '@opencode-ai/plugin',
   configFile: '.opencode/opencode.json',
+  pluginFolder: '.opencode/plugins',
 }
 
 /**
@@ -45,6 +50,10 @@ export function emitOpencodeFamily(plan: Plan, family: OpencodeFamily): OutputFi
   const decided = [...tools.filter((tool) => tool.approval !== undefined).map((tool) => ({ name: tool.name, approval: tool.approval! })), ...serverRules(plan, family.harness)]
   if (decided.length > 0) {
     files.push({ kind: 'merge', path: family.configFile, format: 'json', entries: decided.map(({ name, approval }) => ({ keyPath: ['permission', name], value: approval })) })
+  }
+  if (bridgesMcpServers(plan, family.harness)) {
+    const path = `${family.pluginFolder}/${bridgeName(plan)}.ts`
+    files.push({ kind: 'owned', path, content: opencodeBridgePlugin(plan, family, tools, path) })
   }
   return files
 }

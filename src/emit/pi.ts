@@ -47,7 +47,7 @@ export function emitPi(plan: Plan): OutputFile[] {
 export function piBridgeExtension(plan: Plan, path: string): string {
   const taken = [...harness('pi').builtinTools, ...piTools(plan).map((tool) => tool.name)]
   return [
-    bridgeHeader(plan),
+    bridgeHeader(plan, 'pi'),
     ...targetOf(plan).scriptUrlImports,
     `import type { ExtensionAPI } from "@mariozechner/pi-coding-agent"`,
     '',

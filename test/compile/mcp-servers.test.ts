@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { compilePlan, type PlanOptions } from '../../src/compile/index.js'
 import type { Diagnostic } from '../../src/diagnostics.js'
+import { emitAll } from '../../src/emit/index.js'
 import { loadRegistry } from '../../src/load/index.js'
 import { repoRoot } from '../util/project.js'
 
@@ -97,13 +98,13 @@ describe('MCP servers in the plan', () => {
     expect(`${error!.message} ${error!.fix}`).not.toMatch(/ghp_/)
   })
 
-  it("a reference a harness's configuration cannot fill leaves the server out of that harness, with a warning", async () => {
+  it("a reference a harness's configuration cannot fill leaves the server out of that harness, with a warning, unless our bridge carries it", async () => {
     const project = await compile('unfilled')
     const leftOut = project.diagnostics.filter((d) => d.code === 'mcp-server-left-out').map((d) => `${d.line} ${d.message.match(/^\S+/)![0]} ${d.message.match(/server "([^"]+)"/)![1]}`)
     const argued = await markedLine('argued')
-    const trackerLine = project.plan!.mcpServers!.find((server) => server.name === 'tracker')!.source.line
-    // Codex fills no argument; Kilo takes no reference at all in a project's config.
-    expect(leftOut.sort()).toEqual([`${argued} Codex argued`, `${argued} Kilo argued`, `${trackerLine} Kilo tracker`].sort())
+    // Codex fills no argument; Kilo takes no reference at all in a project's config, and gets both servers through our bridge plugin.
+    expect(leftOut).toEqual([`${argued} Codex argued`])
+    expect(emitAll(project.plan!).map((file) => file.path)).toContain('.kilo/plugins/oac-tools-mcp.ts')
     // The user's Kilo configuration takes references: only Codex's limit stays.
     const user = await compile('unfilled', { scope: 'user' })
     expect(user.diagnostics.filter((d) => d.code === 'mcp-server-left-out').map((d) => d.message.match(/^\S+/)![0])).toEqual(['Codex'])

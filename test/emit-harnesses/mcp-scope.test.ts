@@ -105,8 +105,8 @@ describe('per agent: each agent is shown its own servers, and not the others whe
     expect(frontmatter(files, '.gemini/agents/lookout.md').tools).toEqual(['mcp_tracker_*'])
     expect(frontmatter(files, '.github/agents/lookout.agent.md').tools).toEqual(['tracker/*'])
     expect(frontmatter(files, '.opencode/agent/lookout.md').permission).toEqual({ '*': 'deny', 'tracker_*': 'allow', tracker_list_issues: 'allow', tracker_create_issue: 'ask' })
-    // Kilo's project config leaves tracker out: the agent is given nothing there, and the server it does carry is hidden.
-    expect(frontmatter(files, '.kilo/agents/lookout.md').permission).toEqual({ 'notes_*': 'deny' })
+    // Kilo's project config cannot carry tracker's bearer token: our bridge plugin gives it tracker under the same names.
+    expect(frontmatter(files, '.kilo/agents/lookout.md').permission).toEqual(frontmatter(files, '.opencode/agent/lookout.md').permission)
   })
 
   it('Copilot: <server>/* beside our <server>/<tool>', () => {
@@ -128,9 +128,12 @@ describe('per agent: each agent is shown its own servers, and not the others whe
     expect(frontmatter(files, '.opencode/agent/bare.md').permission).toBeUndefined()
   })
 
-  it("Kilo: as opencode, for the servers its project config carries (not tracker's bearer token)", () => {
+  it("Kilo: as opencode, tracker (whose bearer token its project config cannot carry) through our bridge plugin", () => {
     expect(frontmatter(files, '.kilo/agents/bare.md').permission).toBeUndefined()
-    expect(diagnostics.filter((d) => d.code === 'mcp-server-left-out').map((d) => d.message)).toEqual([expect.stringMatching(/^Kilo .*"tracker"/)])
+    expect(diagnostics.filter((d) => d.code === 'mcp-server-left-out')).toEqual([])
+    expect(Object.keys(document(files, '.kilo/kilo.json').mcp as object)).not.toContain('tracker')
+    const plugin = files.get('.kilo/plugins/oac-tools-mcp.ts')!
+    expect(plugin.kind === 'owned' && plugin.content).toContain('servers: ["tracker"]')
   })
 
   it('Codex, which gives every agent the session\'s servers: a warning naming the agents and servers', () => {

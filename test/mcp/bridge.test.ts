@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process'
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir, readFile, symlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { compile } from '../../src/api.js'
 import type { Diagnostic } from '../../src/diagnostics.js'
 import { bridgedResult, bridgedToolName } from '../../src/runtime/mcp-bridge.js'
@@ -218,6 +219,88 @@ describe('Cline', () => {
   it('returns text, an image as a line naming it, and throws a failure', async () => {
     expect(await tools.find((tool) => tool.name === 'live_picture')!.execute({})).toBe('a dot\n[an image, image/png]')
     await expect(tools.find((tool) => tool.name === 'live_broken')!.execute({})).rejects.toThrow('the tool broke')
+  })
+})
+
+/**
+ * The metadata of every zod schema within `schema`, in a registry of this zod, as Kilo 7.7.7 gathers it
+ * before it makes a plugin tool's JSON Schema (its `meta()`: the plugin's zod keeps it in a registry of its own).
+ */
+function metadataOf(schema: z.ZodType): z.core.$ZodRegistry<Record<string, unknown>> {
+  const registry = z.registry<Record<string, unknown>>()
+  const seen = new WeakSet<object>()
+  const visit = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null || seen.has(value)) return
+    seen.add(value)
+    if ('_zod' in value) {
+      const meta = (value as { meta?: () => Record<string, unknown> | undefined }).meta?.()
+      if (meta) registry.add(value as z.ZodType, meta)
+      visit((value as { _zod: { def: unknown } })._zod.def)
+      return
+    }
+    for (const item of Object.values(value)) visit(item)
+  }
+  visit(schema)
+  return registry
+}
+
+describe('Kilo', () => {
+  // Kilo's project config carries `live`; `echo` needs a renamed variable, which it refuses there.
+  let kiloTarget: string
+  let kiloDiagnostics: Diagnostic[]
+  interface KiloTool {
+    description: string
+    args: Record<string, z.ZodType>
+    execute(args: unknown, context: unknown): Promise<{ output: string; attachments: unknown[] }>
+  }
+  let kiloTools: Record<string, KiloTool>
+  const reports: string[] = []
+  const asked: string[] = []
+  const context = { abort: new AbortController().signal, metadata: () => undefined, ask: async ({ permission }: { permission: string }) => void asked.push(permission) }
+
+  beforeAll(async () => {
+    kiloTarget = await tempDir('oac-bridge-kilo-')
+    process.env.BRIDGE_SERVERS = join(fixture, 'servers')
+    try {
+      ;({ diagnostics: kiloDiagnostics } = await compile({ registry: 'registry.ts:registry', root: fixture, target: kiloTarget, config: 'kilo', harnesses: ['kilo'] }))
+    } finally {
+      delete process.env.BRIDGE_SERVERS
+    }
+    // Kilo installs its plugin package beside the project's plugins; here the repository's stands in for it.
+    await symlink(join(repoRoot, 'node_modules'), join(kiloTarget, 'node_modules'), 'dir')
+    process.env.BRIDGE_ECHO_NOTE = NOTE
+    try {
+      await withBridgeEnvironment(reports, async () => {
+        const plugin = (await import(pathToFileURL(join(kiloTarget, '.kilo/plugins/oac-tools-mcp.ts')).href)) as Record<string, (ctx: { directory: string }) => Promise<{ tool: Record<string, KiloTool> }>>
+        ;({ tool: kiloTools } = await plugin.OacMcpBridge!({ directory: kiloTarget }))
+      })
+    } finally {
+      delete process.env.BRIDGE_ECHO_NOTE
+    }
+  })
+
+  it('puts the server it can carry in its config and bridges the other, with no warning and no value in a file', async () => {
+    expect(kiloDiagnostics.filter((d) => d.code === 'mcp-server-left-out')).toEqual([])
+    expect(Object.keys(JSON.parse(await readFile(join(kiloTarget, '.kilo/kilo.json'), 'utf8')).mcp)).toEqual(['live'])
+    const plugin = await readFile(join(kiloTarget, '.kilo/plugins/oac-tools-mcp.ts'), 'utf8')
+    expect(plugin).toContain('servers: ["echo"]')
+    expect(plugin).not.toContain(NOTE)
+    expect(await readFile(join(kiloTarget, 'scripts/mcp_bridge.mjs'), 'utf8')).toContain('"env": "BRIDGE_ECHO_NOTE"')
+  })
+
+  it("registers the bridged server's tools as Kilo names an MCP server's, each argument its JSON Schema", () => {
+    expect(reports).toEqual([])
+    expect(Object.keys(kiloTools)).toEqual(['echo_echo'])
+    // What Kilo 7.7.7 hands the model for a plugin tool: its zod arguments as JSON Schema, with each schema's metadata.
+    const object = z.object(kiloTools.echo_echo!.args)
+    const schema = z.toJSONSchema(object, { io: 'input', metadata: metadataOf(object) })
+    expect(schema).toMatchObject({ properties: { text: { type: 'string', description: 'What to echo.' }, times: { type: 'integer' } }, required: ['text'] })
+  })
+
+  it('asks under the tool name, and forwards a call with the variable from the environment at run time', async () => {
+    const result = await kiloTools.echo_echo!.execute({ text: 'ab', times: 2 }, context)
+    expect(result.output).toBe(`${NOTE}: abab`)
+    expect(asked).toEqual(['echo_echo'])
   })
 })
 

@@ -43,6 +43,11 @@ export const kilo = {
       header: { says: "refuses an environment reference in a project's config (it skips the whole file)", project: true },
     },
     toolNames: OPENCODE_TOOL_NAMES,
+    // A server its project config cannot carry goes through our bridge plugin (`.kilo/plugins/<server>-mcp.ts`),
+    // whose tools are `<server>_<tool>` as Kilo names an MCP server's. Kilo 7.7.7 awaits each plugin's
+    // function with no limit of its own (its plugin service, `tryPromise` per plugin), so the bridge's bound is pi's.
+    unfilledRoute: 'bridge',
+    bridge: { waitMs: 5_000, nameMax: 64 },
   },
   // Kilo's plugins are opencode's; it loads them from `.kilo/plugins/` (not `.opencode/plugins/`).
   hooks: { ...opencode.hooks, registration: { kind: 'plugin', file: (server) => `.kilo/plugins/${server}-hooks.ts` } },

@@ -311,9 +311,17 @@ export interface McpSupport {
   /**
    * The references its configuration cannot fill, each with why, in words that follow the harness's
    * name; `project`: only in a project's (or a plugin's) configuration, not in a home's (the user's). A server
-   * with such a reference is left out of that harness (compile warns, `mcp-server-left-out`).
+   * with such a reference is left out of that harness (compile warns, `mcp-server-left-out`), unless
+   * `unfilledRoute` bridges it.
    */
   unfilled?: Partial<Record<McpReferencePlace, { says: string; project?: true }>>
+  /**
+   * What becomes of a server its configuration cannot carry in a project (`unfilled`): `bridge`, our
+   * extension connects to it (as for route `bridge`, with `bridge`'s limits) and registers its tools
+   * under the names the harness gives an MCP server's, so its agents' permissions name them as usual;
+   * absent, the server is left out of the harness.
+   */
+  unfilledRoute?: 'bridge'
   /** The project files (route `config`) it reads servers from, each merged with every server it can carry. */
   files?: readonly McpConfigFile[]
   /**

@@ -3,20 +3,21 @@ import { harness } from '../../compile/harnesses/index.js'
 import type { McpBridgeSupport } from '../../compile/harnesses/types.js'
 import type { Plan } from '../../compile/plan.js'
 import { targetOf } from '../../compile/target.js'
+import { bridgedServers } from '../mcp-scope.js'
 import type { Harness } from '../../define/types.js'
 import { jsString } from './escape.js'
 import { generatedHeader } from './bridge.js'
 
 /*
- * What the bridge extensions of pi, oh-my-pi and Cline share: the header naming the servers, the
+ * What the bridge extensions of pi, oh-my-pi, Cline and Kilo share: the header naming the servers, the
  * import of `scripts/mcp_bridge.mjs` (one script for the three, with the SDK's client bundled: nothing
  * from the project's node_modules), and the call that connects, with the harness's limits from its
  * description. Each emitter wraps the tools it gets into its harness's own tool shape.
  */
 
-/** True when `id` gets the plan's MCP servers through the bridge. */
+/** True when `id` gets some of the plan's MCP servers through the bridge. */
 export function bridgesMcpServers(plan: Plan, id: Harness): boolean {
-  return (plan.mcpServers ?? []).length > 0 && harness(id).mcp.route === 'bridge'
+  return bridgedServers(plan, id).length > 0
 }
 
 /** The bridge file's name, beside the tools' (`<server>-mcp`): one per MCP server name, as the tools' extension. */
@@ -24,10 +25,11 @@ export function bridgeName(plan: Plan): string {
   return `${plan.serverName}-mcp`
 }
 
-/** The one-line header of a bridge extension. */
-export function bridgeHeader(plan: Plan): string {
-  const servers = (plan.mcpServers ?? []).map((server) => `${JSON.stringify(server.name)} (${server.source.file})`).join(', ')
-  return generatedHeader(`the MCP ${(plan.mcpServers ?? []).length === 1 ? 'server' : 'servers'} ${servers}`)
+/** The one-line header of harness `id`'s bridge extension, naming the servers it bridges. */
+export function bridgeHeader(plan: Plan, id: Harness): string {
+  const bridged = bridgedServers(plan, id)
+  const servers = bridged.map((server) => `${JSON.stringify(server.name)} (${server.source.file})`).join(', ')
+  return generatedHeader(`the MCP ${bridged.length === 1 ? 'server' : 'servers'} ${servers}`)
 }
 
 /** The types of what the bridge script gives, for the bottom of an extension (src/runtime/mcp-bridge.ts has them in full). */
@@ -59,6 +61,8 @@ export function connectCode(plan: Plan, id: Harness, at: string, options: { cwd:
     `const { connectMcpServers } = await import(${targetOf(plan).scriptUrl(jsString(script))}.href)`,
     `const bridge: McpBridge = await connectMcpServers({`,
     `  cwd: ${options.cwd},`,
+    // The script holds every server of the plan; a harness whose configuration carries some of them bridges the others alone.
+    `  servers: ${JSON.stringify(bridgedServers(plan, id).map((server) => server.name))},`,
     `  waitMs: ${support.waitMs},`,
     ...(support.limit ? [`  limit: ${JSON.stringify(support.limit)},`] : []),
     `  nameMax: ${support.nameMax},`,
