@@ -1,23 +1,21 @@
-import { readFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { compilePlan, type PlanOptions } from '../../src/compile/index.js'
+import type { PlanOptions } from '../../src/compile/index.js'
 import type { Diagnostic } from '../../src/diagnostics.js'
 import { emitAll } from '../../src/emit/index.js'
-import { loadRegistry } from '../../src/load/index.js'
+import { markedFixture } from '../util/marked-fixture.js'
 import { repoRoot } from '../util/project.js'
 
 const root = resolve(repoRoot, 'test/fixtures/mcp-servers')
 
-async function compile(exportName: string, options: Partial<PlanOptions> = {}) {
-  const loaded = await loadRegistry(`registries.ts:${exportName}`, root)
-  expect(loaded.diagnostics).toEqual([])
-  return compilePlan(loaded, { root, ...options })
-}
+const fixture = markedFixture(root, 'registries.ts')
+const { markedLine } = fixture
 
-async function markedLine(marker: string): Promise<number> {
-  const lines = (await readFile(join(root, 'registries.ts'), 'utf8')).split('\n')
-  return lines.findIndex((line) => line.trimEnd().endsWith(`// @${marker}`)) + 1
+/** Compiles a registry that loads cleanly: the plan and the compile's diagnostics. */
+async function compile(exportName: string, options: Partial<PlanOptions> = {}) {
+  const { loaded, ...compiled } = await fixture.compile(exportName, options)
+  expect(loaded.diagnostics).toEqual([])
+  return compiled
 }
 
 const errors = (diagnostics: Diagnostic[]) => diagnostics.filter((d) => d.severity === 'error')

@@ -1,41 +1,15 @@
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { compilePlan, type PlanOptions } from '../../src/compile/index.js'
-import type { Diagnostic } from '../../src/diagnostics.js'
+import { compilePlan } from '../../src/compile/index.js'
 import { loadRegistry } from '../../src/load/index.js'
+import { markedFixture } from '../util/marked-fixture.js'
 import { repoRoot } from '../util/project.js'
 
 const root = resolve(repoRoot, 'test/fixtures/rules')
 const FILE = 'agents/registries.ts'
 
-/** The 1-based line of the fixture file that carries `// @marker`, found by reading the file. */
-async function markedLine(marker: string): Promise<number> {
-  const lines = (await readFile(join(root, FILE), 'utf8')).split('\n')
-  const index = lines.findIndex((line) => line.trimEnd().endsWith(`// @${marker}`))
-  if (index < 0) throw new Error(`no @${marker} in ${FILE}`)
-  return index + 1
-}
-
-async function compile(exportName: string, options: Partial<PlanOptions> = {}) {
-  const loaded = await loadRegistry(`${FILE}:${exportName}`, root)
-  return { loaded, ...compilePlan(loaded, { root, ...options }) }
-}
-
-/** Compiles, expects no plan, and returns the diagnostics with `code`, each with a fix. */
-async function failing(exportName: string, code: string, options: Partial<PlanOptions> = {}): Promise<Diagnostic[]> {
-  const result = await compile(exportName, options)
-  expect(result.loaded.diagnostics).toEqual([])
-  expect(result.plan).toBeUndefined()
-  const found = result.diagnostics.filter((d) => d.code === code)
-  expect(found.length, JSON.stringify(result.diagnostics, null, 2)).toBeGreaterThan(0)
-  for (const d of found) expect(d.fix).toBeTruthy()
-  return found
-}
-
-async function expectAt(d: Diagnostic, marker: string, severity: Diagnostic['severity'] = 'error') {
-  expect(d).toMatchObject({ severity, file: FILE, line: await markedLine(marker) })
-}
+const { markedLine, compile, failing, expectAt } = markedFixture(root, FILE)
 
 describe('rules in the plan', () => {
   it('plans an always-on rule and a path rule (its text read from its file), and warns where a harness cannot scope by path', async () => {
