@@ -26,6 +26,13 @@ export const VENDOR_FOLDER = 'vendor'
  * which it treats as reserved. */
 export const REQUIRE_BANNER = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);"
 
+/**
+ * What every vendor file's build shares: one bundle for Node 20, in memory, with its inputs listed.
+ * Minified: nobody reviews a vendor file line by line, and whitespace minification also drops
+ * esbuild's `// path` comments, which would name where the package is installed.
+ */
+const VENDOR_BUILD = { write: false, bundle: true, platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true, metafile: true, logLevel: 'silent' } satisfies BuildOptions
+
 /** The group of the MCP server's build in the vendorCache. */
 const SERVER_GROUP = 'mcp-server'
 
@@ -278,20 +285,7 @@ export class Vendor {
           return recorded.text
         }
         debugBundle('%s, as one text', module)
-        const result = await esbuild({
-          entryPoints: [file],
-          absWorkingDir: packageRoot,
-          write: false,
-          bundle: true,
-          platform: 'node',
-          target: 'node20',
-          ...options,
-          // As a vendor file: its lines are nobody's to review, and esbuild's `// path` comments would name where the package is installed.
-          minifyWhitespace: true,
-          minifySyntax: true,
-          metafile: true,
-          logLevel: 'silent',
-        })
+        const result = await esbuild({ ...VENDOR_BUILD, entryPoints: [file], absWorkingDir: packageRoot, ...options })
         const built = result.outputFiles[0]!.text
         await vendorCache.write(cacheFolderOf(packageRoot), group, file, inputFiles(result.metafile, packageRoot), { text: built })
         return built
@@ -341,22 +335,13 @@ export class Vendor {
     const folder = packageFolder(pkg)
     const result = await esbuild({
       entryPoints: modules.map((module) => ({ in: module.file, out: posix.relative(folder, module.path).replace(/\.mjs$/, '') })),
+      ...VENDOR_BUILD,
       absWorkingDir: pkg.dir,
       outdir: join(pkg.dir, '.oac-vendor', ...folder.split('/')),
-      write: false,
-      bundle: true,
       splitting: true,
       format: 'esm',
-      platform: 'node',
-      target: 'node20',
       outExtension: { '.js': '.mjs' },
       chunkNames: 'chunk-[hash]',
-      metafile: true,
-      // Nobody reviews a vendor file line by line: whitespace minification also drops esbuild's
-      // `// path` comments, which would name where the package is installed.
-      minifyWhitespace: true,
-      minifySyntax: true,
-      logLevel: 'silent',
       plugins: [this.plugin(`${folder}/index.mjs`, needs)],
     })
     // A bundled CommonJS module's `require` of a built-in needs a `require` in scope; only such a
@@ -388,6 +373,7 @@ export class Vendor {
     }
     debugBundle('vendor file %s', path)
     const result = await esbuild({
+      ...VENDOR_BUILD,
       // The jitless module first: ES modules run in import order, and the SDK builds its schemas as it loads.
       stdin: {
         contents: `import ${jsString(JITLESS_MODULE)}\nexport { startMcpServer } from ${jsString(ownModule('runtime/mcp-server'))}\n`,
@@ -399,15 +385,7 @@ export class Vendor {
       banner: { js: '"use strict";' },
       absWorkingDir: packageRoot,
       outfile: join(packageRoot, '.oac-vendor', ...path.split('/')),
-      write: false,
-      bundle: true,
       format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      minifyWhitespace: true,
-      minifySyntax: true,
-      metafile: true,
-      logLevel: 'silent',
       plugins: [validatorPlugin(SDK_SERVER_MODULE, `export { NoElicitationValidator as AjvJsonSchemaValidator } from ${jsString(ownModule('runtime/mcp-server'))}`)],
     })
     this.serverBuild = result.outputFiles.map((file) => relocate(file, join(packageRoot, '.oac-vendor')))
@@ -433,18 +411,7 @@ export class Vendor {
     }
     debugBundle('vendor files %s, %s', startPath, path)
     const bridge = ownModule('runtime/mcp-bridge')
-    const common = {
-      absWorkingDir: packageRoot,
-      write: false,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      minifyWhitespace: true,
-      minifySyntax: true,
-      metafile: true,
-      logLevel: 'silent',
-    } satisfies BuildOptions
+    const common = { ...VENDOR_BUILD, absWorkingDir: packageRoot, format: 'esm' } satisfies BuildOptions
     const results = await Promise.all([
       esbuild({ ...common, entryPoints: [ownModule('runtime/mcp-bridge-start')], outfile: join(packageRoot, '.oac-vendor', ...startPath.split('/')), plugins: [sdkSpawnPlugin()] }),
       esbuild({
