@@ -2,6 +2,7 @@
 // every ratio is taken from contenders run side by side in the same process, in rotating order.
 import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { revisionMarker } from './generate.mjs'
@@ -583,25 +584,51 @@ await server.connect(new StdioServerTransport())
  * bound, which emits session_start), prints its tools' names and exits.
  */
 const PI_START = `import { createAgentSession, SessionManager } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'node_modules/@mariozechner/pi-coding-agent/dist/index.js')).href)}
-const { session } = await createAgentSession({ cwd: process.cwd(), agentDir: process.env.PI_CODING_AGENT_DIR, sessionManager: SessionManager.inMemory() })
+const { session, extensionsResult } = await createAgentSession({ cwd: process.cwd(), agentDir: process.env.PI_CODING_AGENT_DIR, sessionManager: SessionManager.inMemory() })
 await session.bindExtensions({})
-console.log(JSON.stringify(session.getAllTools().map((tool) => tool.name)))
+console.log(JSON.stringify(extensionsResult.extensions.map((extension) => extension.path)))
 process.exit(0)
 `
 
 /**
+ * A model on loopback for pi's print mode: it answers each chat request with one word at once, and
+ * hands \`onRequest\` the names of the tools the request offered, as soon as it has read the request.
+ */
+async function oneWordModel(onRequest) {
+  const server = createServer((req, res) => {
+    let body = ''
+    req.setEncoding('utf8').on('data', (chunk) => (body += chunk))
+    req.on('end', () => {
+      onRequest({ at: performance.now(), tools: (JSON.parse(body).tools ?? []).map((tool) => tool.function?.name) })
+      const chunk = (choice) => `data: ${JSON.stringify({ id: 'chatcmpl_bench', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [choice] })}\n\n`
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.end(chunk({ index: 0, delta: { role: 'assistant', content: 'ok' }, finish_reason: null }) + chunk({ index: 0, delta: {}, finish_reason: 'stop' }) + 'data: [DONE]\n\n')
+    })
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((resolve) => server.close(resolve)) }
+}
+
+/**
  * pi_bridge_start_vs_pi: pi's start (a fresh process: pi's SDK loads the project's extensions and binds
- * them, as its CLI does before the first prompt; the session lists its tools) in a project whose registry has one stdio MCP server (our bridge extension
- * connects to it and registers its tool) / in the same project without the server (no extension).
- * pi_bridge_cost_vs_server_start: what the bridge adds to pi's start / the server's own start (spawn ->
- * tools/list answered, by a bare JSON-RPC peer): the bridge starts the server while pi loads, so its
- * cost should stay within the server's start.
+ * them, as its CLI does before it shows its prompt) in a project whose registry has one stdio MCP server
+ * (our bridge extension) / in the same project without the server (no extension).
+ * pi_bridge_cost_vs_server_start: what the bridge adds to that start / the server's own start (spawn ->
+ * tools/list answered, by a bare JSON-RPC peer).
+ * pi_bridge_prompt_cost_vs_server_start: the same for the first prompt: pi's CLI in print mode, from its
+ * spawn to the model's request, which must offer the server's tool: what the bridge adds there / the
+ * server's own start. A tool cannot be offered before its server has listed it, and the server starts
+ * only when pi loads the extension, so this one stays above what the server's start alone takes by what
+ * pi has left to do by then.
  */
 export async function piBridge({ rounds, node, log }) {
   const dir = await tempDir('pi-bridge')
+  const requests = []
+  const model = await oneWordModel((request) => requests.push(request))
   try {
     mkdirSync(join(dir, 'project', 'agents'), { recursive: true })
     mkdirSync(join(dir, 'agent'), { recursive: true })
+    writeFileSync(join(dir, 'agent', 'models.json'), JSON.stringify({ providers: { bench: { baseUrl: `${model.url}/v1`, api: 'openai-completions', apiKey: 'bench-key', models: [{ id: 'bench' }] } } }))
     writeFileSync(join(dir, 'project', 'package.json'), '{ "type": "module" }\n')
     const server = join(dir, 'project', 'notes-server.mjs')
     writeFileSync(server, NOTES_SERVER)
@@ -618,12 +645,23 @@ export async function piBridge({ rounds, node, log }) {
     const without = await compileInto({ dir: join(dir, 'project'), registry: 'agents/registry.ts:without' }, 'pi-bridge-without', { harnesses: ['pi'] })
     const startScript = join(dir, 'pi-start.mjs')
     writeFileSync(startScript, PI_START)
+    // A wide bound, so that a round on a loaded machine measures a slow start rather than a server left out.
+    const env = { ...process.env, PI_CODING_AGENT_DIR: join(dir, 'agent'), OAC_MCP_BRIDGE_WAIT_MS: '60000' }
     const piStart = async (cwd, expectBridged) => {
-      // A wide bound, so that a round on a loaded machine measures a slow start rather than a server left out.
-      const env = { ...process.env, PI_CODING_AGENT_DIR: join(dir, 'agent'), OAC_MCP_BRIDGE_WAIT_MS: '60000' }
       const { stdout } = await runProcess(node, [startScript], { cwd, env })
-      const bridged = JSON.parse(stdout.trim().split('\n').at(-1)).includes('notes_read_note')
-      if (bridged !== expectBridged) throw new Error(`pi in ${cwd} ${bridged ? 'has' : 'lacks'} the bridged tool notes_read_note:\n${stdout}`)
+      const bridged = JSON.parse(stdout.trim().split('\n').at(-1)).some((path) => path.endsWith('oac-tools-mcp.ts'))
+      if (bridged !== expectBridged) throw new Error(`pi in ${cwd} ${bridged ? 'loaded' : 'did not load'} the bridge extension:\n${stdout}`)
+    }
+    const cli = join(repoRoot, 'node_modules/@mariozechner/pi-coding-agent/dist/cli.js')
+    const toRequest = { 'pi -p with the bridge and one server': [], 'pi -p': [] }
+    const piPrompt = (name, cwd, expectBridged) => async () => {
+      requests.length = 0
+      const since = performance.now()
+      await runProcess(node, [cli, '-p', '--offline', '--no-session', '--model', 'bench/bench', 'Go.'], { cwd, env })
+      if (requests.length !== 1) throw new Error(`pi -p in ${cwd} made ${requests.length} model requests`)
+      const [{ at, tools }] = requests
+      if (tools.includes('notes_read_note') !== expectBridged) throw new Error(`pi -p in ${cwd}: the model was offered ${tools.join(', ')}`)
+      toRequest[name].push(at - since)
     }
     const serverStart = async () => {
       const peer = new StdioPeer(node, [server], { cwd: dir })
@@ -636,21 +674,36 @@ export async function piBridge({ rounds, node, log }) {
       }
     }
     const samples = await rotate(
-      { 'pi with the bridge and one server': () => piStart(withBridge, true), pi: () => piStart(without, false), 'the server alone': serverStart },
+      {
+        'pi with the bridge and one server': () => piStart(withBridge, true),
+        pi: () => piStart(without, false),
+        'the server alone': serverStart,
+        'pi -p with the bridge and one server': piPrompt('pi -p with the bridge and one server', withBridge, true),
+        'pi -p': piPrompt('pi -p', without, false),
+      },
       { rounds, warmup: 1, log },
     )
     const withMs = median(samples['pi with the bridge and one server'])
     const piMs = median(samples.pi)
     const serverMs = median(samples['the server alone'])
+    // The warm-up round's are the first of each.
+    const promptWithMs = median(toRequest['pi -p with the bridge and one server'].slice(1))
+    const promptMs = median(toRequest['pi -p'].slice(1))
     await Promise.all([removeDir(withBridge), removeDir(without)])
     return {
-      values: { pi_bridge_start_vs_pi: withMs / piMs, pi_bridge_cost_vs_server_start: (withMs - piMs) / serverMs },
+      values: {
+        pi_bridge_start_vs_pi: withMs / piMs,
+        pi_bridge_cost_vs_server_start: (withMs - piMs) / serverMs,
+        pi_bridge_prompt_cost_vs_server_start: (promptWithMs - promptMs) / serverMs,
+      },
       details: [
-        `pi start under node ${await nodeVersion(node)} (its SDK loads and binds the project's extensions, lists the tools): ${ms(withMs)} with the bridge and one stdio MCP server, ${ms(piMs)} without, ` +
-          `+${ms(withMs - piMs)}; the server's own start (spawn -> tools/list) ${ms(serverMs)} (median of ${rounds})`,
+        `pi start under node ${await nodeVersion(node)} (its SDK loads and binds the project's extensions): ${ms(withMs)} with the bridge and one stdio MCP server, ${ms(piMs)} without, ` +
+          `+${ms(withMs - piMs)}; the server's own start (spawn -> tools/list) ${ms(serverMs)}; pi -p to the model's first request ${ms(promptWithMs)} with the bridge (the server's tool offered), ` +
+          `${ms(promptMs)} without, +${ms(promptWithMs - promptMs)} (medians of ${rounds})`,
       ],
     }
   } finally {
+    await model.close()
     await removeDir(dir)
   }
 }

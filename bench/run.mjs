@@ -47,6 +47,7 @@ const GOALS = {
   hook_in_process_vs_tool_call: { goal: 'report' },
   pi_bridge_start_vs_pi: { goal: 'report' },
   pi_bridge_cost_vs_server_start: { goal: '<= 1', pass: (v) => v <= 1 },
+  pi_bridge_prompt_cost_vs_server_start: { goal: 'report' },
   peak_rss_mb_1000_tools: { goal: 'report' },
   tree_bytes_1000_tools: { goal: 'report' },
 }
@@ -138,7 +139,7 @@ const benchmarks = [
     },
   },
   { keys: ['hook_in_process_vs_tool_call'], runtime: true, run: (target) => hookInProcess({ small, target, rounds: runs * 3 + 1, node: runtimeNode, log }) },
-  { keys: ['pi_bridge_start_vs_pi', 'pi_bridge_cost_vs_server_start'], run: () => piBridge({ rounds: runs * 3 + 1, node: runtimeNode, log }) },
+  { keys: ['pi_bridge_start_vs_pi', 'pi_bridge_cost_vs_server_start', 'pi_bridge_prompt_cost_vs_server_start'], run: () => piBridge({ rounds: runs * 3 + 1, node: runtimeNode, log }) },
 ]
 
 const values = Object.fromEntries(Object.keys(GOALS).filter((key) => otherNode || !key.endsWith('_bench_node')).map((key) => [key, null]))

@@ -17,6 +17,7 @@ import {
   HOOK_FOLDER,
   hookLauncherSource,
   MCP_BRIDGE_ENTRY,
+  MCP_BRIDGE_FILE,
   MCP_SERVER_ENTRY,
   mcpBridgeSource,
   mcpServerSource,
@@ -200,7 +201,7 @@ export class ScriptBundler {
     if (plan.tools.length === 0 && plan.hooks.length === 0) {
       this.tools.clear()
       // Servers someone else wrote, and no code of the registry's: the bridge alone.
-      const bridge = needsMcpBridge(plan) ? [{ path: `${MCP_BRIDGE_ENTRY}.mjs`, text: mcpBridgeSource(plan, context) }, ...(await this.vendor.buildBridge())] : []
+      const bridge = needsMcpBridge(plan) ? [{ path: MCP_BRIDGE_FILE, text: mcpBridgeSource(plan, context) }, ...(await this.vendor.buildBridge())] : []
       return { files: owned(bridge), inputs: [], diagnostics: [] }
     }
     // The maps name the tools' modules as seen from a tree at the project root (the default target),
@@ -245,7 +246,7 @@ export class ScriptBundler {
       const files = plan.tools.map((tool) => ({ path: `${tool.name}.mjs`, text: toolLauncherSource(plan, tool, context) }))
       for (const hook of plan.hooks) files.push({ path: `${HOOK_FOLDER}/${hook.name}.mjs`, text: hookLauncherSource(plan, hook, context, hookRuntime) })
       if (needsMcpServer(plan)) files.push({ path: `${MCP_SERVER_ENTRY}.cjs`, text: mcpServerSource(plan, context) })
-      if (needsMcpBridge(plan)) files.push({ path: `${MCP_BRIDGE_ENTRY}.mjs`, text: mcpBridgeSource(plan, context) })
+      if (needsMcpBridge(plan)) files.push({ path: MCP_BRIDGE_FILE, text: mcpBridgeSource(plan, context) })
       this.planFiles = { plan, hookRuntime, files }
     }
     return this.planFiles.files

@@ -62,7 +62,7 @@ interface PackageInfo {
 /** What the vendor files of a plan depend on besides the packages its tools import. */
 export interface VendorOptions {
   withServer: boolean
-  /** The plan has MCP servers someone else wrote for a harness bridged to them (`scripts/mcp_bridge.mjs`). */
+  /** The plan has MCP servers someone else wrote for a harness bridged to them (`scripts/mcp_bridge.cjs`). */
   withBridge: boolean
   schemaPackages: ReadonlySet<SchemaPackage>
   /** The plan has hooks: what their scripts carry in themselves is built too (hookRuntime, ownIndex). */
@@ -181,7 +181,7 @@ export class Vendor {
   runtimeFiles(): RuntimeFiles {
     const folder = packageFolder(this.own())
     const check = Object.fromEntries(Object.entries(INPUT_CHECKS).map(([schemaPackage, name]) => [schemaPackage, `${folder}/${name}.mjs`]))
-    return { start: `${folder}/start.mjs`, script: `${folder}/script.mjs`, mcpServer: `${folder}/mcp-server.cjs`, mcpBridge: `${folder}/mcp-bridge.mjs`, mcpBridgeStart: `${folder}/mcp-bridge-start.mjs`, check: check as RuntimeFiles['check'] }
+    return { start: `${folder}/start.mjs`, script: `${folder}/script.mjs`, mcpServer: `${folder}/mcp-server.cjs`, mcpBridge: `${folder}/mcp-bridge.mjs`, mcpBridgeStart: `${folder}/mcp-bridge-start.cjs`, check: check as RuntimeFiles['check'] }
   }
 
   /**
@@ -394,11 +394,11 @@ export class Vendor {
   }
 
   /**
-   * The MCP bridge's runtime as two ES modules (the harnesses import them: pi through its loader,
-   * oh-my-pi in Bun, Cline in its plugin sandbox): `mcp-bridge-start.mjs`, small, which starts the stdio
-   * servers with the spawn of the SDK's stdio transport (cross-spawn, CommonJS: it gets a `require`), and
-   * `mcp-bridge.mjs`, the SDK's client and the parts of zod it uses, loaded while the servers start. Like
-   * the server: the SDK's ajv validator swapped for the bridge's own, zod jitless.
+   * The MCP bridge's runtime as two files: `mcp-bridge-start.cjs`, small and CommonJS (the generated
+   * `mcp_bridge.cjs` requires it with Node's own loader, see entries.ts), which starts the stdio servers
+   * with the spawn of the SDK's stdio transport (cross-spawn), and `mcp-bridge.mjs`, the SDK's client and
+   * the parts of zod it uses, an ES module imported while the servers start. Like the server: the SDK's
+   * ajv validator swapped for the bridge's own, zod jitless.
    */
   async buildBridge(): Promise<ScriptFile[]> {
     if (this.bridgeBuild) return this.bridgeBuild
@@ -411,11 +411,12 @@ export class Vendor {
     }
     debugBundle('vendor files %s, %s', startPath, path)
     const bridge = ownModule('runtime/mcp-bridge')
-    const common = { ...VENDOR_BUILD, absWorkingDir: packageRoot, format: 'esm' } satisfies BuildOptions
+    const common = { ...VENDOR_BUILD, absWorkingDir: packageRoot } satisfies BuildOptions
     const results = await Promise.all([
-      esbuild({ ...common, entryPoints: [ownModule('runtime/mcp-bridge-start')], outfile: join(packageRoot, '.oac-vendor', ...startPath.split('/')), plugins: [sdkSpawnPlugin()] }),
+      esbuild({ ...common, format: 'cjs', entryPoints: [ownModule('runtime/mcp-bridge-start')], outfile: join(packageRoot, '.oac-vendor', ...startPath.split('/')), plugins: [sdkSpawnPlugin()] }),
       esbuild({
         ...common,
+        format: 'esm',
         stdin: { contents: `import ${jsString(JITLESS_MODULE)}\nexport { bridgeServers } from ${jsString(bridge)}\n`, resolveDir: packageRoot, loader: 'js' },
         outfile: join(packageRoot, '.oac-vendor', ...path.split('/')),
         plugins: [validatorPlugin(SDK_CLIENT_MODULE, `export { ForwardingValidator as AjvJsonSchemaValidator } from ${jsString(bridge)}`)],
@@ -424,7 +425,8 @@ export class Vendor {
     this.bridgeBuild = results.flatMap((result) =>
       result.outputFiles.map((file) => {
         const built = relocate(file, join(packageRoot, '.oac-vendor'))
-        return built.text.includes('__require') ? { ...built, text: `${REQUIRE_BANNER}\n${built.text}` } : built
+        // The ES module's CommonJS dependencies need a `require`; the CommonJS one has its own.
+        return built.path.endsWith('.mjs') && built.text.includes('__require') ? { ...built, text: `${REQUIRE_BANNER}\n${built.text}` } : built
       }),
     )
     const inputs = results.flatMap((result) => inputFiles(result.metafile, packageRoot))

@@ -4,7 +4,7 @@ import { targetOf } from '../compile/target.js'
 import { bridgeCode, bridgeImports, generatedHeader } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
-import { BRIDGE_TYPES, bridgeHeader, bridgeName, bridgesMcpServers, connectCode } from './codegen/mcp-bridge.js'
+import { BRIDGE_TYPES, bridgeHeader, bridgeName, bridgesMcpServers, connectCode, connectImports } from './codegen/mcp-bridge.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
 import type { OutputFile } from './types.js'
 
@@ -34,7 +34,7 @@ export function emitCline(plan: Plan): OutputFile[] {
  * The plugin module that gives Cline the tools of the registry's MCP servers (Cline reads MCP servers
  * from the user's settings only), written at `path`. Cline's sandbox takes the tools a plugin has
  * registered when its `setup` resolves, and gives the import and setup of all plugins 4 s: `setup`
- * connects to every server at once through `scripts/mcp_bridge.mjs` and registers each tool the servers
+ * connects to every server at once through `scripts/mcp_bridge.cjs` and registers each tool the servers
  * list within the bridge's shorter wait (see src/runtime/mcp-bridge.ts) as `<server>_<tool>`, with the
  * server's JSON Schema. A result is its text (an image as a line naming it); a failed call throws it.
  */
@@ -42,7 +42,7 @@ export function clineBridgeModule(plan: Plan, path: string): string {
   const taken = [...harness('cline').builtinTools, ...clineTools(plan).map((tool) => tool.name)]
   return [
     bridgeHeader(plan, 'cline'),
-    ...targetOf(plan).scriptUrlImports,
+    ...connectImports(plan),
     '',
     CLINE_TOOL_API,
     '',

@@ -4,7 +4,7 @@ import { targetOf } from '../compile/target.js'
 import { bridgeCode, bridgeImports, contentBlocksCode, generatedHeader } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
-import { BRIDGE_TYPES, bridgeHeader, bridgeName, bridgesMcpServers, connectCode } from './codegen/mcp-bridge.js'
+import { BRIDGE_TYPES, bridgeHeader, bridgeName, bridgesMcpServers, connectCode, connectImports } from './codegen/mcp-bridge.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
 import { zodSchemaCode } from './codegen/zod-code.js'
 import type { OutputFile, OwnedFile } from './types.js'
@@ -32,7 +32,7 @@ export function emitOmp(plan: Plan): OutputFile[] {
  * The tool factory that gives oh-my-pi the tools of the registry's MCP servers by name (18.2.3 mounts the
  * tools of its own MCP servers as `xd://` devices), written at `path`: an async factory returning a tool
  * list, which omp awaits while it loads its tools; it connects to every server at once through
- * `scripts/mcp_bridge.mjs` and returns each tool the servers list within the bridge's wait (see
+ * `scripts/mcp_bridge.cjs` and returns each tool the servers list within the bridge's wait (see
  * src/runtime/mcp-bridge.ts) as `<server>_<tool>`, with the server's JSON Schema as its parameters (as
  * omp's own MCP tools have), kept at hand (`essential`) like ours.
  */
@@ -40,7 +40,7 @@ export function ompBridgeFactory(plan: Plan, path: string): string {
   const taken = [...harness('omp').builtinTools, ...ompTools(plan).map((tool) => tool.name)]
   return [
     bridgeHeader(plan, 'omp'),
-    ...targetOf(plan).scriptUrlImports,
+    ...connectImports(plan),
     `import type { CustomTool, CustomToolFactory } from "@oh-my-pi/pi-coding-agent"`,
     '',
     'const factory: CustomToolFactory = async (pi) => {',

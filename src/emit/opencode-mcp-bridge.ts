@@ -1,15 +1,14 @@
 import { harness } from '../compile/harnesses/index.js'
 import type { Plan, PlannedTool } from '../compile/plan.js'
-import { targetOf } from '../compile/target.js'
 import { jsString } from './codegen/escape.js'
-import { BRIDGE_TYPES, bridgeHeader, connectCode } from './codegen/mcp-bridge.js'
+import { BRIDGE_TYPES, bridgeHeader, connectCode, connectImports } from './codegen/mcp-bridge.js'
 import type { OpencodeFamily } from './opencode.js'
 
 /**
  * The plugin that gives an opencode-family harness (Kilo) the tools of the MCP servers its project
  * configuration cannot carry, written at `path`. Kilo awaits a plugin's function while it starts and
  * takes the tools of its `tool` hook by their keys: the function connects to the servers through
- * `scripts/mcp_bridge.mjs` (within the bridge's bound, see src/runtime/mcp-bridge.ts) and returns each
+ * `scripts/mcp_bridge.cjs` (within the bridge's bound, see src/runtime/mcp-bridge.ts) and returns each
  * listed tool as `<server>_<tool>`, the name the harness gives an MCP server's tool, so that the agents'
  * `<server>_*` permissions and the approval rules name it as they would. Its `args` are one zod `unknown`
  * per property carrying the property's JSON Schema as metadata (Kilo 7.7.7 turns a plugin tool's zod
@@ -21,7 +20,7 @@ export function opencodeBridgePlugin(plan: Plan, family: OpencodeFamily, tools: 
   const taken = [...harness(family.harness).builtinTools, ...tools.map((tool) => tool.name)]
   return [
     bridgeHeader(plan, family.harness),
-    ...targetOf(plan).scriptUrlImports,
+    ...connectImports(plan),
     `import { tool } from ${jsString(family.pluginPackage)}`,
     '',
     'export const OacMcpBridge = async (ctx: { directory: string }) => {',

@@ -4,7 +4,7 @@ import { targetOf } from '../compile/target.js'
 import { bridgeCode, bridgeImports, contentBlocksCode, generatedHeader } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
-import { BRIDGE_TYPES, bridgeHeader, bridgeName, bridgesMcpServers, connectCode } from './codegen/mcp-bridge.js'
+import { BRIDGE_TYPES, bridgeHeader, bridgeName, bridgesMcpServers, connectCode, connectImports } from './codegen/mcp-bridge.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
 import { typeboxCode } from './codegen/typebox-code.js'
 import type { OutputFile } from './types.js'
@@ -37,23 +37,27 @@ export function emitPi(plan: Plan): OutputFile[] {
 
 /**
  * The extension that gives pi the tools of the registry's MCP servers (pi has no MCP), written at `path`.
- * Its factory starts connecting to every server at once through `scripts/mcp_bridge.mjs` and returns, so
- * that the servers start while pi loads the rest of its session; at `session_start`, which pi awaits
- * before the first prompt in every mode, it waits for them (within the bridge's bound, see
- * src/runtime/mcp-bridge.ts) and registers each listed tool as `<server>_<tool>`, with the server's JSON
- * Schema as its parameters (a tool registered then is active at once). A result is the server's content
+ * Its factory starts connecting to every server at once through `scripts/mcp_bridge.cjs` and returns;
+ * pi's start does not wait for them. Each listed tool is registered as `<server>_<tool>`, with the
+ * server's JSON Schema as its parameters, once the servers have answered (within the bridge's bound,
+ * see src/runtime/mcp-bridge.ts) and the session has started (a tool registered then is active at
+ * once); a prompt sent before that waits for them at `before_agent_start`, which pi awaits. A server's
+ * problem is a notice in pi's UI, or a line on stderr without one. A result is the server's content
  * blocks; a failed call is marked failed as our tools' are.
  */
 export function piBridgeExtension(plan: Plan, path: string): string {
   const taken = [...harness('pi').builtinTools, ...piTools(plan).map((tool) => tool.name)]
   return [
     bridgeHeader(plan, 'pi'),
-    ...targetOf(plan).scriptUrlImports,
+    ...connectImports(plan),
     `import type { ExtensionAPI } from "@mariozechner/pi-coding-agent"`,
     '',
     'export default function (pi: ExtensionAPI) {',
+    '  // What the bridge reports before the session can show it.',
+    '  const pending: string[] = []',
+    '  let say: ((message: string) => void) | undefined',
     '  const connecting = (async () => {',
-    connectCode(plan, 'pi', path, { cwd: 'process.cwd()', report: '(message: string) => console.error(`pi: ${message}`)', taken }, '    '),
+    connectCode(plan, 'pi', path, { cwd: 'process.cwd()', report: '(message: string) => (say ? say(message) : pending.push(message))', taken }, '    '),
     '    return bridge',
     '  })()',
     '  pi.on("session_shutdown", async () => (await connecting).close())',
@@ -61,10 +65,11 @@ export function piBridgeExtension(plan: Plan, path: string): string {
     '  const failed = new Set<string>()',
     '  pi.on("tool_result", (event) => (failed.delete(event.toolCallId) ? { isError: true } : undefined))',
     '  let registered = false',
-    '  pi.on("session_start", async () => {',
+    '  const register = async () => {',
+    '    const { tools } = await connecting',
     '    if (registered) return',
     '    registered = true',
-    '    for (const tool of (await connecting).tools) {',
+    '    for (const tool of tools) {',
     '      pi.registerTool({',
     '        name: tool.name,',
     '        label: tool.title ?? tool.name,',
@@ -81,7 +86,14 @@ export function piBridgeExtension(plan: Plan, path: string): string {
     '        },',
     '      })',
     '    }',
+    '  }',
+    '  pi.on("session_start", (_event, ctx) => {',
+    '    say = ctx.hasUI ? (message) => ctx.ui.notify(`pi: ${message}`, "warning") : (message) => console.error(`pi: ${message}`)',
+    '    for (const message of pending.splice(0)) say(message)',
+    '    // A failure to load the bridge shows at the first prompt (below), where pi reports it.',
+    '    register().catch(() => undefined)',
     '  })',
+    '  pi.on("before_agent_start", () => register())',
     '}',
     '',
     BRIDGE_TYPES,

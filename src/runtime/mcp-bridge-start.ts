@@ -4,7 +4,7 @@ import spawn from 'cross-spawn'
 /*
  * The first part of the MCP bridge (src/runtime/mcp-bridge.ts): it starts every stdio server, before
  * the SDK's client loads, so that a server starts while the harness loads the client rather than after.
- * No SDK here: this module is its own small vendor file, `mcp-bridge-start.mjs`, with only the spawn the
+ * No SDK here: this module is its own small vendor file, `mcp-bridge-start.cjs`, with only the spawn the
  * SDK's stdio transport uses (cross-spawn, which finds a Windows `.cmd` such as `npx`). Each server's
  * stdout is kept until the bridge's transport reads it.
  */

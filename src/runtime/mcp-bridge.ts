@@ -12,7 +12,7 @@ export type { BridgedServer, BridgeValue } from './mcp-bridge-start.js'
  * The MCP bridge: for a harness that shows its model no MCP tool by name (pi, oh-my-pi, Cline), its
  * generated extension connects to each MCP server someone else wrote with the official SDK client, lists
  * its tools, and registers each as one of the harness's own tools, forwarding calls and results. Bundled
- * with the SDK into `scripts/vendor/unplugin-oac@<version>/mcp-bridge.mjs`, which `scripts/mcp_bridge.mjs`
+ * with the SDK into `scripts/vendor/unplugin-oac@<version>/mcp-bridge.mjs`, which `scripts/mcp_bridge.cjs`
  * (the servers, as the plan has them) loads once it has started the stdio servers (mcp-bridge-start.ts),
  * and hands to every harness's extension: nothing is imported from the project's node_modules.
  */

@@ -33,7 +33,7 @@ const runtimeFiles: RuntimeFiles = {
   script: 'runtime/script.mjs',
   mcpServer: 'runtime/mcp-server.cjs',
   mcpBridge: 'runtime/mcp-bridge.mjs',
-  mcpBridgeStart: 'runtime/mcp-bridge-start.mjs',
+  mcpBridgeStart: 'runtime/mcp-bridge-start.cjs',
   check: { zod: 'runtime/check-zod.mjs', typebox: 'runtime/check-typebox.mjs', '@sinclair/typebox': 'runtime/check-sinclair-typebox.mjs' },
 }
 

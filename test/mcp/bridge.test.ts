@@ -65,20 +65,20 @@ async function written(): Promise<string[]> {
   return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name).slice(target.length + 1).split('\\').join('/'))
 }
 
-it('writes one bridge script that the three harnesses import, and no value of a variable', async () => {
+it('writes one bridge script that the three harnesses require, and no value of a variable', async () => {
   const files = await written()
   const extensions = ['.pi/extensions/oac-tools-mcp.ts', '.omp/tools/oac-tools-mcp/index.ts', '.cline/plugins/oac-tools-mcp.ts']
-  expect(files).toEqual(expect.arrayContaining(['scripts/mcp_bridge.mjs', ...extensions]))
+  expect(files).toEqual(expect.arrayContaining(['scripts/mcp_bridge.cjs', ...extensions]))
   // The servers, what starts the stdio ones, and the runtime with the SDK's client, which loads while they start.
   expect(files.filter((file) => file.includes('mcp-bridge') || file.includes('mcp_bridge')).sort()).toEqual([
-    'scripts/mcp_bridge.mjs',
-    expect.stringMatching(/^scripts\/vendor\/unplugin-oac@[^/]+\/mcp-bridge-start\.mjs$/),
+    'scripts/mcp_bridge.cjs',
+    expect.stringMatching(/^scripts\/vendor\/unplugin-oac@[^/]+\/mcp-bridge-start\.cjs$/),
     expect.stringMatching(/^scripts\/vendor\/unplugin-oac@[^/]+\/mcp-bridge\.mjs$/),
   ])
-  for (const extension of extensions) expect(await readFile(join(target, extension), 'utf8')).toContain('scripts/mcp_bridge.mjs')
+  for (const extension of extensions) expect(await readFile(join(target, extension), 'utf8')).toContain('scripts/mcp_bridge.cjs')
   for (const file of files) expect(await readFile(join(target, file), 'utf8'), file).not.toContain(NOTE)
   // The script names the variable, never its value.
-  expect(await readFile(join(target, 'scripts/mcp_bridge.mjs'), 'utf8')).toContain('"env": "BRIDGE_NOTE"')
+  expect(await readFile(join(target, 'scripts/mcp_bridge.cjs'), 'utf8')).toContain('"env": "BRIDGE_NOTE"')
 })
 
 /** True once the process `pid` has ended (a zombie nobody reaps has ended too), asked every 50 ms, up to 100 times. */
@@ -96,10 +96,10 @@ async function ends(pid: number): Promise<boolean> {
 }
 
 it('stops a server that does not end with its stdin when the harness exits', async () => {
-  const start = (await written()).find((file) => file.endsWith('/mcp-bridge-start.mjs'))!
+  const start = (await written()).find((file) => file.endsWith('/mcp-bridge-start.cjs'))!
   // A harness that starts the hanging server as the bridge does, says its pid, and exits.
   const harness = [
-    `const { startServers } = await import(${JSON.stringify(pathToFileURL(join(target, start)).href)})`,
+    `const { startServers } = (await import("node:module")).createRequire(import.meta.url)(${JSON.stringify(join(target, start))})`,
     `const [{ spawned }] = startServers([{ name: "hanging", transport: "stdio", command: process.execPath, args: [${JSON.stringify(join(fixture, 'servers/hanging.mjs'))}], env: {} }], process.cwd()).servers`,
     `await spawned.spawned`,
     `console.log(spawned.process.pid)`,
@@ -118,9 +118,9 @@ it("goes to each harness's home folder for a user, the bridge script in the home
     delete process.env.BRIDGE_SERVERS
   }
   for (const extension of ['.pi/agent/extensions/oac-tools-mcp.ts', '.omp/agent/tools/oac-tools-mcp/index.ts', '.cline/plugins/oac-tools-mcp.ts']) {
-    expect(await readFile(join(home, extension), 'utf8')).toContain('join(homedir(), ".local/share/oac/oac-tools/mcp_bridge.mjs")')
+    expect(await readFile(join(home, extension), 'utf8')).toContain('join(homedir(), ".local/share/oac/oac-tools/mcp_bridge.cjs")')
   }
-  expect(await readFile(join(home, '.local/share/oac/oac-tools/mcp_bridge.mjs'), 'utf8')).toContain('"name": "live"')
+  expect(await readFile(join(home, '.local/share/oac/oac-tools/mcp_bridge.cjs'), 'utf8')).toContain('"name": "live"')
 })
 
 it("warns that Cline's tools return text, for each server", () => {
@@ -147,22 +147,27 @@ describe('pi', () => {
     execute(id: string, params: unknown, signal: AbortSignal | undefined, onUpdate: undefined): Promise<{ content: unknown[] }>
   }
   const tools: Registered[] = []
-  const handlers = new Map<string, (event: { toolCallId?: string }) => unknown>()
+  const handlers = new Map<string, (event: { toolCallId?: string }, ctx?: { hasUI: boolean }) => unknown>()
   const reports: string[] = []
   let beforeSessionStart: number | undefined
+  let sessionStartGave: unknown
 
   beforeAll(() =>
     withBridgeEnvironment(reports, async () => {
       const extension = (await import(pathToFileURL(join(target, '.pi/extensions/oac-tools-mcp.ts')).href)) as { default(pi: unknown): void }
-      // The part of pi's ExtensionAPI the generated extension calls; pi emits session_start, and awaits it, before the first prompt.
+      // The part of pi's ExtensionAPI the generated extension calls. pi emits session_start once the
+      // extensions are loaded and before_agent_start before each prompt, and awaits what each handler returns.
       extension.default({ on: (event: string, handler: (event: { toolCallId?: string }) => unknown) => handlers.set(event, handler), registerTool: (tool: Registered) => tools.push(tool) })
       beforeSessionStart = tools.length
-      await handlers.get('session_start')?.({})
+      sessionStartGave = handlers.get('session_start')?.({}, { hasUI: false })
+      await handlers.get('before_agent_start')?.({})
     }),
   )
 
-  it('returns from its factory at once, and registers the tools at session_start', () => {
+  it("leaves pi's start alone (its factory and session_start return at once), and has the tools registered by the first prompt", () => {
     expect(beforeSessionStart).toBe(0)
+    // Nothing for pi to await: the hanging server, which holds the bridge to its bound, does not hold up the session.
+    expect(sessionStartGave).toBeUndefined()
     expect(tools.length).toBeGreaterThan(0)
   })
   afterAll(async () => {
@@ -285,7 +290,7 @@ describe('Kilo', () => {
     const plugin = await readFile(join(kiloTarget, '.kilo/plugins/oac-tools-mcp.ts'), 'utf8')
     expect(plugin).toContain('servers: ["echo"]')
     expect(plugin).not.toContain(NOTE)
-    expect(await readFile(join(kiloTarget, 'scripts/mcp_bridge.mjs'), 'utf8')).toContain('"env": "BRIDGE_ECHO_NOTE"')
+    expect(await readFile(join(kiloTarget, 'scripts/mcp_bridge.cjs'), 'utf8')).toContain('"env": "BRIDGE_ECHO_NOTE"')
   })
 
   it("registers the bridged server's tools as Kilo names an MCP server's, each argument its JSON Schema", () => {

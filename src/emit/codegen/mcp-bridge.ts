@@ -1,4 +1,4 @@
-import { MCP_BRIDGE_ENTRY } from '../../bundle/entries.js'
+import { MCP_BRIDGE_FILE } from '../../bundle/entries.js'
 import { harness } from '../../compile/harnesses/index.js'
 import type { McpBridgeSupport } from '../../compile/harnesses/types.js'
 import type { Plan } from '../../compile/plan.js'
@@ -10,9 +10,9 @@ import { generatedHeader } from './bridge.js'
 
 /*
  * What the bridge extensions of pi, oh-my-pi, Cline and Kilo share: the header naming the servers, the
- * import of `scripts/mcp_bridge.mjs` (one script for the three, with the SDK's client bundled: nothing
- * from the project's node_modules), and the call that connects, with the harness's limits from its
- * description. Each emitter wraps the tools it gets into its harness's own tool shape.
+ * load of `scripts/mcp_bridge.cjs` (one script for all, with the SDK's client bundled: nothing from the
+ * project's node_modules), and the call that connects, with the harness's limits from its description.
+ * Each emitter wraps the tools it gets into its harness's own tool shape.
  */
 
 /** True when `id` gets some of the plan's MCP servers through the bridge. */
@@ -33,7 +33,7 @@ export function bridgeHeader(plan: Plan, id: Harness): string {
 }
 
 /** The types of what the bridge script gives, for the bottom of an extension (src/runtime/mcp-bridge.ts has them in full). */
-export const BRIDGE_TYPES = `/** What scripts/mcp_bridge.mjs gives (unplugin-oac's src/runtime/mcp-bridge.ts). */
+export const BRIDGE_TYPES = `/** What scripts/mcp_bridge.cjs gives (unplugin-oac's src/runtime/mcp-bridge.ts). */
 interface McpBridge {
   tools: Array<{
     name: string
@@ -49,16 +49,23 @@ interface McpBridge {
 }
 `
 
+/** The imports the statements of connectCode need, for the top of an extension. */
+export function connectImports(plan: Plan): string[] {
+  return [`import { createRequire } from "node:module"`, ...targetOf(plan).scriptUrlImports]
+}
+
 /**
  * The statements that connect (for the body of an async factory): `bridge` is then the bridge with the
  * servers' tools. `cwd` and `report` are JS expressions (report takes a message); `taken` the names the
- * harness has already (its built-ins and our tools).
+ * harness has already (its built-ins and our tools). The script is loaded by Node's own `require`, not
+ * by the harness's loader (pi's and Cline's jiti compile every module they import, which would delay
+ * the servers' start by as long).
  */
 export function connectCode(plan: Plan, id: Harness, at: string, options: { cwd: string; report: string; taken: readonly string[] }, indent: string): string {
   const support: McpBridgeSupport = harness(id).mcp.bridge!
-  const script = targetOf(plan).scriptFrom(at, `${targetOf(plan).scriptsFolder}/${MCP_BRIDGE_ENTRY}.mjs`)
+  const script = targetOf(plan).scriptFrom(at, `${targetOf(plan).scriptsFolder}/${MCP_BRIDGE_FILE}`)
   return [
-    `const { connectMcpServers } = await import(${targetOf(plan).scriptUrl(jsString(script))}.href)`,
+    `const { connectMcpServers } = createRequire(${targetOf(plan).scriptUrl(jsString(script))})(${jsString(`./${MCP_BRIDGE_FILE}`)})`,
     `const bridge: McpBridge = await connectMcpServers({`,
     `  cwd: ${options.cwd},`,
     // The script holds every server of the plan; a harness whose configuration carries some of them bridges the others alone.
