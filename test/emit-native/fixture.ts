@@ -19,8 +19,8 @@ export const fixtureRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '
 export const richFixtureRoot = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'rich-results')
 
 /** The plan the real load and compile steps make of the fixture (its `test` config), or of another project (its default config). */
-export async function fixturePlan(options: Omit<PlanOptions, 'root'> = {}, root = fixtureRoot): Promise<Plan> {
-  const loaded = await loadRegistry('agents/registry.ts#registry', root)
+export async function fixturePlan(options: Omit<PlanOptions, 'root'> = {}, root = fixtureRoot, registry = 'agents/registry.ts#registry'): Promise<Plan> {
+  const loaded = await loadRegistry(registry, root)
   const compiled = compilePlan(loaded, { root, ...(root === fixtureRoot && { config: 'test' }), ...options })
   const diagnostics = [...loaded.diagnostics, ...compiled.diagnostics]
   if (!compiled.plan || hasErrors(diagnostics)) throw new OacError(diagnostics)

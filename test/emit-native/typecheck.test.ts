@@ -5,6 +5,7 @@ import type { Plan, PlannedHook } from '../../src/compile/plan.js'
 import { HOOK_EVENTS } from '../../src/define/hooks.js'
 import { emitHooks } from '../../src/emit/hooks.js'
 import { emitKilo } from '../../src/emit/kilo.js'
+import { emitPi } from '../../src/emit/pi.js'
 import type { OutputFile } from '../../src/emit/types.js'
 import { emitNative, fixturePlan, linkedTempDir, richFixtureRoot, run, writeFiles } from './fixture.js'
 
@@ -192,6 +193,15 @@ describe('generated TypeScript type-checks against the real type packages', () =
       '.omp/tools/forecast/index.ts',
       '.kilo/tools/forecast.ts',
     ])
+    const { code, output } = await typecheck(files)
+    expect(output).toBe('')
+    expect(code).toBe(0)
+  })
+
+  it("the MCP bridge's pi extension, and Kilo's plugin for the server its config cannot carry", async () => {
+    const plan = await fixturePlan({ harnesses: ['pi', 'kilo'] }, resolve(repoRoot, 'test/fixtures/mcp-servers'), 'registries.ts#all')
+    const files = [...emitPi(plan), ...emitKilo(plan)].filter((file) => file.path.endsWith('-mcp.ts'))
+    expect(files.map((file) => file.path)).toEqual(['.pi/extensions/oac-tools-mcp.ts', '.kilo/plugins/oac-tools-mcp.ts'])
     const { code, output } = await typecheck(files)
     expect(output).toBe('')
     expect(code).toBe(0)
