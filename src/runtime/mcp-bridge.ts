@@ -175,8 +175,8 @@ function connect(start: StartedServer) {
     connected,
     problem: (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error)
-      const said = (spawned?.stderr() ?? '').trim().split('\n').slice(-3).join(' / ')
-      return said === '' ? message : `${message} (its stderr: ${said})`
+      const said = lastWords(spawned?.stderr() ?? '')
+      return said === undefined ? message : `${message} (its stderr: ${said})`
     },
     unset: () => (unset.size === 0 ? '' : ` Not set in this environment: ${[...unset].join(', ')}.`),
     /**
@@ -188,6 +188,15 @@ function connect(start: StartedServer) {
       void client.close().catch(() => undefined)
     },
   }
+}
+
+/**
+ * What a server that failed said on stderr, in a line: its last line naming an error (a crash's
+ * message, which Node prints above the stack and its version line), else its last line.
+ */
+function lastWords(stderr: string): string | undefined {
+  const lines = stderr.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('at '))
+  return lines.findLast((line) => /error/i.test(line)) ?? lines.at(-1)
 }
 
 /** An HTTP server's transport: `Authorization: Bearer <value>` and its headers, filled from the environment. */
