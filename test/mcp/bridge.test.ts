@@ -3,6 +3,8 @@ import { readdir, readFile, symlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { compile } from '../../src/api.js'
@@ -301,6 +303,75 @@ describe('Kilo', () => {
     const result = await kiloTools.echo_echo!.execute({ text: 'ab', times: 2 }, context)
     expect(result.output).toBe(`${NOTE}: abab`)
     expect(asked).toEqual(['echo_echo'])
+  })
+})
+
+describe("a plugin folder's module for opencode and Kilo", () => {
+  // No bridge there: the `config` hook adds `live` and `echo` to the config each goes on with, whose MCP
+  // service starts them; Kilo takes `echo` (a renamed variable) too, its reference filled by the hook.
+  const ECHO_NOTE = 'echo-note-in-the-environment-only'
+  type Entry = { type: string; command: string[]; environment?: Record<string, string> }
+  let pluginDiagnostics: Diagnostic[]
+  let pluginDir: string
+
+  beforeAll(async () => {
+    pluginDir = await tempDir('oac-bridge-plugin-')
+    // The values are in the environment during the compile, and must reach no file.
+    Object.assign(process.env, { BRIDGE_SERVERS: join(fixture, 'servers'), BRIDGE_NOTE: NOTE, BRIDGE_ECHO_NOTE: ECHO_NOTE })
+    try {
+      ;({ diagnostics: pluginDiagnostics } = await compile({ registry: 'registry.ts:registry', root: fixture, target: pluginDir, config: 'kilo', harnesses: ['opencode', 'kilo'], plugin: { name: 'bridge-kit', version: '1.0.0' } }))
+    } finally {
+      for (const name of ['BRIDGE_SERVERS', 'BRIDGE_NOTE', 'BRIDGE_ECHO_NOTE']) delete process.env[name]
+    }
+  })
+
+  /** The `mcp` the module's config hook leaves in `config`, loaded and called in the harness's process (Kilo's sets KILO_PID), with the notes in its environment. */
+  async function mcpAfterHook(harness: 'opencode' | 'kilo', config: { mcp?: Record<string, unknown> }): Promise<Record<string, Entry>> {
+    Object.assign(process.env, { BRIDGE_NOTE: NOTE, BRIDGE_ECHO_NOTE: ECHO_NOTE, ...(harness === 'kilo' && { KILO_PID: String(process.pid) }) })
+    try {
+      // Each process loads the module anew: a query apart.
+      const module = (await import(`${pathToFileURL(join(pluginDir, 'opencode/index.mjs')).href}?${harness}`)) as Record<string, () => Promise<{ config?(config: unknown): Promise<void> }>>
+      expect(Object.keys(module)).toEqual(['OacConfig'])
+      await (await module.OacConfig!()).config!(config)
+    } finally {
+      for (const name of ['BRIDGE_NOTE', 'BRIDGE_ECHO_NOTE', 'KILO_PID']) delete process.env[name]
+    }
+    return config.mcp as Record<string, Entry>
+  }
+
+  it('carries every server with no warning, and no value in a file', async () => {
+    expect(pluginDiagnostics.filter((d) => ['plugin-unsupported', 'mcp-server-left-out'].includes(d.code))).toEqual([])
+    const entries = await readdir(pluginDir, { recursive: true, withFileTypes: true })
+    const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name))
+    expect(files.some((file) => file.endsWith('mcp_bridge.mjs') || file.includes('mcp-bridge'))).toBe(false)
+    for (const file of files) {
+      const text = await readFile(file, 'utf8')
+      expect(text, file).not.toContain(NOTE)
+      expect(text, file).not.toContain(ECHO_NOTE)
+    }
+  })
+
+  it("adds the servers as each one's config holds them, each reference filled from its environment, the user's own server of a name kept", async () => {
+    const mine = { type: 'local', command: ['my-live'] }
+    const opencode = await mcpAfterHook('opencode', { mcp: { live: mine } })
+    expect(opencode).toEqual({ live: mine, echo: { type: 'local', command: ['node', join(fixture, 'servers/echo.mjs')], environment: { BRIDGE_NOTE: ECHO_NOTE } } })
+    const kilo = await mcpAfterHook('kilo', {})
+    // Kilo's stdio server inherits its environment: `live`'s variable, under its own name, needs no entry.
+    expect(kilo).toEqual({ live: { type: 'local', command: ['node', join(fixture, 'servers/live.mjs')] }, echo: opencode.echo })
+  })
+
+  it('gives an entry that starts the server as opencode and Kilo start a local one (their environment and the entry\'s)', async () => {
+    const { echo } = await mcpAfterHook('kilo', {})
+    const [command, ...args] = echo!.command
+    const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined))
+    const client = new Client({ name: 'harness', version: '1.0.0' })
+    await client.connect(new StdioClientTransport({ command: command!, args, env: { ...inherited, ...echo!.environment } }))
+    try {
+      const result = await client.callTool({ name: 'echo', arguments: { text: 'ab' } })
+      expect(result.content).toEqual([{ type: 'text', text: `${ECHO_NOTE}: ab` }])
+    } finally {
+      await client.close()
+    }
   })
 })
 
