@@ -224,26 +224,12 @@ describe('Cline', () => {
   })
 })
 
-/**
- * The metadata of every zod schema within `schema`, in a registry of this zod, as Kilo 7.7.7 gathers it
- * before it makes a plugin tool's JSON Schema (its `meta()`: the plugin's zod keeps it in a registry of its own).
- */
-function metadataOf(schema: z.ZodType): z.core.$ZodRegistry<Record<string, unknown>> {
-  const registry = z.registry<Record<string, unknown>>()
-  const seen = new WeakSet<object>()
-  const visit = (value: unknown): void => {
-    if (typeof value !== 'object' || value === null || seen.has(value)) return
-    seen.add(value)
-    if ('_zod' in value) {
-      const meta = (value as { meta?: () => Record<string, unknown> | undefined }).meta?.()
-      if (meta) registry.add(value as z.ZodType, meta)
-      visit((value as { _zod: { def: unknown } })._zod.def)
-      return
-    }
-    for (const item of Object.values(value)) visit(item)
-  }
-  visit(schema)
-  return registry
+/** The schema a `$ref` of `root` points at (`#/...`, a JSON Pointer into `root`), or undefined where it points at nothing. */
+function resolvedRef(root: Record<string, unknown>, ref: unknown): unknown {
+  if (typeof ref !== 'string' || !ref.startsWith('#/')) return undefined
+  let at: unknown = root
+  for (const key of ref.slice(2).split('/')) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined
+  return at
 }
 
 describe('Kilo', () => {
@@ -256,6 +242,7 @@ describe('Kilo', () => {
     execute(args: unknown, context: unknown): Promise<{ output: string; attachments: unknown[] }>
   }
   let kiloTools: Record<string, KiloTool>
+  let showTool: (input: { toolID: string }, output: { jsonSchema?: unknown }) => Promise<void>
   const reports: string[] = []
   const asked: string[] = []
   const context = { abort: new AbortController().signal, metadata: () => undefined, ask: async ({ permission }: { permission: string }) => void asked.push(permission) }
@@ -273,8 +260,8 @@ describe('Kilo', () => {
     process.env.BRIDGE_ECHO_NOTE = NOTE
     try {
       await withBridgeEnvironment(reports, async () => {
-        const plugin = (await import(pathToFileURL(join(kiloTarget, '.kilo/plugins/oac-tools-mcp.ts')).href)) as Record<string, (ctx: { directory: string }) => Promise<{ tool: Record<string, KiloTool> }>>
-        ;({ tool: kiloTools } = await plugin.OacMcpBridge!({ directory: kiloTarget }))
+        const plugin = (await import(pathToFileURL(join(kiloTarget, '.kilo/plugins/oac-tools-mcp.ts')).href)) as Record<string, (ctx: { directory: string }) => Promise<{ tool: Record<string, KiloTool>; 'tool.definition': typeof showTool }>>
+        ;({ tool: kiloTools, 'tool.definition': showTool } = await plugin.OacMcpBridge!({ directory: kiloTarget }))
       })
     } finally {
       delete process.env.BRIDGE_ECHO_NOTE
@@ -290,13 +277,38 @@ describe('Kilo', () => {
     expect(await readFile(join(kiloTarget, 'scripts/mcp_bridge.mjs'), 'utf8')).toContain('"env": "BRIDGE_ECHO_NOTE"')
   })
 
-  it("registers the bridged server's tools as Kilo names an MCP server's, each argument its JSON Schema", () => {
+  /**
+   * The JSON Schema Kilo 7.7.7 sends the model for a plugin tool: the one it makes of the tool's zod
+   * arguments, unless a `tool.definition` hook hands back another (its tool registry calls every plugin's
+   * hook with `{ jsonSchema }` and sends the one there when it changed).
+   */
+  async function sentSchema(name: string): Promise<Record<string, unknown>> {
+    const output = { jsonSchema: z.toJSONSchema(z.object(kiloTools[name]!.args), { io: 'input' }) as unknown }
+    await showTool({ toolID: name }, output)
+    return output.jsonSchema as Record<string, unknown>
+  }
+
+  it("registers the bridged server's tools as Kilo names an MCP server's, and shows the model the server's own schema", async () => {
     expect(reports).toEqual([])
-    expect(Object.keys(kiloTools)).toEqual(['echo_echo'])
-    // What Kilo 7.7.7 hands the model for a plugin tool: its zod arguments as JSON Schema, with each schema's metadata.
-    const object = z.object(kiloTools.echo_echo!.args)
-    const schema = z.toJSONSchema(object, { io: 'input', metadata: metadataOf(object) })
-    expect(schema).toMatchObject({ properties: { text: { type: 'string', description: 'What to echo.' }, times: { type: 'integer' } }, required: ['text'] })
+    expect(Object.keys(kiloTools).sort()).toEqual(['echo_echo', 'echo_line'])
+    expect(await sentSchema('echo_echo')).toMatchObject({ properties: { text: { type: 'string', description: 'What to echo.' }, times: { type: 'integer' } }, required: ['text'] })
+    // Kilo checks a call's input against the zod arguments: a property the server requires must be there.
+    expect(z.object(kiloTools.echo_echo!.args).safeParse({ times: 2 }).success).toBe(false)
+    expect(z.object(kiloTools.echo_echo!.args).safeParse({ text: 'a' }).success).toBe(true)
+  })
+
+  it("keeps a server's shared definitions: each $ref of the schema sent resolves in it", async () => {
+    const schema = await sentSchema('echo_line')
+    const { from, to } = schema.properties as Record<string, { $ref?: string }>
+    // The SDK lists the one point schema under `definitions` and `$ref`s it from both properties.
+    for (const point of [from, to]) expect(resolvedRef(schema, point?.$ref)).toEqual({ type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] })
+    expect(schema.required).toEqual(['from', 'to'])
+    // Another plugin's tool is left as Kilo made it.
+    const theirs = { jsonSchema: { made: 'by Kilo' } as unknown }
+    await showTool({ toolID: 'bash' }, theirs)
+    expect(theirs.jsonSchema).toEqual({ made: 'by Kilo' })
+    const result = await kiloTools.echo_line!.execute({ from: { x: 0, y: 0 }, to: { x: 1, y: 2 } }, { ...context, ask: async () => undefined })
+    expect(result.output).toBe('from 0,0 to 1,2')
   })
 
   it('asks under the tool name, and forwards a call with the variable from the environment at run time', async () => {
