@@ -10,6 +10,7 @@ import { z } from 'zod'
 import { compile } from '../../src/api.js'
 import type { Diagnostic } from '../../src/diagnostics.js'
 import { bridgedResult, bridgedToolName } from '../../src/runtime/mcp-bridge.js'
+import { resolvedRef } from '../util/json-pointer.js'
 import { repoRoot } from '../util/project.js'
 import { tempDir } from '../util/temp.js'
 
@@ -223,14 +224,6 @@ describe('Cline', () => {
     await expect(tools.find((tool) => tool.name === 'live_broken')!.execute({})).rejects.toThrow('the tool broke')
   })
 })
-
-/** The schema a `$ref` of `root` points at (`#/...`, a JSON Pointer into `root`), or undefined where it points at nothing. */
-function resolvedRef(root: Record<string, unknown>, ref: unknown): unknown {
-  if (typeof ref !== 'string' || !ref.startsWith('#/')) return undefined
-  let at: unknown = root
-  for (const key of ref.slice(2).split('/')) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[key.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined
-  return at
-}
 
 describe('Kilo', () => {
   // Kilo's project config carries `live`; `echo` needs a renamed variable, which it refuses there.
