@@ -159,6 +159,7 @@ function configModule(plan: PluginPlan, harnesses: readonly Harness[]): OwnedFil
   const skills = skillsIn(plan, `${FOLDER}/skills`, ids)
   const configs = ids.map((id) => [id, configFor(plan, id)] as const)
   const empty = configs.every(([, config]) => Object.values(config).every((part) => Object.keys(part as object).length === 0))
+  // The entries hold references in both CLIs' own syntax (OPENCODE_ENTRY's `{env:NAME}`), which `filled` below fills.
   const servers = configs.some(([, config]) => Object.keys(config.mcp as object).length > 0)
   if (skills.length === 0 && (configs.length === 0 || empty)) return undefined
   // One config when both harnesses get the same (their agents' prompts name the same tools), else each its own.
