@@ -235,7 +235,7 @@ export function mcpServerLeftOut(server: PlannedMcpServer, id: Harness, target: 
   const unfilled = harness(id).mcp.unfilled ?? {}
   const place = referencePlaces(server).find((candidate) => {
     const limit = unfilled[candidate]
-    return limit !== undefined && !(limit.project && target.kind === 'home')
+    return limit !== undefined && !(limit.project && target.kind !== 'project')
   })
   return place === undefined ? undefined : unfilled[place]!.says
 }
@@ -243,7 +243,7 @@ export function mcpServerLeftOut(server: PlannedMcpServer, id: Harness, target: 
 /**
  * True when our bridge gives harness `id` the server's tools in this target: every server, where the
  * bridge is its MCP route; one its project configuration cannot carry, where its `unfilledRoute` says
- * so (a plugin folder's module has no bridge: such a server stays left out there).
+ * so (in a project alone: a home's configuration and a plugin folder's module carry such a server).
  */
 export function mcpServerBridged(server: PlannedMcpServer, id: Harness, target: Target): boolean {
   const { mcp } = harness(id)

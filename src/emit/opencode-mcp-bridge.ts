@@ -11,10 +11,12 @@ import type { OpencodeFamily } from './opencode.js'
  * `scripts/mcp_bridge.cjs` (within the bridge's bound, see src/runtime/mcp-bridge.ts) and returns each
  * listed tool as `<server>_<tool>`, the name the harness gives an MCP server's tool, so that the agents'
  * `<server>_*` permissions and the approval rules name it as they would. Its `args` are one zod `unknown`
- * per property carrying the property's JSON Schema as metadata (Kilo 7.7.7 turns a plugin tool's zod
- * arguments into JSON Schema with their metadata; a property not required is optional). A call asks the
- * harness under the tool's name, as our shims do; the result is the server's text, its images as
- * attachments; a failed call throws its text.
+ * per property, optional where the server does not require it, which is what Kilo checks a call's input
+ * against; the model is shown the server's own input schema, whole (its shared `$defs` or `definitions`
+ * with the properties that `$ref` them), through the `tool.definition` hook, which Kilo 7.7.7 calls for
+ * every tool before it shows it and whose `jsonSchema` it sends in place of the one it makes of `args`
+ * (as it sends a configured server's). A call asks the harness under the tool's name, as our shims do;
+ * the result is the server's text, its images as attachments; a failed call throws its text.
  */
 export function opencodeBridgePlugin(plan: Plan, family: OpencodeFamily, tools: readonly PlannedTool[], path: string): string {
   const taken = [...harness(family.harness).builtinTools, ...tools.map((tool) => tool.name)]
@@ -26,17 +28,12 @@ export function opencodeBridgePlugin(plan: Plan, family: OpencodeFamily, tools: 
     'export const OacMcpBridge = async (ctx: { directory: string }) => {',
     connectCode(plan, family.harness, path, { cwd: 'ctx.directory', report: `(message: string) => console.error(\`${family.harness}: \${message}\`)`, taken }, '  '),
     '  const z = tool.schema',
-    '  /** The zod arguments of a tool whose input is `schema`: each property its JSON Schema, as metadata. */',
+    '  /** The zod arguments of a tool whose input is `schema`: each property any value, required where the server requires it. */',
     '  const args = (schema: Record<string, unknown>) => {',
     '    const required = new Set(Array.isArray(schema.required) ? schema.required : [])',
-    '    const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>',
-    '    return Object.fromEntries(',
-    '      Object.entries(properties).map(([key, property]) => {',
-    '        const field = z.unknown().meta(property)',
-    '        return [key, required.has(key) ? field : field.optional()]',
-    '      }),',
-    '    )',
+    '    return Object.fromEntries(Object.keys(schema.properties ?? {}).map((key) => [key, required.has(key) ? z.unknown() : z.unknown().optional()]))',
     '  }',
+    '  const schemas = new Map(bridge.tools.map((bridged) => [bridged.name, bridged.inputSchema]))',
     '  return {',
     '    tool: Object.fromEntries(',
     '      bridge.tools.map((bridged) => [',
@@ -59,6 +56,10 @@ export function opencodeBridgePlugin(plan: Plan, family: OpencodeFamily, tools: 
     '        }),',
     '      ]),',
     '    ),',
+    '    "tool.definition": async (input: { toolID: string }, output: { jsonSchema?: unknown }) => {',
+    '      const schema = schemas.get(input.toolID)',
+    '      if (schema) output.jsonSchema = schema',
+    '    },',
     '  }',
     '}',
     '',

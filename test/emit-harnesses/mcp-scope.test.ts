@@ -238,9 +238,34 @@ describe('a plugin folder carries the servers in every format that has MCP', () 
     }
   })
 
-  it("opencode's and Kilo's plugin module carries none: a warning with a code for each", () => {
-    const warned = diagnostics.filter((d) => d.code === 'plugin-unsupported' && d.message.includes("the plugin's MCP servers")).map((d) => d.message.split(' ')[0])
-    expect(warned.sort()).toEqual(['Kilo', 'opencode'])
+  it("opencode's and Kilo's plugin module: their config's entries in its config hook, every server (Kilo's too), references filled from the environment, with the approval rules and no warning", async () => {
+    expect(diagnostics.filter((d) => d.code === 'mcp-server-left-out' || (d.code === 'plugin-unsupported' && /^(opencode|Kilo) /.test(d.message)))).toEqual([])
+    const file = files.get('opencode/config.mjs')
+    if (file?.kind !== 'owned') throw new Error('no opencode/config.mjs')
+    type Config = { mcp?: Record<string, unknown>; permission?: Record<string, string> }
+    // The module as opencode and Kilo load it (it imports nothing of its folder) and call its hook, in each one's process: Kilo sets KILO_PID.
+    const configIn = async (kilo: boolean): Promise<Config> => {
+      const config: Config = {}
+      Object.assign(process.env, { NOTES_TOKEN: 'notes-value', TRACKER_TOKEN: 'tracker-value', ...(kilo && { KILO_PID: String(process.pid) }) })
+      try {
+        // A module of its own for each (a comment apart), as each process loads it anew.
+        const url = `data:text/javascript,${encodeURIComponent(`${file.content}\n// ${kilo ? 'kilo' : 'opencode'}`)}`
+        const { OacConfig } = (await import(url)) as { OacConfig: () => Promise<{ config(config: Config): Promise<void> }> }
+        await (await OacConfig()).config(config)
+      } finally {
+        for (const name of ['NOTES_TOKEN', 'TRACKER_TOKEN', 'KILO_PID']) delete process.env[name]
+      }
+      return config
+    }
+    const [opencode, kilo] = [await configIn(false), await configIn(true)]
+    expect(opencode.mcp).toEqual({
+      notes: { type: 'local', command: ['notes-server'], environment: { NOTES_TOKEN: 'notes-value' } },
+      tracker: { type: 'remote', url: 'https://tracker.example.com/mcp', headers: { Authorization: 'Bearer tracker-value' } },
+    })
+    // Kilo's stdio entry leaves out the variable its server inherits under its own name.
+    expect(kilo.mcp).toEqual({ notes: { type: 'local', command: ['notes-server'] }, tracker: opencode.mcp!.tracker })
+    for (const config of [opencode, kilo]) expect(config.permission).toMatchObject({ 'notes_*': 'allow', notes_erase_note: 'ask', tracker_list_issues: 'allow', tracker_create_issue: 'ask' })
+    expect(file.content).not.toContain('-value')
   })
 })
 

@@ -1,8 +1,13 @@
+import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compile } from '../../src/api.js'
 import type { Harness } from '../../src/define/types.js'
+import { resolvedRef } from '../util/json-pointer.js'
+import { copyProject, repoRoot } from '../util/project.js'
 import { isolatedHome } from './cache.js'
 import { conversationOf } from './conversation.js'
 import { DRIVERS, installQwen } from './drivers.js'
@@ -173,3 +178,40 @@ for (const id of TESTED) {
     }
   })
 }
+
+/*
+ * Kilo's bridge plugin and a server's shared definitions: test/mcp/bridge.test.ts's `echo` server (a
+ * renamed variable, so Kilo's project config cannot carry it) lists `line`, whose two points `$ref` one
+ * definition. Kilo 7.7.7 sends the model the schema the plugin's `tool.definition` hook hands back, whole.
+ */
+describe(`${DRIVERS.kilo.title}: a bridged server's shared definitions`, () => {
+  it("shows the model the server's schema with its definitions, and runs the call", async () => {
+    const fixture = resolve(repoRoot, 'test/fixtures/mcp-bridge')
+    const dir = await copyProject(fixture, 'oac-harness-mcp-defs-')
+    cleanup.push(dir)
+    await promisify(execFile)('git', ['init', '-q', dir])
+    process.env.BRIDGE_SERVERS = join(fixture, 'servers')
+    let plan: CompiledProject['plan']
+    try {
+      ;({ plan } = await compile({ registry: 'registry.ts:registry', root: dir, config: 'kilo', harnesses: ['kilo'] }))
+    } finally {
+      delete process.env.BRIDGE_SERVERS
+    }
+    await DRIVERS.kilo.install()
+    const { home, env } = await isolatedHome()
+    cleanup.push(home)
+    const line = { name: 'echo_line', input: { from: { x: 0, y: 0 }, to: { x: 1, y: 2 } } }
+    const model = await startScriptedModel({ scripts: { main: [{ calls: [line] }, { text: 'done' }] }, conversationOf: conversationOf(plan), maxRequests: 10 })
+    try {
+      const run = await DRIVERS.kilo.run(model, { project: dir, plan, home, env: { ...env, BRIDGE_ECHO_NOTE: 'echo-note' } })
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+    } finally {
+      await model.close()
+    }
+    const [first, second] = model.conversation('main')
+    const schema = first!.tools.find((tool) => tool.name === 'echo_line')?.schema as Record<string, unknown>
+    const { from, to } = schema.properties as Record<string, { $ref?: string }>
+    for (const point of [from, to]) expect(resolvedRef(schema, point?.$ref)).toEqual({ type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] })
+    expect(second!.toolResults.map((result) => result.text)).toEqual(['from 0,0 to 1,2'])
+  })
+})

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
@@ -10,15 +11,18 @@ import { harness } from '../../src/compile/harnesses/index.js'
 import type { Plan } from '../../src/compile/plan.js'
 import { copyProject } from '../util/project.js'
 import { installHarnessPackage, isolatedHome, pluginTemplate, preinstallPlugin } from './cache.js'
-import { converse } from './conversation.js'
+import { converse, conversationOf } from './conversation.js'
 import { DRIVERS, KILO_PLUGIN, toolCall } from './drivers.js'
+import { type McpFront, serverToolCall, startMcpFront } from './mcp-front.js'
 import { bounded, RUN_TIMEOUT_MS } from './project.js'
+import { startScriptedModel } from './scripted-model.js'
 
 /*
  * Proof of the opencode format of a plugin folder (issue 28): opencode 1.18.33 and Kilo 7.7.7 load
  * `opencode/index.mjs` (package.json `main`) from the folder named in the user's `"plugin": [...]`,
  * list its tools for an agent, and, against the scripted model, run one from a project that is not
- * the plugin's, its afterTool hook adding to the result, told which of the two it runs in.
+ * the plugin's, its afterTool hook adding to the result, told which of the two it runs in; and start
+ * the MCP servers someone else wrote that its `config` hook adds (issue 35), whose tools the model calls.
  *   npm run build && npx vitest run --config vitest.harness.config.ts test/harness/plugin-opencode.test.ts
  */
 
@@ -200,3 +204,92 @@ for (const id of ['opencode', 'kilo'] as const) {
     })
   })
 }
+
+/*
+ * The MCP servers tier's two servers (fixtures/mcp-servers: `notes`, stdio, its note from the
+ * environment; `tracker`, streamable HTTP, 401 without the bearer token) in a plugin folder: no file
+ * holds the note or the token, though both were set during the compile; the module's `config` hook adds
+ * both servers, filling their references from the CLI's environment, and the CLI starts them as its
+ * config's. Kilo takes the token here, which its project config cannot hold.
+ */
+describe('the MCP servers of a plugin folder', () => {
+  const TOKEN = `plugin-token-${randomUUID()}`
+  const NOTE = `plugin-note-${randomUUID()}`
+  const SERVERS = [
+    { server: 'notes', tool: 'read_note', result: `note: ${NOTE}` },
+    { server: 'tracker', tool: 'open_ticket', result: 'ticket 7 is open' },
+  ]
+  let front: McpFront
+  let serversDir = ''
+  let serversPlan: Plan
+
+  beforeAll(async () => {
+    front = await startMcpFront({ tool: 'open_ticket', description: 'Opens the ticket.', result: 'ticket 7 is open', token: TOKEN })
+    const fixture = resolve(import.meta.dirname, 'fixtures/mcp-servers')
+    const source = await copyProject(fixture, 'oac-plugin-mcp-src-')
+    cleanup.push(source)
+    serversDir = join(await mkdtemp(join(tmpdir(), 'oac-plugin-mcp-')), 'server-kit')
+    cleanup.push(dirname(serversDir))
+    const compileEnv = { MCP_TIER_NOTES_SCRIPT: join(fixture, 'servers/notes.mjs'), MCP_TIER_TRACKER_URL: `${front.url}/tracker/mcp`, MCP_TIER_TOKEN: TOKEN, MCP_TIER_NOTE: NOTE }
+    Object.assign(process.env, compileEnv)
+    try {
+      const result = await compile({ root: source, registry: 'agents/registry.ts:registry', config: 'test', harnesses: ['opencode', 'kilo'], target: serversDir, plugin: { name: 'server-kit', version: '1.0.0' } })
+      expect(result.diagnostics.filter((d) => d.severity === 'error' || d.code === 'plugin-unsupported' || d.code === 'mcp-server-left-out')).toEqual([])
+      serversPlan = result.plan
+    } finally {
+      for (const name of Object.keys(compileEnv)) delete process.env[name]
+    }
+  })
+
+  afterAll(async () => {
+    await front?.close()
+  })
+
+  it('holds neither the note nor the token in any file', async () => {
+    const entries = await readdir(serversDir, { recursive: true, withFileTypes: true })
+    for (const entry of entries.filter((item) => item.isFile())) {
+      const text = await readFile(join(entry.parentPath, entry.name), 'utf8')
+      expect(text.includes(TOKEN) || text.includes(NOTE), entry.name).toBe(false)
+    }
+  })
+
+  for (const id of ['opencode', 'kilo'] as const) {
+    const family = FAMILY[id]
+    const { cli } = harness(id).proof
+
+    it(`${harness(id).title} ${cli.version} shows the model each server's tool and returns its result`, async () => {
+      await DRIVERS[id].install()
+      const { home, env: homeEnv } = await isolatedHome()
+      cleanup.push(home)
+      const project = await mkdtemp(join(tmpdir(), `oac-plugin-mcp-user-${id}-`))
+      cleanup.push(project)
+      await promisify(execFile)('git', ['init', '-q', project])
+      const userConfig = join(homeEnv.XDG_CONFIG_HOME!, family.bin)
+      await mkdir(userConfig, { recursive: true })
+      await writeFile(join(userConfig, family.config), JSON.stringify({ plugin: [serversDir] }))
+      await preinstallPlugin(await pluginTemplate(family.plugin, family.pluginVersion), userConfig)
+      const calls = SERVERS.map(({ server, tool }) => ({ calls: [serverToolCall(id, server, tool)] }))
+      const model = await startScriptedModel({ scripts: { main: [...calls, { text: 'done' }] }, conversationOf: conversationOf(serversPlan), maxRequests: 20 })
+      front.model = model
+      front.mcpRequests = []
+      try {
+        // The note and the token are in the CLI's environment alone.
+        const run = await DRIVERS[id].run({ ...model, url: front.url, socket: front.socket }, { project, plan: serversPlan, home, env: { ...homeEnv, MCP_TIER_TOKEN: TOKEN, MCP_TIER_NOTE: NOTE } })
+        expect(run.timedOut, run.stderr).toBe(false)
+        expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0)
+      } finally {
+        await model.close()
+      }
+      expect(model.refused).toEqual([])
+      const requests = model.conversation('main')
+      expect(requests).toHaveLength(SERVERS.length + 1)
+      const shown = requests[0]!.tools.map((tool) => tool.name)
+      SERVERS.forEach(({ server, tool, result }, index) => {
+        expect(shown).toContain(serverToolCall(id, server, tool).name)
+        expect(requests[index + 1]!.toolResults.map((answer) => answer.text.trim())).toEqual([result])
+      })
+      // Every call the CLI made to the HTTP server carried the token from its environment.
+      expect(front.mcpRequests.filter((request) => request.method === 'tools/call').map((request) => request.authorized)).toEqual([true])
+    })
+  }
+})

@@ -3,11 +3,14 @@ import { readdir, readFile, symlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { compile } from '../../src/api.js'
 import type { Diagnostic } from '../../src/diagnostics.js'
 import { bridgedResult, bridgedToolName } from '../../src/runtime/mcp-bridge.js'
+import { resolvedRef } from '../util/json-pointer.js'
 import { repoRoot } from '../util/project.js'
 import { tempDir } from '../util/temp.js'
 
@@ -227,28 +230,6 @@ describe('Cline', () => {
   })
 })
 
-/**
- * The metadata of every zod schema within `schema`, in a registry of this zod, as Kilo 7.7.7 gathers it
- * before it makes a plugin tool's JSON Schema (its `meta()`: the plugin's zod keeps it in a registry of its own).
- */
-function metadataOf(schema: z.ZodType): z.core.$ZodRegistry<Record<string, unknown>> {
-  const registry = z.registry<Record<string, unknown>>()
-  const seen = new WeakSet<object>()
-  const visit = (value: unknown): void => {
-    if (typeof value !== 'object' || value === null || seen.has(value)) return
-    seen.add(value)
-    if ('_zod' in value) {
-      const meta = (value as { meta?: () => Record<string, unknown> | undefined }).meta?.()
-      if (meta) registry.add(value as z.ZodType, meta)
-      visit((value as { _zod: { def: unknown } })._zod.def)
-      return
-    }
-    for (const item of Object.values(value)) visit(item)
-  }
-  visit(schema)
-  return registry
-}
-
 describe('Kilo', () => {
   // Kilo's project config carries `live`; `echo` needs a renamed variable, which it refuses there.
   let kiloTarget: string
@@ -259,6 +240,7 @@ describe('Kilo', () => {
     execute(args: unknown, context: unknown): Promise<{ output: string; attachments: unknown[] }>
   }
   let kiloTools: Record<string, KiloTool>
+  let showTool: (input: { toolID: string }, output: { jsonSchema?: unknown }) => Promise<void>
   const reports: string[] = []
   const asked: string[] = []
   const context = { abort: new AbortController().signal, metadata: () => undefined, ask: async ({ permission }: { permission: string }) => void asked.push(permission) }
@@ -276,8 +258,8 @@ describe('Kilo', () => {
     process.env.BRIDGE_ECHO_NOTE = NOTE
     try {
       await withBridgeEnvironment(reports, async () => {
-        const plugin = (await import(pathToFileURL(join(kiloTarget, '.kilo/plugins/oac-tools-mcp.ts')).href)) as Record<string, (ctx: { directory: string }) => Promise<{ tool: Record<string, KiloTool> }>>
-        ;({ tool: kiloTools } = await plugin.OacMcpBridge!({ directory: kiloTarget }))
+        const plugin = (await import(pathToFileURL(join(kiloTarget, '.kilo/plugins/oac-tools-mcp.ts')).href)) as Record<string, (ctx: { directory: string }) => Promise<{ tool: Record<string, KiloTool>; 'tool.definition': typeof showTool }>>
+        ;({ tool: kiloTools, 'tool.definition': showTool } = await plugin.OacMcpBridge!({ directory: kiloTarget }))
       })
     } finally {
       delete process.env.BRIDGE_ECHO_NOTE
@@ -293,19 +275,113 @@ describe('Kilo', () => {
     expect(await readFile(join(kiloTarget, 'scripts/mcp_bridge.cjs'), 'utf8')).toContain('"env": "BRIDGE_ECHO_NOTE"')
   })
 
-  it("registers the bridged server's tools as Kilo names an MCP server's, each argument its JSON Schema", () => {
+  /**
+   * The JSON Schema Kilo 7.7.7 sends the model for a plugin tool: the one it makes of the tool's zod
+   * arguments, unless a `tool.definition` hook hands back another (its tool registry calls every plugin's
+   * hook with `{ jsonSchema }` and sends the one there when it changed).
+   */
+  async function sentSchema(name: string): Promise<Record<string, unknown>> {
+    const output = { jsonSchema: z.toJSONSchema(z.object(kiloTools[name]!.args), { io: 'input' }) as unknown }
+    await showTool({ toolID: name }, output)
+    return output.jsonSchema as Record<string, unknown>
+  }
+
+  it("registers the bridged server's tools as Kilo names an MCP server's, and shows the model the server's own schema", async () => {
     expect(reports).toEqual([])
-    expect(Object.keys(kiloTools)).toEqual(['echo_echo'])
-    // What Kilo 7.7.7 hands the model for a plugin tool: its zod arguments as JSON Schema, with each schema's metadata.
-    const object = z.object(kiloTools.echo_echo!.args)
-    const schema = z.toJSONSchema(object, { io: 'input', metadata: metadataOf(object) })
-    expect(schema).toMatchObject({ properties: { text: { type: 'string', description: 'What to echo.' }, times: { type: 'integer' } }, required: ['text'] })
+    expect(Object.keys(kiloTools).sort()).toEqual(['echo_echo', 'echo_line'])
+    expect(await sentSchema('echo_echo')).toMatchObject({ properties: { text: { type: 'string', description: 'What to echo.' }, times: { type: 'integer' } }, required: ['text'] })
+    // Kilo checks a call's input against the zod arguments: a property the server requires must be there.
+    expect(z.object(kiloTools.echo_echo!.args).safeParse({ times: 2 }).success).toBe(false)
+    expect(z.object(kiloTools.echo_echo!.args).safeParse({ text: 'a' }).success).toBe(true)
+  })
+
+  it("keeps a server's shared definitions: each $ref of the schema sent resolves in it", async () => {
+    const schema = await sentSchema('echo_line')
+    const { from, to } = schema.properties as Record<string, { $ref?: string }>
+    // The SDK lists the one point schema under `definitions` and `$ref`s it from both properties.
+    for (const point of [from, to]) expect(resolvedRef(schema, point?.$ref)).toEqual({ type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] })
+    expect(schema.required).toEqual(['from', 'to'])
+    // Another plugin's tool is left as Kilo made it.
+    const theirs = { jsonSchema: { made: 'by Kilo' } as unknown }
+    await showTool({ toolID: 'bash' }, theirs)
+    expect(theirs.jsonSchema).toEqual({ made: 'by Kilo' })
+    const result = await kiloTools.echo_line!.execute({ from: { x: 0, y: 0 }, to: { x: 1, y: 2 } }, { ...context, ask: async () => undefined })
+    expect(result.output).toBe('from 0,0 to 1,2')
   })
 
   it('asks under the tool name, and forwards a call with the variable from the environment at run time', async () => {
     const result = await kiloTools.echo_echo!.execute({ text: 'ab', times: 2 }, context)
     expect(result.output).toBe(`${NOTE}: abab`)
     expect(asked).toEqual(['echo_echo'])
+  })
+})
+
+describe("a plugin folder's module for opencode and Kilo", () => {
+  // No bridge there: the `config` hook adds `live` and `echo` to the config each goes on with, whose MCP
+  // service starts them; Kilo takes `echo` (a renamed variable) too, its reference filled by the hook.
+  const ECHO_NOTE = 'echo-note-in-the-environment-only'
+  type Entry = { type: string; command: string[]; environment?: Record<string, string> }
+  let pluginDiagnostics: Diagnostic[]
+  let pluginDir: string
+
+  beforeAll(async () => {
+    pluginDir = await tempDir('oac-bridge-plugin-')
+    // The values are in the environment during the compile, and must reach no file.
+    Object.assign(process.env, { BRIDGE_SERVERS: join(fixture, 'servers'), BRIDGE_NOTE: NOTE, BRIDGE_ECHO_NOTE: ECHO_NOTE })
+    try {
+      ;({ diagnostics: pluginDiagnostics } = await compile({ registry: 'registry.ts:registry', root: fixture, target: pluginDir, config: 'kilo', harnesses: ['opencode', 'kilo'], plugin: { name: 'bridge-kit', version: '1.0.0' } }))
+    } finally {
+      for (const name of ['BRIDGE_SERVERS', 'BRIDGE_NOTE', 'BRIDGE_ECHO_NOTE']) delete process.env[name]
+    }
+  })
+
+  /** The `mcp` the module's config hook leaves in `config`, loaded and called in the harness's process (Kilo's sets KILO_PID), with the notes in its environment. */
+  async function mcpAfterHook(harness: 'opencode' | 'kilo', config: { mcp?: Record<string, unknown> }): Promise<Record<string, Entry>> {
+    Object.assign(process.env, { BRIDGE_NOTE: NOTE, BRIDGE_ECHO_NOTE: ECHO_NOTE, ...(harness === 'kilo' && { KILO_PID: String(process.pid) }) })
+    try {
+      // Each process loads the module anew: a query apart.
+      const module = (await import(`${pathToFileURL(join(pluginDir, 'opencode/index.mjs')).href}?${harness}`)) as Record<string, () => Promise<{ config?(config: unknown): Promise<void> }>>
+      expect(Object.keys(module)).toEqual(['OacConfig'])
+      await (await module.OacConfig!()).config!(config)
+    } finally {
+      for (const name of ['BRIDGE_NOTE', 'BRIDGE_ECHO_NOTE', 'KILO_PID']) delete process.env[name]
+    }
+    return config.mcp as Record<string, Entry>
+  }
+
+  it('carries every server with no warning, and no value in a file', async () => {
+    expect(pluginDiagnostics.filter((d) => ['plugin-unsupported', 'mcp-server-left-out'].includes(d.code))).toEqual([])
+    const entries = await readdir(pluginDir, { recursive: true, withFileTypes: true })
+    const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name))
+    expect(files.some((file) => file.endsWith('mcp_bridge.mjs') || file.includes('mcp-bridge'))).toBe(false)
+    for (const file of files) {
+      const text = await readFile(file, 'utf8')
+      expect(text, file).not.toContain(NOTE)
+      expect(text, file).not.toContain(ECHO_NOTE)
+    }
+  })
+
+  it("adds the servers as each one's config holds them, each reference filled from its environment, the user's own server of a name kept", async () => {
+    const mine = { type: 'local', command: ['my-live'] }
+    const opencode = await mcpAfterHook('opencode', { mcp: { live: mine } })
+    expect(opencode).toEqual({ live: mine, echo: { type: 'local', command: ['node', join(fixture, 'servers/echo.mjs')], environment: { BRIDGE_NOTE: ECHO_NOTE } } })
+    const kilo = await mcpAfterHook('kilo', {})
+    // Kilo's stdio server inherits its environment: `live`'s variable, under its own name, needs no entry.
+    expect(kilo).toEqual({ live: { type: 'local', command: ['node', join(fixture, 'servers/live.mjs')] }, echo: opencode.echo })
+  })
+
+  it('gives an entry that starts the server as opencode and Kilo start a local one (their environment and the entry\'s)', async () => {
+    const { echo } = await mcpAfterHook('kilo', {})
+    const [command, ...args] = echo!.command
+    const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined))
+    const client = new Client({ name: 'harness', version: '1.0.0' })
+    await client.connect(new StdioClientTransport({ command: command!, args, env: { ...inherited, ...echo!.environment } }))
+    try {
+      const result = await client.callTool({ name: 'echo', arguments: { text: 'ab' } })
+      expect(result.content).toEqual([{ type: 'text', text: `${ECHO_NOTE}: ab` }])
+    } finally {
+      await client.close()
+    }
   })
 })
 

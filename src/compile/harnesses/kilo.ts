@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { pluginPackageNeeds, readToolsMap, xdgConfigFolder } from './doctor-steps.js'
 import { OPENCODE_ENTRY } from './mcp-formats.js'
-import { OPENCODE_PLUGIN_MCP, OPENCODE_SKILLS, OPENCODE_TOOL_NAMES, opencode, opencodeCommand } from './opencode.js'
+import { OPENCODE_SKILLS, OPENCODE_TOOL_NAMES, opencode, opencodeCommand } from './opencode.js'
 import type { HarnessDescription } from './types.js'
 
 /** Kilo (an opencode fork): opencode's tool shims and agent files under `.kilo/`, importing `@kilocode/plugin`. */
@@ -56,12 +56,13 @@ export const kilo = {
   // `.kilo/command` and `.kilo/commands` (Kilo's own docs name the first); not `.opencode/command`.
   commands: [opencodeCommand('Kilo', '.kilo/command', 'kilo')],
   // The folder's `opencode/index.mjs` (package.json `main`) by the folder's path or the package's npm name; a plugin's
-  // tools are shown by their own names, so no server name goes into them (test/harness/plugin-opencode.test.ts).
+  // tools are shown by their own names, so no server name goes into them (test/harness/plugin-opencode.test.ts). Its
+  // `config` hook adds the MCP servers, their references filled from Kilo's environment (no file holds them), so
+  // every server goes there: Kilo 7.7.7 starts them as its config's (plugins are initialised before its MCP service).
   plugin: {
     format: 'opencode',
     serverName: (_plugin, server) => server,
     install: '"plugin": ["<dir>"] (or the npm name) in kilo.json or ~/.config/kilo/kilo.json',
-    unsupported: { mcpServers: OPENCODE_PLUGIN_MCP },
   },
   userScope: { paths: [['.kilo/', '.config/kilo/'], ['.agents/skills/', '.agents/skills/']] },
   proof: {

@@ -8,12 +8,6 @@ import type { CommandFile, HarnessDescription, SkillSupport } from './types.js'
 /** How opencode's and Kilo's `permission` maps name a server's tools: `<server>_<tool>`, as the model sees them. */
 export const OPENCODE_TOOL_NAMES = { server: (server: string) => `${server}_*`, tool: (server: string, tool: string) => `${server}_${tool}` }
 
-/** Why an opencode-format plugin carries no MCP server of someone else's, for opencode and Kilo. */
-export const OPENCODE_PLUGIN_MCP = {
-  says: "the plugin folder's module adds agents, commands and approval rules in its `config` hook but no MCP server (whether opencode 1.18 and Kilo 7.7 would start one added there is not checked)",
-  fix: 'Install the servers for the user as well (oac compile --scope user), or tell your users to add them to the `mcp` of their own config.',
-}
-
 /** opencode's and Kilo's skills: both folders, `.agents/skills` winning a name in both (`debug skill` lists it once). */
 export const OPENCODE_SKILLS: SkillSupport = {
   folders: ['.agents/skills', '.claude/skills'],
@@ -83,12 +77,12 @@ export const opencode = {
   skills: OPENCODE_SKILLS,
   commands: [opencodeCommand('opencode', '.opencode/command', 'opencode')],
   // The folder's `opencode/index.mjs` (package.json `main`) by the folder's path or the package's npm name; a plugin's
-  // tools are shown by their own names, so no server name goes into them (test/harness/plugin-opencode.test.ts).
+  // tools are shown by their own names, so no server name goes into them (test/harness/plugin-opencode.test.ts). Its
+  // `config` hook adds the MCP servers, which 1.18 starts as its config's (plugins are initialised before its MCP service).
   plugin: {
     format: 'opencode',
     serverName: (_plugin, server) => server,
     install: '"plugin": ["<dir>"] (or the npm name) in opencode.json or ~/.config/opencode/opencode.json',
-    unsupported: { mcpServers: OPENCODE_PLUGIN_MCP },
   },
   userScope: { paths: [['.opencode/', '.config/opencode/'], ['.agents/skills/', '.agents/skills/']] },
   proof: {

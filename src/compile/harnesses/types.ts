@@ -310,7 +310,8 @@ export interface McpSupport {
   route: 'config' | 'bridge'
   /**
    * The references its configuration cannot fill, each with why, in words that follow the harness's
-   * name; `project`: only in a project's (or a plugin's) configuration, not in a home's (the user's). A server
+   * name; `project`: only in a project's configuration file, not in a home's (the user's) nor in a plugin
+   * folder (whose opencode-format module fills each reference from the harness's environment itself). A server
    * with such a reference is left out of that harness (compile warns, `mcp-server-left-out`), unless
    * `unfilledRoute` bridges it.
    */
