@@ -6,6 +6,7 @@ import type { JsonSchema } from '../../src/compile/plan.js'
 import type { JsonValue } from '../../src/define/types.js'
 import { typeboxCode } from '../../src/emit/codegen/typebox-code.js'
 import { zodShapeCode } from '../../src/emit/codegen/zod-code.js'
+import { pluginToolMetadata } from '../util/plugin-tool-metadata.js'
 
 type ZodLike = typeof z | typeof tool.schema
 
@@ -19,32 +20,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The metadata registry opencode 1.18.33 builds before converting a plugin tool's arguments
- * (registry.ts in its binary): each zod schema's own `.meta()` and `.description`, read through the
- * zod instance that made the schema, re-registered for opencode's own zod.
- */
-function opencodeMetadata(schema: z.ZodType): z.core.$ZodRegistry<Record<string, unknown>> {
-  const registry = z.registry<Record<string, unknown>>()
-  const seen = new WeakSet<object>()
-  const visit = (value: unknown): void => {
-    if (typeof value !== 'object' || value === null || seen.has(value)) return
-    seen.add(value)
-    if ('_zod' in value) {
-      const node = value as { meta?: () => unknown; description?: unknown; _zod: { def: unknown } }
-      const meta = typeof node.meta === 'function' ? node.meta() : undefined
-      const description = typeof node.description === 'string' ? node.description : undefined
-      const merged = { ...(isObject(meta) ? meta : {}), ...(description ? { description } : {}) }
-      if (Object.keys(merged).length > 0) registry.add(value as z.ZodType, merged)
-      visit(node._zod.def)
-      return
-    }
-    for (const inner of Object.values(value)) visit(inner)
-  }
-  visit(schema)
-  return registry
-}
-
-/**
  * The JSON Schema opencode sends for a shim's `args`: the shape built with `zod` (the plugin's
  * `tool.schema` in opencode), wrapped and converted the way opencode does it, with our zod 4.6.7
  * standing in for the zod 4.4 inside the opencode binary.
@@ -52,7 +27,7 @@ function opencodeMetadata(schema: z.ZodType): z.core.$ZodRegistry<Record<string,
 export function opencodeArgsSchema(schema: JsonSchema, zod: ZodLike = tool.schema): JsonSchema {
   const shape = evaluate(zodShapeCode(schema, { z: 'z', dialect: 'zod4' }).code, 'z', zod) as z.ZodRawShape
   const object = z.object(shape)
-  const json = z.toJSONSchema(object, { io: 'input', metadata: opencodeMetadata(object) }) as JsonSchema
+  const json = z.toJSONSchema(object, { io: 'input', metadata: pluginToolMetadata(object) }) as JsonSchema
   const { $schema: _dialect, ...rest } = json
   return rest
 }

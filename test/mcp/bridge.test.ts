@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { compile } from '../../src/api.js'
 import type { Diagnostic } from '../../src/diagnostics.js'
 import { bridgedResult, bridgedToolName } from '../../src/runtime/mcp-bridge.js'
+import { pluginToolMetadata } from '../util/plugin-tool-metadata.js'
 import { repoRoot } from '../util/project.js'
 import { tempDir } from '../util/temp.js'
 
@@ -222,28 +223,6 @@ describe('Cline', () => {
   })
 })
 
-/**
- * The metadata of every zod schema within `schema`, in a registry of this zod, as Kilo 7.7.7 gathers it
- * before it makes a plugin tool's JSON Schema (its `meta()`: the plugin's zod keeps it in a registry of its own).
- */
-function metadataOf(schema: z.ZodType): z.core.$ZodRegistry<Record<string, unknown>> {
-  const registry = z.registry<Record<string, unknown>>()
-  const seen = new WeakSet<object>()
-  const visit = (value: unknown): void => {
-    if (typeof value !== 'object' || value === null || seen.has(value)) return
-    seen.add(value)
-    if ('_zod' in value) {
-      const meta = (value as { meta?: () => Record<string, unknown> | undefined }).meta?.()
-      if (meta) registry.add(value as z.ZodType, meta)
-      visit((value as { _zod: { def: unknown } })._zod.def)
-      return
-    }
-    for (const item of Object.values(value)) visit(item)
-  }
-  visit(schema)
-  return registry
-}
-
 describe('Kilo', () => {
   // Kilo's project config carries `live`; `echo` needs a renamed variable, which it refuses there.
   let kiloTarget: string
@@ -293,7 +272,7 @@ describe('Kilo', () => {
     expect(Object.keys(kiloTools)).toEqual(['echo_echo'])
     // What Kilo 7.7.7 hands the model for a plugin tool: its zod arguments as JSON Schema, with each schema's metadata.
     const object = z.object(kiloTools.echo_echo!.args)
-    const schema = z.toJSONSchema(object, { io: 'input', metadata: metadataOf(object) })
+    const schema = z.toJSONSchema(object, { io: 'input', metadata: pluginToolMetadata(object) })
     expect(schema).toMatchObject({ properties: { text: { type: 'string', description: 'What to echo.' }, times: { type: 'integer' } }, required: ['text'] })
   })
 
