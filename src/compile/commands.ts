@@ -2,7 +2,7 @@ import type { AgentDefinition, CommandDefinition, Harness, ModelSpec, RegistryDe
 import type { TextOwner } from '../load/prompts.js'
 import type { DiagnosticCode } from '../diagnostic-codes.js'
 import type { Findings } from './findings.js'
-import { isAgent, isCommand } from './guards.js'
+import { isAgent, isCommand } from '../define/guards.js'
 import { harness } from './harnesses/index.js'
 import type { CommandFile } from './harnesses/types.js'
 import { commandNameIn, commandNameProblem } from './command-names.js'

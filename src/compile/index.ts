@@ -9,7 +9,7 @@ import { type PlanOptions, type ResolvedConfig, resolveConfig } from './config.j
 import { Findings } from './findings.js'
 import { type DefinitionList, registryList } from './registry-lists.js'
 import { planHooks } from './hooks.js'
-import { isAgent } from './guards.js'
+import { isAgent } from '../define/guards.js'
 import { harness } from './harnesses/index.js'
 import type { McpServerApproval, Plan, PlannedAgent, PlannedCommand, PlannedMcpServer, PlannedRule, PlannedSkill, PlannedTool } from './plan.js'
 import { planRule, registryRules, selectedRules, warnInstructionCap, warnRulesTarget } from './rules.js'

@@ -3,7 +3,7 @@ import { HARNESSES, type Harness, type RegistryDefinition } from '../define/type
 import type { TextOwner } from '../load/prompts.js'
 import type { ResolvedConfig } from './config.js'
 import type { Findings } from './findings.js'
-import { isRule } from './guards.js'
+import { isRule } from '../define/guards.js'
 import { harness } from './harnesses/index.js'
 import { checkIdentity, type IdentityRules } from './identity.js'
 import { skillNameProblem } from './names.js'

@@ -1,7 +1,7 @@
 import { type AnyToolDefinition, type Harness, HARNESSES, type RegistryDefinition, type SkillDefinition, type SourceLocation } from '../define/types.js'
 import type { TextOwner } from '../load/prompts.js'
 import type { Findings } from './findings.js'
-import { isSkill, isTool } from './guards.js'
+import { isSkill, isTool } from '../define/guards.js'
 import { harness } from './harnesses/index.js'
 import type { SkillFolder, TextSyntax } from './harnesses/types.js'
 import { checkIdentity, type IdentityRules } from './identity.js'

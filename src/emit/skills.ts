@@ -47,10 +47,7 @@ function skillFiles(plan: Plan, skill: PlannedSkill, folder: string, served: rea
 function skillMarkdown(plan: Plan, skill: PlannedSkill, dir: string, tools: readonly PlannedTool[], served: readonly Harness[]): string {
   const target = targetOf(plan)
   const scripts = tools.map((tool) => target.commandPath(tool.script))
-  const allowed = tools.length === 0 ? [] : served.flatMap((id) => harness(id).skills.allowedTools?.(scripts, target.skillLauncher ? dir : undefined) ?? [])
-  // The user's allowed tools as written (a text or a list), then those that let the skill's own commands run unasked.
-  const given = skill.fields['allowed-tools']
-  const allowedTools: JsonValue | undefined = Array.isArray(given) ? [...given, ...allowed] : [...(typeof given === 'string' ? [given] : []), ...allowed].join(', ') || undefined
+  const allowedTools = allowedToolsField(skill.fields['allowed-tools'], generatedAllowedTools(served, scripts, target.skillLauncher ? dir : undefined))
   const frontmatter: { [key: string]: JsonValue } = {
     name: skill.name,
     description: skill.description,
@@ -64,6 +61,21 @@ function skillMarkdown(plan: Plan, skill: PlannedSkill, dir: string, tools: read
   let body = renderCommandDocs(plan, skill.instructions, skill.tools, target.skillRunFrom)
   for (const id of served) body = harness(id).skills.syntax?.escape?.(body) ?? body
   return markdownWithFrontmatter(frontmatter, body)
+}
+
+/**
+ * The rules the `served` harnesses read in a skill's `allowed-tools` that let its own commands run
+ * unasked (their descriptions' `skills.allowedTools`): `scripts` as the commands name them, and their
+ * copies in the skill's `folder` where it has copies. The import makes them again to leave them out of
+ * a compiled skill it reads back (src/import/compiled-allowed-tools.ts).
+ */
+export function generatedAllowedTools(served: readonly Harness[], scripts: readonly string[], folder: string | undefined): string[] {
+  return scripts.length === 0 ? [] : served.flatMap((id) => harness(id).skills.allowedTools?.(scripts, folder) ?? [])
+}
+
+/** A skill's `allowed-tools`: the user's as written (a text or a list), then the `generated` rules. */
+export function allowedToolsField(given: JsonValue | undefined, generated: readonly string[]): JsonValue | undefined {
+  return Array.isArray(given) ? [...given, ...generated] : [...(typeof given === 'string' ? [given] : []), ...generated].join(', ') || undefined
 }
 
 /**

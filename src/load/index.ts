@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { everyHook, isRegistry } from '../compile/guards.js'
+import { everyHook, everyTool, isRegistry } from '../define/guards.js'
 import { projectPath } from '../compile/source.js'
 import type { AnyHookDefinition, HookDecisionKind } from '../define/hooks.js'
 import type { AnyToolDefinition, RegistryDefinition } from '../define/types.js'
@@ -11,6 +11,7 @@ import { importFailure } from './import-error.js'
 import { readHookDecisions } from './hook-decisions.js'
 import { bundleLocator, relocateDefinitions } from './locations.js'
 import { readPrompts, type TextOwner } from './prompts.js'
+import { DefinitionModules } from './run-context.js'
 import { type ResultPart, readToolResults } from './tool-results.js'
 import { parseRegistrySpec, resolveModulePath } from './spec.js'
 import { projectZod, type ZodCopy } from './zod-copy.js'
@@ -150,9 +151,12 @@ async function loadWith(spec: string, projectRoot: string, bundler: RegistryBund
 
   relocateDefinitions(value, locate)
   const prompts = await readPrompts(value, root)
-  const zod = needsProjectZod(value) ? await projectZod(cache) : undefined
-  const hookDecisions = await readHookDecisions(everyHook(value))
-  const toolResults = await readToolResults(value)
+  const tools = everyTool(value)
+  const zod = needsProjectZod(tools) ? await projectZod(cache) : undefined
+  // Hooks and tools often share modules: each is read and parsed once for both.
+  const modules = new DefinitionModules()
+  const hookDecisions = await readHookDecisions(everyHook(value), modules)
+  const toolResults = await readToolResults(tools, modules)
   return {
     registry: value,
     prompts: prompts.texts,
@@ -165,15 +169,9 @@ async function loadWith(spec: string, projectRoot: string, bundler: RegistryBund
 }
 
 /** True when a tool's input is a zod schema without its own `toJSONSchema` (zod before 4.2, zod/mini). */
-function needsProjectZod(registry: RegistryDefinition): boolean {
-  const withTools = [...asList(registry.agents), ...asList(registry.skills)]
-  const tools: unknown[] = [...asList(registry.tools), ...withTools.flatMap((definition) => asList((definition as { tools?: unknown } | null)?.tools))]
+function needsProjectZod(tools: readonly AnyToolDefinition[]): boolean {
   return tools.some((tool) => {
-    const input: unknown = typeof tool === 'object' && tool !== null ? (tool as { input?: unknown }).input : undefined
+    const input: unknown = tool.input
     return typeof input === 'object' && input !== null && '_zod' in input && typeof (input as { toJSONSchema?: unknown }).toJSONSchema !== 'function'
   })
-}
-
-function asList(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : []
 }

@@ -1,7 +1,7 @@
 import { type SourceMapPayload, SourceMap } from 'node:module'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { everyHook, isMcpServer, isTool } from '../compile/guards.js'
+import { everyHook, isMcpServer, isTool } from '../define/guards.js'
 import type { RegistryDefinition, SourceLocation } from '../define/types.js'
 
 export interface Located {

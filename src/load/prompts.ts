@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { isAgent, isCommand, isRule, isSkill } from '../compile/guards.js'
+import { isAgent, isCommand, isRule, isSkill } from '../define/guards.js'
 import { projectPath } from '../compile/source.js'
 import type { RuleDefinition } from '../define/rules.js'
 import type { AgentDefinition, CommandDefinition, RegistryDefinition, SkillDefinition, SourceLocation } from '../define/types.js'

@@ -1,22 +1,19 @@
-import { readFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { compilePlan, type PlanOptions } from '../../src/compile/index.js'
+import type { PlanOptions } from '../../src/compile/index.js'
 import type { Diagnostic } from '../../src/diagnostics.js'
-import { loadRegistry } from '../../src/load/index.js'
+import { markedFixture } from '../util/marked-fixture.js'
 import { repoRoot } from '../util/project.js'
 
 const root = resolve(repoRoot, 'test/fixtures/hooks')
+const fixture = markedFixture(root, 'registries.ts')
+const { markedLine, failing, expectAt } = fixture
 
+/** Compiles a registry that loads cleanly. */
 async function compile(exportName: string, options: Partial<PlanOptions> = {}) {
-  const loaded = await loadRegistry(`registries.ts:${exportName}`, root)
-  expect(loaded.diagnostics).toEqual([])
-  return compilePlan(loaded, { root, ...options })
-}
-
-async function markedLine(file: string, marker: string): Promise<number> {
-  const lines = (await readFile(join(root, file), 'utf8')).split('\n')
-  return lines.findIndex((line) => line.trimEnd().endsWith(`// @${marker}`)) + 1
+  const result = await fixture.compile(exportName, options)
+  expect(result.loaded.diagnostics).toEqual([])
+  return result
 }
 
 const codes = (diagnostics: Diagnostic[]) => diagnostics.map((d) => `${d.severity} ${d.code}`)
@@ -95,16 +92,14 @@ describe('hooks in the plan', () => {
     ['timeoutInvalid', 'hook-timeout-invalid'],
     ['duplicate', 'hook-duplicate'],
   ])('%s fails with %s at the definition, with the fix', async (exportName, code) => {
-    const { plan, diagnostics } = await compile(exportName)
-    expect(plan).toBeUndefined()
-    const found = diagnostics.filter((d) => d.code === code)
+    const found = await failing(exportName, code)
     expect(found).toHaveLength(1)
-    expect(found[0]).toMatchObject({ severity: 'error', file: 'registries.ts', line: await markedLine('registries.ts', code), fix: expect.any(String) })
+    await expectAt(found[0]!, code)
   })
 
   it('a hook watching a tool the registry does not serve names it', async () => {
     const { plan, diagnostics } = await compile('toolNotInRegistry')
     expect(plan).toBeUndefined()
-    expect(diagnostics.filter((d) => d.severity === 'error')).toMatchObject([{ code: 'hook-tool-unknown', line: await markedLine('registries.ts', 'hook-tool-stray'), message: expect.stringContaining('"stray_tool"') }])
+    expect(diagnostics.filter((d) => d.severity === 'error')).toMatchObject([{ code: 'hook-tool-unknown', line: await markedLine('hook-tool-stray'), message: expect.stringContaining('"stray_tool"') }])
   })
 })

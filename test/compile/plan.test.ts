@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { compilePlan, type PlanOptions } from '../../src/compile/index.js'
 import type { Plan } from '../../src/compile/plan.js'
 import { loadRegistry } from '../../src/load/index.js'
-import { isTool } from '../../src/compile/guards.js'
+import { isTool } from '../../src/define/guards.js'
 import { copyProject, repoRoot } from '../util/project.js'
 
 const fixture = resolve(repoRoot, 'test/fixtures/compile-valid')

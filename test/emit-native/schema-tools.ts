@@ -20,10 +20,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * The metadata registry opencode 1.18.33 builds before converting a plugin tool's arguments
- * (registry.ts in its binary): each zod schema's own `.meta()` and `.description`, read through the
- * zod instance that made the schema, re-registered for opencode's own zod.
+ * (registry.ts in its binary; Kilo 7.7.7, its fork, has the same function and the same
+ * `toJSONSchema(z.object(args), { io: 'input', metadata })` call): each zod schema's own `.meta()` and
+ * `.description`, read through the zod instance that made the schema, re-registered for the harness's own zod.
  */
-function opencodeMetadata(schema: z.ZodType): z.core.$ZodRegistry<Record<string, unknown>> {
+function pluginToolMetadata(schema: z.ZodType): z.core.$ZodRegistry<Record<string, unknown>> {
   const registry = z.registry<Record<string, unknown>>()
   const seen = new WeakSet<object>()
   const visit = (value: unknown): void => {
@@ -33,7 +34,7 @@ function opencodeMetadata(schema: z.ZodType): z.core.$ZodRegistry<Record<string,
       const node = value as { meta?: () => unknown; description?: unknown; _zod: { def: unknown } }
       const meta = typeof node.meta === 'function' ? node.meta() : undefined
       const description = typeof node.description === 'string' ? node.description : undefined
-      const merged = { ...(isObject(meta) ? meta : {}), ...(description ? { description } : {}) }
+      const merged = { ...(typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? meta : {}), ...(description ? { description } : {}) }
       if (Object.keys(merged).length > 0) registry.add(value as z.ZodType, merged)
       visit(node._zod.def)
       return
@@ -52,7 +53,7 @@ function opencodeMetadata(schema: z.ZodType): z.core.$ZodRegistry<Record<string,
 export function opencodeArgsSchema(schema: JsonSchema, zod: ZodLike = tool.schema): JsonSchema {
   const shape = evaluate(zodShapeCode(schema, { z: 'z', dialect: 'zod4' }).code, 'z', zod) as z.ZodRawShape
   const object = z.object(shape)
-  const json = z.toJSONSchema(object, { io: 'input', metadata: opencodeMetadata(object) }) as JsonSchema
+  const json = z.toJSONSchema(object, { io: 'input', metadata: pluginToolMetadata(object) }) as JsonSchema
   const { $schema: _dialect, ...rest } = json
   return rest
 }

@@ -6,6 +6,7 @@ import type { AgentDefinition, AnyToolDefinition } from '../../src/define/types.
 import { RegistryBundler } from '../../src/load/bundle.js'
 import { type LoadedRegistry, loadRegistry } from '../../src/load/index.js'
 import { copyProject, repoRoot } from '../util/project.js'
+import { tempDir } from '../util/temp.js'
 
 const basic = resolve(repoRoot, 'test/fixtures/load-basic')
 const errors = resolve(repoRoot, 'test/fixtures/load-errors')
@@ -326,6 +327,36 @@ describe('loadRegistry: problems come back as diagnostics', () => {
     expect(diagnostic.message).toContain('prompts/writer.md')
     expect(files).toContain(join(errors, 'prompts/writer.md'))
     expect(existsSync(join(errors, 'prompts/writer.md'))).toBe(false)
+  })
+})
+
+describe("loadRegistry: what each hook's and tool's run uses of its ctx", () => {
+  // Hooks and tools of one module, and a skill's tool among them: each is read from the same code.
+  const REGISTRY = `import { z } from 'zod'
+import { defineAgent, defineHook, defineRegistry, defineSkill, defineTool } from 'unplugin-oac'
+const city = z.object({ city: z.string() })
+export const chart = defineTool({ name: 'chart', description: 'A chart.', input: city, run: ({ city }, ctx) => ctx.result({ value: city, images: [] }) })
+export const check = defineTool({ name: 'check', description: 'Checks.', input: city, run: ({ city }, { error }) => error(city) })
+export const plain = defineTool({ name: 'plain', description: 'Text.', input: city, run: ({ city }) => city })
+function decide(ctx: unknown) { return ctx }
+export const guard = defineHook({ name: 'guard', description: 'Blocks charts.', on: 'beforeTool', tools: [chart], run: (event, ctx) => ctx.block('no') })
+export const passer = defineHook({ name: 'passer', description: 'Passes ctx on.', on: 'beforeTool', run: (event, ctx) => decide(ctx) })
+export const registry = defineRegistry({
+  agents: [defineAgent({ name: 'drawer', description: 'Draws.', prompt: 'Draw.', tools: [chart, plain], hooks: [passer] })],
+  skills: [defineSkill({ name: 'checking', description: 'Checks a city.', instructions: 'Check it.', tools: [check] })],
+  hooks: [guard],
+})
+`
+
+  it('reads them from the module that defines them; one whose code does not tell is left out', async () => {
+    const project = await tempDir('oac-run-context-')
+    await symlink(join(repoRoot, 'node_modules'), join(project, 'node_modules'), 'dir')
+    await writeFile(join(project, 'registry.ts'), REGISTRY)
+    const loaded = await loadRegistry('registry.ts:registry', project)
+    expect(loaded.diagnostics).toEqual([])
+    const byName = <D extends { name: string }>(map: ReadonlyMap<D, string[]>) => Object.fromEntries([...map].map(([definition, used]) => [definition.name, used]))
+    expect(byName(loaded.hookDecisions)).toEqual({ guard: ['block'] })
+    expect(byName(loaded.toolResults)).toEqual({ chart: ['details', 'images'], check: ['details'], plain: [] })
   })
 })
 

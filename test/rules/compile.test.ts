@@ -30,7 +30,7 @@ describe('rules in the plan', () => {
     expect(diagnostics).toHaveLength(1)
     expect(diagnostics[0]).toMatchObject({ code: 'rule-paths-unscoped' })
     expect(diagnostics[0]!.message).toContain('opencode, Codex, pi, Gemini CLI, Kilo, Cline cannot scope a rule by path')
-    await expectAt(diagnostics[0]!, 'rule-testing', 'warning')
+    await expectAt(diagnostics[0]!, 'rule-testing', { severity: 'warning' })
     // With only harnesses that scope by path, nothing to warn about.
     expect((await compile('valid', { harnesses: ['claude', 'copilot', 'qwen', 'omp'] })).diagnostics).toEqual([])
   })
@@ -90,7 +90,7 @@ describe('rules in the plan', () => {
     expect(diagnostics.map((d) => d.code)).toEqual(['rule-text-expanded'])
     expect(diagnostics[0]!.message).toContain('`@d`')
     expect(diagnostics[0]!.message).toContain('Claude Code, Gemini CLI, GitHub Copilot, Qwen Code read as its own syntax')
-    await expectAt(diagnostics[0]!, 'rule-text-expanded', 'warning')
+    await expectAt(diagnostics[0]!, 'rule-text-expanded', { severity: 'warning' })
     expect((await compile('importing', { harnesses: ['codex', 'opencode'] })).diagnostics).toEqual([])
   })
 
@@ -99,7 +99,7 @@ describe('rules in the plan', () => {
     expect(diagnostics.map((d) => d.code)).toEqual(['rule-instructions-cap'])
     expect(diagnostics[0]!.message).toContain('with rule "second" the rules\' text alone is 40000 bytes')
     expect(diagnostics[0]!.fix).toContain('project_doc_max_bytes')
-    await expectAt(diagnostics[0]!, 'rule-instructions-cap', 'warning')
+    await expectAt(diagnostics[0]!, 'rule-instructions-cap', { severity: 'warning' })
     expect((await compile('overCap', { harnesses: ['claude'] })).diagnostics).toEqual([])
   })
 })

@@ -52,7 +52,7 @@ describe('skills and commands in the plan', () => {
     // The harnesses whose command files cannot name an agent are named, once (and Codex's unscoped tools, as ever).
     expect(diagnostics.map((d) => d.code)).toEqual(['command-agent-unsupported', 'tools-not-scoped'])
     expect(diagnostics[0]!.message).toContain('Codex, pi, oh-my-pi, Gemini CLI, Qwen Code')
-    await expectAt(diagnostics[0]!, 'command-forecast', 'warning')
+    await expectAt(diagnostics[0]!, 'command-forecast', { severity: 'warning' })
   })
 
   it('a registry without skills or commands keeps its plan as before (no skills or commands keys)', async () => {
@@ -110,7 +110,7 @@ describe('each invalid skill or command fails with a diagnostic at its definitio
     const { plan, diagnostics } = await compile('skillUserOnly')
     expect(plan?.skills?.[0]?.modelInvocation).toBe(false)
     expect(diagnostics.map((d) => d.code)).toEqual(['skill-user-only-unsupported'])
-    await expectAt(diagnostics[0]!, 'skill-user-only', 'warning')
+    await expectAt(diagnostics[0]!, 'skill-user-only', { severity: 'warning' })
     expect(diagnostics[0]!.message).toContain('opencode, Gemini CLI, Kilo')
     expect((await compile('skillUserOnly', { harnesses: ['claude', 'codex', 'pi', 'omp', 'copilot', 'qwen'] })).diagnostics).toEqual([])
   })

@@ -6,15 +6,16 @@ import type { Diagnostic } from '../../src/diagnostics.js'
 import { loadRegistry } from '../../src/load/index.js'
 
 /**
- * A compile fixture: `file` (relative to `root`) exports registries by name and marks the lines a
- * diagnostic must point at with a trailing `// @marker` comment, which the tests find by reading it.
+ * A compile fixture: `file` (relative to `root`) exports registries by name; it, and any other file of
+ * the fixture its definitions come from, marks the lines a diagnostic must point at with a trailing
+ * `// @marker` comment, which the tests find by reading it.
  */
 export function markedFixture(root: string, file: string) {
-  /** The 1-based line of the fixture file that carries `// @marker`. */
-  async function markedLine(marker: string): Promise<number> {
-    const lines = (await readFile(join(root, file), 'utf8')).split('\n')
+  /** The 1-based line that carries `// @marker` in `markedFile` (relative to `root`; default: the registries' file). */
+  async function markedLine(marker: string, markedFile = file): Promise<number> {
+    const lines = (await readFile(join(root, markedFile), 'utf8')).split('\n')
     const index = lines.findIndex((line) => line.trimEnd().endsWith(`// @${marker}`))
-    if (index < 0) throw new Error(`no @${marker} in ${file}`)
+    if (index < 0) throw new Error(`no @${marker} in ${markedFile}`)
     return index + 1
   }
 
@@ -35,9 +36,11 @@ export function markedFixture(root: string, file: string) {
     return found
   }
 
-  /** Expects `d` at the marked line, with `severity`. */
-  async function expectAt(d: Diagnostic, marker: string, severity: Diagnostic['severity'] = 'error'): Promise<void> {
-    expect(d).toMatchObject({ severity, file, line: await markedLine(marker) })
+  /** Expects `d` at the marked line of `at.file` (default: the registries' file), with `at.severity` (default: error). */
+  async function expectAt(d: Diagnostic, marker: string, at: { file?: string; severity?: Diagnostic['severity'] } = {}): Promise<void> {
+    const { file: markedFile = file, severity = 'error' } = at
+    expect(d).toMatchObject({ severity, file: markedFile, line: await markedLine(marker, markedFile) })
+    expect(d.column).toBeGreaterThan(0)
   }
 
   return { markedLine, compile, failing, expectAt }

@@ -3,6 +3,7 @@ import { ARGS_PLACEHOLDER } from '../../compile/commands.js'
 import { HARNESS_TABLE } from '../../compile/harnesses/index.js'
 import { COMPATIBILITY_CAP } from '../../compile/skill-fields.js'
 import type { Harness, JsonValue } from '../../define/types.js'
+import { withoutCompiledAllowedTools } from '../compiled-allowed-tools.js'
 import { baseName, filesUnder, type Frontmatter, type FrontmatterRepair, ImportReadError, listFolder, readFrontmatter, readProjectFile } from '../source-text.js'
 import type { ImportedCommand, ImportedSkill, NotCarried } from '../types.js'
 
@@ -186,10 +187,13 @@ export async function readSkills(root: string, folder: string, from: Harness, re
     const license = fitting('license')
     const compatibility = fitting('compatibility')
     const metadata = fitting('metadata')
-    const allowedTools = fitting('allowed-tools')
+    const paths = await filesUnder(root, dir)
+    const written = fitting('allowed-tools') as string | string[] | undefined
+    // The rules compile adds for the skill's own commands are the compiled tree's, not the user's.
+    const allowedTools = written === undefined ? undefined : withoutCompiledAllowedTools(written, folder, dir, paths)
     let modelInvocation = data['disable-model-invocation'] !== true
     const files: Record<string, string> = {}
-    for (const path of await filesUnder(root, dir)) {
+    for (const path of paths) {
       if (path === 'SKILL.md') continue
       const content = await readProjectFile(root, `${dir}/${path}`)
       if (read.userOnlyFile?.path === path && content !== undefined && read.userOnlyFile.says(content)) {
@@ -216,7 +220,7 @@ export async function readSkills(root: string, folder: string, from: Harness, re
       ...(typeof license === 'string' && { license }),
       ...(typeof compatibility === 'string' && { compatibility }),
       ...(metadata !== undefined && { metadata: metadata as Record<string, string> }),
-      ...(allowedTools !== undefined && { allowedTools: allowedTools as string | string[] }),
+      ...(allowedTools !== undefined && { allowedTools }),
       ...(Object.keys(own).length > 0 && { harness: { [from]: own } }),
       from,
       at: { file, line: 1 },

@@ -1,7 +1,7 @@
-import type { AnyHookDefinition } from '../define/hooks.js'
-import type { RuleDefinition } from '../define/rules.js'
-import type { AgentDefinition, AnyToolDefinition, CommandDefinition, RegistryDefinition, SkillDefinition } from '../define/types.js'
-import type { McpServerDefinition } from '../define/mcp-servers.js'
+import type { AnyHookDefinition } from './hooks.js'
+import type { RuleDefinition } from './rules.js'
+import type { AgentDefinition, AnyToolDefinition, CommandDefinition, RegistryDefinition, SkillDefinition } from './types.js'
+import type { McpServerDefinition } from './mcp-servers.js'
 
 function hasKind(value: unknown, kind: string): boolean {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === kind
@@ -40,6 +40,13 @@ export function isHook(value: unknown): value is AnyHookDefinition {
 export function everyHook(registry: RegistryDefinition): AnyHookDefinition[] {
   const lists: unknown[] = [registry.hooks, ...(Array.isArray(registry.agents) ? registry.agents : []).map((agent: unknown) => (isAgent(agent) ? agent.hooks : undefined))]
   return [...new Set(lists.flatMap((list) => (Array.isArray(list) ? list.filter(isHook) : [])))]
+}
+
+/** Every tool definition a registry reaches (its own, its agents' and its skills'), each once. */
+export function everyTool(registry: RegistryDefinition): AnyToolDefinition[] {
+  const owners: unknown[] = [...(Array.isArray(registry.agents) ? registry.agents : []), ...(Array.isArray(registry.skills) ? registry.skills : [])]
+  const lists: unknown[] = [registry.tools, ...owners.map((owner) => (typeof owner === 'object' && owner !== null ? (owner as { tools?: unknown }).tools : undefined))]
+  return [...new Set(lists.flatMap((list) => (Array.isArray(list) ? list.filter(isTool) : [])))]
 }
 
 export function isMcpServer(value: unknown): value is McpServerDefinition {
