@@ -10,9 +10,6 @@ import { jsLineComment, jsString, jsValue } from '../emit/codegen/escape.js'
 import { mcpAnnotations, mcpOutputSchema } from '../emit/codegen/mcp-tool-list.js'
 import type { ToolExport } from './tool-module.js'
 
-/** The entry that serves every JSON tool over MCP stdio, next to the tool scripts. */
-export const MCP_SERVER_ENTRY = 'mcp_tools_server'
-
 /** The folder, inside the scripts folder, of each tool's code file (`tools/<tool>.mjs`); `scripts/<tool>.mjs` starts it. */
 export const TOOL_CODE_FOLDER = 'tools'
 
@@ -20,16 +17,6 @@ export const TOOL_CODE_FOLDER = 'tools'
 export function needsMcpServer(plan: Plan): boolean {
   return plan.nativeTools && plan.harnesses.some((id) => harness(id).toolRoute === 'mcp') && plan.tools.some((t) => t.json)
 }
-
-/** The entry that connects the harnesses without MCP of their own to the MCP servers someone else wrote, next to the tool scripts. */
-export const MCP_BRIDGE_ENTRY = 'mcp_bridge'
-
-/**
- * Its file: CommonJS, so that an extension loads it with Node's own `require` (see
- * emit/codegen/mcp-bridge.ts) and it starts the servers at once, rather than after pi's and Cline's
- * loader (jiti) has compiled it and what it imports.
- */
-export const MCP_BRIDGE_FILE = `${MCP_BRIDGE_ENTRY}.cjs`
 
 /** True when the plan needs `scripts/mcp_bridge.cjs`: an MCP server someone else wrote that the bridge gives a harness. */
 export function needsMcpBridge(plan: Plan): boolean {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import { type BuildFailure, build as esbuild, type Message, type Plugin } from 'esbuild'
 import type { Plan } from '../compile/plan.js'
+import { MCP_BRIDGE_ENTRY, MCP_BRIDGE_FILE, MCP_SERVER_ENTRY } from '../compile/script-names.js'
 import { targetOf } from '../compile/target.js'
 import { debugBundle } from '../debug.js'
 import type { Diagnostic } from '../diagnostics.js'
@@ -16,9 +17,6 @@ import {
   type EntryContext,
   HOOK_FOLDER,
   hookLauncherSource,
-  MCP_BRIDGE_ENTRY,
-  MCP_BRIDGE_FILE,
-  MCP_SERVER_ENTRY,
   mcpBridgeSource,
   mcpServerSource,
   needsMcpBridge,

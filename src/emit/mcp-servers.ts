@@ -2,7 +2,7 @@ import { harness } from '../compile/harnesses/index.js'
 import type { McpEntryFormat } from '../compile/harnesses/types.js'
 import type { Plan, PlannedHttpServer, PlannedMcpServer, PlannedMcpValue, PlannedStdioServer } from '../compile/plan.js'
 import type { Harness, JsonValue } from '../define/types.js'
-import { mcpServerCommand } from '../runtime/mcp-launcher.js'
+import { mcpServerCommand } from './mcp-launcher.js'
 import { configuredServers } from './mcp-scope.js'
 import type { MergeFile } from './types.js'
 

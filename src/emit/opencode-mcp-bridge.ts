@@ -2,7 +2,14 @@ import { harness } from '../compile/harnesses/index.js'
 import type { Plan, PlannedTool } from '../compile/plan.js'
 import { jsString } from './codegen/escape.js'
 import { BRIDGE_TYPES, bridgeHeader, connectCode, connectImports } from './codegen/mcp-bridge.js'
-import type { OpencodeFamily } from './opencode.js'
+import type { Harness } from '../define/types.js'
+
+/** What the plugin needs of an opencode-family harness (emit/opencode.ts `OpencodeFamily`). */
+interface PluginFamily {
+  harness: Extract<Harness, 'opencode' | 'kilo'>
+  /** The package its plugins import `tool` from. */
+  pluginPackage: string
+}
 
 /**
  * The plugin that gives an opencode-family harness (Kilo) the tools of the MCP servers its project
@@ -18,7 +25,7 @@ import type { OpencodeFamily } from './opencode.js'
  * (as it sends a configured server's). A call asks the harness under the tool's name, as our shims do;
  * the result is the server's text, its images as attachments; a failed call throws its text.
  */
-export function opencodeBridgePlugin(plan: Plan, family: OpencodeFamily, tools: readonly PlannedTool[], path: string): string {
+export function opencodeBridgePlugin(plan: Plan, family: PluginFamily, tools: readonly PlannedTool[], path: string): string {
   const taken = [...harness(family.harness).builtinTools, ...tools.map((tool) => tool.name)]
   return [
     bridgeHeader(plan, family.harness),

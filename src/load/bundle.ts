@@ -18,7 +18,7 @@ import type { Diagnostic } from '../diagnostics.js'
 import { FileVersion } from '../file-stamps.js'
 import { ownModule } from '../package-paths.js'
 import { sourceLoader } from '../source-loader.js'
-import { processAlive } from '../write/lock.js'
+import { processAlive } from '../process-alive.js'
 import { type BuildReads, KeptModules, MODULE_TABLE, REGISTRY_EXPORT, TABLE_EXPORT } from './kept-modules.js'
 
 export interface RegistryBundle {

@@ -1,5 +1,5 @@
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { projectPath } from '../compile/source.js'
+import { projectPath } from '../project-path.js'
 import type { Diagnostic } from '../diagnostics.js'
 import type { Located } from './locations.js'
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { everyHook, everyTool, isRegistry } from '../define/guards.js'
-import { projectPath } from '../compile/source.js'
+import { projectPath } from '../project-path.js'
 import type { AnyHookDefinition, HookDecisionKind } from '../define/hooks.js'
 import type { AnyToolDefinition, RegistryDefinition } from '../define/types.js'
 import type { Diagnostic } from '../diagnostics.js'

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { isAgent, isCommand, isRule, isSkill } from '../define/guards.js'
-import { projectPath } from '../compile/source.js'
+import { projectPath } from '../project-path.js'
 import type { RuleDefinition } from '../define/rules.js'
 import type { AgentDefinition, CommandDefinition, RegistryDefinition, SkillDefinition, SourceLocation } from '../define/types.js'
 import type { Diagnostic } from '../diagnostics.js'

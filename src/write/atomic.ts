@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, renameSync, type Stats, unlinkSync, writeFileSync } from 'node:fs'
 import { type FileHandle, open, readdir, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { processAlive } from './lock.js'
+import { processAlive } from '../process-alive.js'
 
 const TEMP_NAME = /^\..+\.oac-(\d+)-[0-9a-f]+\.tmp$/
 // Lock staging files (see lock.ts): `<lock>.<pid>.<uuid>`.

@@ -3,6 +3,7 @@ import { link, mkdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/p
 import { hostname } from 'node:os'
 import { dirname } from 'node:path'
 import { OacError } from '../diagnostics.js'
+import { processAlive } from '../process-alive.js'
 
 /**
  * A lock file shared by every process that merges into the same file (two apps of a monorepo
@@ -128,14 +129,4 @@ function isStale(holder: Holder, staleMs: number): boolean {
 async function breakLock(lockPath: string, judged: string): Promise<void> {
   const current = await readFile(lockPath, 'utf8').catch(() => undefined)
   if (current === judged) await unlink(lockPath).catch(() => undefined)
-}
-
-/** True while a process with this id exists (EPERM: it exists but belongs to another user). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }

@@ -5,7 +5,7 @@ import type { Plan } from '../../src/compile/plan.js'
 import { renderAgentPrompt } from '../../src/emit/codegen/prompt-docs.js'
 import { CODEX_AGENT_KEYS } from '../../src/compile/harnesses/codex.js'
 import { emitCodex } from '../../src/emit/codex.js'
-import { mcpLauncherSource } from '../../src/runtime/mcp-launcher.js'
+import { mcpLauncherSource } from '../../src/emit/mcp-launcher.js'
 import { mergeTomlText } from '../../src/write/index.js'
 import { agent, fixturePlan, merged } from './fixture.js'
 

@@ -10,7 +10,7 @@ import { emitKilo } from '../../src/emit/kilo.js'
 import { emitOpencode } from '../../src/emit/opencode.js'
 import { emitQwen } from '../../src/emit/qwen.js'
 import type { MergeFile, OutputFile, OwnedFile } from '../../src/emit/types.js'
-import { mcpServerCommand } from '../../src/runtime/mcp-launcher.js'
+import { mcpServerCommand } from '../../src/emit/mcp-launcher.js'
 import { fixturePlan } from '../emit-native/fixture.js'
 
 function owned(files: OutputFile[], path: string): OwnedFile {

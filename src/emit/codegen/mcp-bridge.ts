@@ -1,4 +1,4 @@
-import { MCP_BRIDGE_FILE } from '../../bundle/entries.js'
+import { MCP_BRIDGE_FILE } from '../../compile/script-names.js'
 import { harness } from '../../compile/harnesses/index.js'
 import type { McpBridgeSupport } from '../../compile/harnesses/types.js'
 import type { Plan } from '../../compile/plan.js'

@@ -1,4 +1,4 @@
-import { MCP_SERVER_ENTRY } from '../../bundle/entries.js'
+import { MCP_SERVER_ENTRY } from '../../compile/script-names.js'
 import type { Harness, JsonValue } from '../../define/types.js'
 import { literalSecretKind } from '../../secrets.js'
 import { isRecord } from '../source-text.js'
@@ -46,7 +46,7 @@ function variableName(...words: string[]): string {
   return words.join('_').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toUpperCase().replace(/^(?=\d)/, '_')
 }
 
-/** The bundled server of a compiled registry, started through its launcher (src/runtime/mcp-launcher.ts). */
+/** The bundled server of a compiled registry, started through its launcher (src/emit/mcp-launcher.ts). */
 function isCompiledServer(entry: { [key: string]: JsonValue }): boolean {
   return JSON.stringify(entry).includes(`${MCP_SERVER_ENTRY}.cjs`)
 }

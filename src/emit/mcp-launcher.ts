@@ -1,6 +1,6 @@
-import { MCP_SERVER_ENTRY } from '../bundle/entries.js'
+import { MCP_SERVER_ENTRY } from '../compile/script-names.js'
 import { type TargetSettings, targetOf } from '../compile/target.js'
-import { jsString } from '../emit/codegen/escape.js'
+import { jsString } from './codegen/escape.js'
 
 /**
  * The bundled MCP server of the server named `serverName`, relative to the target folder. It is
