@@ -1,6 +1,7 @@
 import { mkdir, open } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { Harness } from '../define/types.js'
+import { withoutCompiled } from './compiled-files.js'
 import { withoutUnfit } from './fit.js'
 import { type Disagreement, type Merged, mergeReads } from './merge.js'
 import { claudeReader } from './readers/claude.js'
@@ -51,8 +52,10 @@ export async function importProject(root: string, options: ImportOptions = {}): 
     if (!reader) throw new Error(`oac import reads ${IMPORTABLE.join(', ')}; it cannot read ${id} yet.`)
     return reader
   })
-  const reads: HarnessRead[] = []
-  for (const reader of readers) reads.push(await reader.read(root))
+  const read: HarnessRead[] = []
+  for (const reader of readers) read.push(await reader.read(root))
+  // What unplugin-oac compiled into the project is a registry's output, not the user's: listed, not carried.
+  const { reads, notCarried: compiled } = await withoutCompiled(root, read)
   const merged = mergeReads(reads)
   const agentsMd = await rootAgentsMd(root)
   const copies: ReadLocation[] = []
@@ -81,7 +84,7 @@ export async function importProject(root: string, options: ImportOptions = {}): 
   return {
     files: registryFiles(fit.registry, out, from),
     registry: fit.registry,
-    notCarried: [...merged.notCarried, ...fit.notCarried],
+    notCarried: [...compiled, ...merged.notCarried, ...fit.notCarried],
     disagreements: merged.disagreements,
     found: harnessesWithOwnFiles(readers, reads),
     ...(agentsMd !== undefined && { agentsMd: { file: 'AGENTS.md', line: 1 } }),

@@ -108,6 +108,8 @@ export interface NotCarried {
   at: ReadLocation
   what: string
   why: string
+  /** The key it is in a JSON or TOML file compile merges into, when it is one key: compile's own entries there are told apart. */
+  keyPath?: string[]
 }
 
 /**

@@ -4,7 +4,7 @@ import { parse as parseToml } from 'smol-toml'
 import { describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
 import { importProject, writeNewFiles } from '../../src/import/index.js'
-import { project as inFolder, meaning } from './project.js'
+import { project as inFolder, meaning, withoutManifest } from './project.js'
 
 const project = (files: Record<string, string>) => inFolder('oac-import-commands-', files)
 
@@ -59,7 +59,8 @@ describe('oac import of commands with positional words, shell output and their o
     expect(shell[0]![1]).toContain('Command "status"')
     expect(shell[0]![1]).toContain('the command files of Codex and pi run no shell command')
 
-    // Imported again from the files compile wrote for Claude Code: the same commands.
+    // Imported again from the files compile wrote for Claude Code, as a person's (without the manifest): the same commands.
+    await withoutManifest(join(root, 'back'))
     const again = await importProject(join(root, 'back'), { from: ['claude'] })
     expect(again.registry.commands.map(({ name, description, prompt, model, harness }) => ({ name, description, prompt, model, harness }))).toEqual(
       result.registry.commands.map(({ name, description, prompt, model, harness }) => ({ name, description, prompt, model, harness })),

@@ -4,12 +4,14 @@ import { describe, expect, it } from 'vitest'
 import { compile } from '../../src/api.js'
 import { importProject } from '../../src/import/index.js'
 import { repoRoot } from '../util/project.js'
-import { meaning, project } from './project.js'
+import { meaning, project, withoutManifest } from './project.js'
 
 /*
  * A skill with tools, compiled into a project, ends its Claude Code `allowed-tools` with the rules that
  * let its commands run unasked (`Bash(node scripts/<tool>.mjs:*)`, and one for the skill's copy of the
- * script). Importing that project gives the skill back with the user's own entries alone.
+ * script). Importing that project without the manifest that names the files compile's (which would list
+ * the skill as compiled: compiled-tree.test.ts) gives the skill back with the user's own entries alone,
+ * and without the copies of the scripts.
  */
 
 /** A registry whose skill "forecasting" has two tools, and `allowedTools` as `given` (a JavaScript expression) says. */
@@ -33,6 +35,7 @@ async function compiledAndImported(given: string | undefined) {
   const compiled = await compile({ registry: 'source/registry.ts:registry', root, harnesses: ['claude', 'codex'] })
   expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([])
   const written = meaning(await readFile(join(root, '.claude/skills/forecasting/SKILL.md'), 'utf8')).data['allowed-tools']
+  await withoutManifest(root)
   const imported = await importProject(root)
   const skill = imported.registry.skills.find((found) => found.name === 'forecasting')
   expect(skill).toBeDefined()
@@ -46,6 +49,8 @@ describe('oac import of a skill unplugin-oac compiled', () => {
     expect(written).toEqual(expect.stringContaining('scripts/forecast.mjs'))
     expect(written).toEqual(expect.stringContaining('.claude/skills/forecasting/scripts/tides.mjs'))
     expect(skill.allowedTools).toBeUndefined()
+    // The skill's copies of the two scripts are compile's, made again for the tools the registry gives it.
+    expect(Object.keys(skill.files)).toEqual([])
     // The Claude Code copy now says what the shared folder's copy says.
     expect(disagreements).toEqual([])
   })

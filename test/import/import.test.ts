@@ -8,6 +8,7 @@ import { compile } from '../../src/api.js'
 import { main } from '../../src/cli.js'
 import { readFrontmatter } from '../../src/import/source-text.js'
 import { linkedTempDir, run } from '../emit-native/fixture.js'
+import { withoutManifest } from './project.js'
 
 const repoRoot = resolve(import.meta.dirname, '../..')
 const fixtures = join(repoRoot, 'test/fixtures/import')
@@ -64,8 +65,12 @@ async function compileBack(project: string): Promise<string> {
   return join(project, 'back')
 }
 
-/** Imports the compiled-back tree again, into a registry of its own, and gives its files. */
+/**
+ * Imports the compiled-back tree again, into a registry of its own, and gives its files: read without
+ * its manifest, as files a person wrote in those formats (with it, the import lists them as compile's).
+ */
 async function reimport(project: string, id: string): Promise<{ files: Map<string, string>; out: string }> {
+  await withoutManifest(join(project, 'back'))
   const result = await cli('import', join(project, 'back'), '--from', id, '--out', 'again/registry.ts')
   expect(result.code).toBe(0)
   return { files: await registryFiles(join(project, 'back/again')), out: result.out }

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { readFrontmatter } from '../../src/import/source-text.js'
 import { tempDir } from '../util/temp.js'
@@ -17,4 +17,12 @@ export async function project(prefix: string, files: Record<string, string>): Pr
 export function meaning(text: string): { data: Record<string, unknown>; body: string } {
   const { data, body } = readFrontmatter(text, 'x')
   return { data, body: body.trim() }
+}
+
+/**
+ * Takes the manifest compile wrote out of a compiled tree (`.oac/`), which tells the import the files
+ * are compile's: what is left reads as files a person wrote in the harnesses' formats.
+ */
+export async function withoutManifest(root: string): Promise<void> {
+  await rm(join(root, '.oac'), { recursive: true })
 }

@@ -94,6 +94,7 @@ function readSettings(text: string, file: string, from: Harness): HarnessRead {
       at: { file, line: json.lineOf([key]) },
       what: `\`${key}\``,
       why: key === 'hooks' ? "the imported hooks' runner speaks Claude Code's and Codex's hook wire, not this one; write these as hook definitions by hand" : 'no definition holds this setting; it stays in your settings file, which compile merges into and never removes',
+      keyPath: [key],
     })
   }
   return { definitions: servers.servers, notCarried }
