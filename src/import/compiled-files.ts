@@ -120,7 +120,7 @@ function described(definition: ImportedDefinition): string {
 const IMPORT_INSTEAD = 'import the registry that holds it rather than its output'
 
 function compiledWhy({ manifest, edited }: Compiled): string {
-  return `unplugin-oac compiled this file (${manifest} lists it)${edited ? ', and it was edited by hand since (make the edit in the registry)' : ''}; ${IMPORT_INSTEAD}`
+  return `unplugin-oac compiled this file (${manifest} lists it)${edited ? ', and it was edited by hand since (make the edit in the registry)' : ''}; ${IMPORT_INSTEAD} (where that registry is gone, delete ${manifest} and import again: the files are then read as yours)`
 }
 
 /** The folder of a skill (its SKILL.md's), where its other files are. */

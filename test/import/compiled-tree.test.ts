@@ -128,7 +128,8 @@ describe('oac import of a project unplugin-oac compiled into', () => {
     const result = await importProject(root, { from: ['claude'] })
     expect(result.registry.agents.map((agent) => agent.name)).toEqual(['helper'])
     expect(result.notCarried.find((item) => item.at.file === '.claude/agents/planner.md')?.why).toBe(
-      'unplugin-oac compiled this file (.oac/manifest.oac-tools.json lists it), and it was edited by hand since (make the edit in the registry); import the registry that holds it rather than its output',
+      'unplugin-oac compiled this file (.oac/manifest.oac-tools.json lists it), and it was edited by hand since (make the edit in the registry); import the registry that holds it rather than its output' +
+        ' (where that registry is gone, delete .oac/manifest.oac-tools.json and import again: the files are then read as yours)',
     )
   }, 60_000)
 
