@@ -4,13 +4,14 @@ import { targetOf } from '../compile/target.js'
 import { bridgeCode, bridgeImports, contentBlocksCode, generatedHeader } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
-import { BRIDGE_TYPES, bridgeHeader, bridgeName, bridgesMcpServers, connectCode, connectImports } from './codegen/mcp-bridge.js'
+import { bridgeName, bridgesMcpServers, deferredBridgeExtension } from './codegen/mcp-bridge.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
 import { zodSchemaCode } from './codegen/zod-code.js'
 import type { OutputFile, OwnedFile } from './types.js'
 
 /**
- * oh-my-pi: a `.omp/tools/<tool>/index.ts` factory per JSON tool. omp imports these natively
+ * oh-my-pi: a `.omp/tools/<tool>/index.ts` factory per JSON tool, and an extension,
+ * `.omp/extensions/<server>-mcp.ts`, for the MCP servers it is bridged to. omp imports these natively
  * (Bun, no node_modules), so the omp package is imported for types only and the schema builder
  * is the injected `pi.zod`. Results are content blocks (text, images) with the tool's details, and
  * `isError` for a failed call; the tool's `approval` carries its tier (from its effects) and the
@@ -22,46 +23,36 @@ export function emitOmp(plan: Plan): OutputFile[] {
     return { kind: 'owned', path, content: ompToolFactory(plan, tool, path) }
   })
   if (bridgesMcpServers(plan, 'omp')) {
-    const path = `.omp/tools/${bridgeName(plan)}/index.ts`
-    files.push({ kind: 'owned', path, content: ompBridgeFactory(plan, path) })
+    const path = `.omp/extensions/${bridgeName(plan)}.ts`
+    files.push({ kind: 'owned', path, content: ompBridgeExtension(plan, path) })
   }
   return files
 }
 
 /**
- * The tool factory that gives oh-my-pi the tools of the registry's MCP servers by name (18.2.3 mounts the
- * tools of its own MCP servers as `xd://` devices), written at `path`: an async factory returning a tool
- * list, which omp awaits while it loads its tools; it connects to every server at once through
- * `scripts/mcp_bridge.cjs` and returns each tool the servers list within the bridge's wait (see
- * src/runtime/mcp-bridge.ts) as `<server>_<tool>`, with the server's JSON Schema as its parameters (as
- * omp's own MCP tools have), kept at hand (`essential`) like ours.
+ * The extension that gives oh-my-pi the tools of the registry's MCP servers by name (18.2.3 mounts the
+ * tools of its own MCP servers as `xd://` devices), written at `path`: it connects while omp starts and
+ * registers each listed tool as `<server>_<tool>`, with the server's JSON Schema as its parameters (as
+ * omp's own MCP tools have), kept at hand (`essential`) like ours (see deferredBridgeExtension). A
+ * result is the server's content blocks, `isError` for a failed call.
  */
-export function ompBridgeFactory(plan: Plan, path: string): string {
-  const taken = [...harness('omp').builtinTools, ...ompTools(plan).map((tool) => tool.name)]
-  return [
-    bridgeHeader(plan, 'omp'),
-    ...connectImports(plan),
-    `import type { CustomTool, CustomToolFactory } from "@oh-my-pi/pi-coding-agent"`,
-    '',
-    'const factory: CustomToolFactory = async (pi) => {',
-    connectCode(plan, 'omp', path, { cwd: 'pi.cwd', report: '(message: string) => console.error(`omp: ${message}`)', taken }, '  '),
-    '  return bridge.tools.map((tool): CustomTool => ({',
-    '    name: tool.name,',
-    '    label: tool.title ?? tool.name,',
-    '    description: tool.description,',
-    '    loadMode: "essential",',
-    '    parameters: tool.inputSchema as CustomTool["parameters"],',
-    '    async execute(_toolCallId, params, onUpdate, _ctx, signal) {',
-    '      const result = await tool.call(params, { signal, progress: (message) => onUpdate?.({ content: [{ type: "text", text: message }] }) })',
-    '      return { content: result.content, ...(result.isError ? { isError: true } : {}) }',
-    '    },',
-    '  }))',
-    '}',
-    '',
-    'export default factory',
-    '',
-    BRIDGE_TYPES,
-  ].join('\n')
+export function ompBridgeExtension(plan: Plan, path: string): string {
+  return deferredBridgeExtension(plan, 'omp', path, {
+    apiImport: `import type { ExtensionAPI } from "@oh-my-pi/pi-coding-agent"`,
+    taken: [...harness('omp').builtinTools, ...ompTools(plan).map((tool) => tool.name)],
+    setup: [],
+    definition: [
+      '        name: tool.name,',
+      '        label: tool.title ?? tool.name,',
+      '        description: tool.description,',
+      '        loadMode: "essential",',
+      '        parameters: tool.inputSchema as Parameters<ExtensionAPI["registerTool"]>[0]["parameters"],',
+      '        async execute(_toolCallId, params, signal, onUpdate) {',
+      '          const result = await tool.call(params, { signal, progress: (message) => onUpdate?.({ content: [{ type: "text", text: message }] }) })',
+      '          return { content: result.content, ...(result.isError ? { isError: true } : {}) }',
+      '        },',
+    ],
+  })
 }
 
 /** The tools oh-my-pi is given natively: every JSON tool. */

@@ -4,7 +4,7 @@ import { targetOf } from '../compile/target.js'
 import { bridgeCode, bridgeImports, contentBlocksCode, generatedHeader } from './codegen/bridge.js'
 import { jsString } from './codegen/escape.js'
 import { indentTail } from './codegen/js-literal.js'
-import { BRIDGE_TYPES, bridgeHeader, bridgeName, bridgesMcpServers, connectCode, connectImports } from './codegen/mcp-bridge.js'
+import { bridgeName, bridgesMcpServers, deferredBridgeExtension } from './codegen/mcp-bridge.js'
 import { hasNativeForm } from './codegen/prompt-docs.js'
 import { typeboxCode } from './codegen/typebox-code.js'
 import type { OutputFile } from './types.js'
@@ -36,68 +36,36 @@ export function emitPi(plan: Plan): OutputFile[] {
 }
 
 /**
- * The extension that gives pi the tools of the registry's MCP servers (pi has no MCP), written at `path`.
- * Its factory starts connecting to every server at once through `scripts/mcp_bridge.cjs` and returns;
- * pi's start does not wait for them. Each listed tool is registered as `<server>_<tool>`, with the
- * server's JSON Schema as its parameters, once the servers have answered (within the bridge's bound,
- * see src/runtime/mcp-bridge.ts) and the session has started (a tool registered then is active at
- * once); a prompt sent before that waits for them at `before_agent_start`, which pi awaits. A server's
- * problem is a notice in pi's UI, or a line on stderr without one. A result is the server's content
- * blocks; a failed call is marked failed as our tools' are.
+ * The extension that gives pi the tools of the registry's MCP servers (pi has no MCP), written at `path`:
+ * it connects while pi starts and registers each listed tool as `<server>_<tool>`, with the server's
+ * JSON Schema as its parameters (see deferredBridgeExtension). A result is the server's content blocks;
+ * a failed call is marked failed as our tools' are.
  */
 export function piBridgeExtension(plan: Plan, path: string): string {
-  const taken = [...harness('pi').builtinTools, ...piTools(plan).map((tool) => tool.name)]
-  return [
-    bridgeHeader(plan, 'pi'),
-    ...connectImports(plan),
-    `import type { ExtensionAPI } from "@mariozechner/pi-coding-agent"`,
-    '',
-    'export default function (pi: ExtensionAPI) {',
-    '  // What the bridge reports before the session can show it.',
-    '  const pending: string[] = []',
-    '  let say: ((message: string) => void) | undefined',
-    '  const connecting = (async () => {',
-    connectCode(plan, 'pi', path, { cwd: 'process.cwd()', report: '(message: string) => (say ? say(message) : pending.push(message))', taken }, '    '),
-    '    return bridge',
-    '  })()',
-    '  pi.on("session_shutdown", async () => (await connecting).close())',
-    '  // The calls whose outcome is a failure, until pi reports their result.',
-    '  const failed = new Set<string>()',
-    '  pi.on("tool_result", (event) => (failed.delete(event.toolCallId) ? { isError: true } : undefined))',
-    '  let registered = false',
-    '  const register = async () => {',
-    '    const { tools } = await connecting',
-    '    if (registered) return',
-    '    registered = true',
-    '    for (const tool of tools) {',
-    '      pi.registerTool({',
-    '        name: tool.name,',
-    '        label: tool.title ?? tool.name,',
-    '        description: tool.description,',
-    '        promptSnippet: tool.description.replace(/\\s+/g, " ").trim(),',
-    '        parameters: tool.inputSchema as Parameters<ExtensionAPI["registerTool"]>[0]["parameters"],',
-    '        async execute(toolCallId, params, signal, onUpdate) {',
-    '          const result = await tool.call(params, {',
-    '            signal,',
-    '            progress: (message) => onUpdate?.({ content: [{ type: "text", text: message }], details: {} }),',
-    '          })',
-    '          if (result.isError) failed.add(toolCallId)',
-    '          return { content: result.content, details: {} }',
-    '        },',
-    '      })',
-    '    }',
-    '  }',
-    '  pi.on("session_start", (_event, ctx) => {',
-    '    say = ctx.hasUI ? (message) => ctx.ui.notify(`pi: ${message}`, "warning") : (message) => console.error(`pi: ${message}`)',
-    '    for (const message of pending.splice(0)) say(message)',
-    '    // A failure to load the bridge shows at the first prompt (below), where pi reports it.',
-    '    register().catch(() => undefined)',
-    '  })',
-    '  pi.on("before_agent_start", () => register())',
-    '}',
-    '',
-    BRIDGE_TYPES,
-  ].join('\n')
+  return deferredBridgeExtension(plan, 'pi', path, {
+    apiImport: `import type { ExtensionAPI } from "@mariozechner/pi-coding-agent"`,
+    taken: [...harness('pi').builtinTools, ...piTools(plan).map((tool) => tool.name)],
+    setup: [
+      '  // The calls whose outcome is a failure, until pi reports their result.',
+      '  const failed = new Set<string>()',
+      '  pi.on("tool_result", (event) => (failed.delete(event.toolCallId) ? { isError: true } : undefined))',
+    ],
+    definition: [
+      '        name: tool.name,',
+      '        label: tool.title ?? tool.name,',
+      '        description: tool.description,',
+      '        promptSnippet: tool.description.replace(/\\s+/g, " ").trim(),',
+      '        parameters: tool.inputSchema as Parameters<ExtensionAPI["registerTool"]>[0]["parameters"],',
+      '        async execute(toolCallId, params, signal, onUpdate) {',
+      '          const result = await tool.call(params, {',
+      '            signal,',
+      '            progress: (message) => onUpdate?.({ content: [{ type: "text", text: message }], details: {} }),',
+      '          })',
+      '          if (result.isError) failed.add(toolCallId)',
+      '          return { content: result.content, details: {} }',
+      '        },',
+    ],
+  })
 }
 
 /** The tools pi is given natively: every JSON tool. */

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { execFile } from 'node:child_process'
 import { readdir, readFile, symlink } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
@@ -15,14 +16,14 @@ import { repoRoot } from '../util/project.js'
 import { tempDir } from '../util/temp.js'
 
 /*
- * The MCP bridge (src/runtime/mcp-bridge.ts) as pi and Cline load it from a compiled tree, with real SDK
+ * The MCP bridge (src/runtime/mcp-bridge.ts) as pi, oh-my-pi and Cline load it from a compiled tree, with real SDK
  * servers (test/fixtures/mcp-bridge/servers): one that answers, one that dies at its start, one that
  * never answers, and an HTTP server nobody listens for. The hanging one would hold pi's session start
  * forever without the bridge's bound: that it ends at all is the proof, with no clock read here.
  * The bound is set wide (WAIT_MS), so that the live server starts within it on a loaded machine. The
  * live server's tools register and answer with what it sent; each other server is named in one message
- * saying why its tools are missing. Cline's run leaves the hanging server out, so its wait never ends
- * by the clock.
+ * saying why its tools are missing. oh-my-pi's and Cline's runs leave the hanging server out, so their
+ * wait never ends by the clock.
  */
 
 const fixture = resolve(repoRoot, 'test/fixtures/mcp-bridge')
@@ -41,7 +42,7 @@ beforeAll(async () => {
   process.env.BRIDGE_NOTE = NOTE
   try {
     ;({ diagnostics } = await compile({ registry: 'registry.ts:registry', root: fixture, target, config: 'test', harnesses: ['pi', 'omp', 'cline'] }))
-    await compile({ registry: 'registry.ts:registry', root: fixture, target: noHanging, config: 'no-hanging', harnesses: ['cline'] })
+    await compile({ registry: 'registry.ts:registry', root: fixture, target: noHanging, config: 'no-hanging', harnesses: ['omp', 'cline'] })
   } finally {
     delete process.env.BRIDGE_SERVERS
     delete process.env.BRIDGE_NOTE
@@ -70,7 +71,7 @@ async function written(): Promise<string[]> {
 
 it('writes one bridge script that the three harnesses require, and no value of a variable', async () => {
   const files = await written()
-  const extensions = ['.pi/extensions/oac-tools-mcp.ts', '.omp/tools/oac-tools-mcp/index.ts', '.cline/plugins/oac-tools-mcp.ts']
+  const extensions = ['.pi/extensions/oac-tools-mcp.ts', '.omp/extensions/oac-tools-mcp.ts', '.cline/plugins/oac-tools-mcp.ts']
   expect(files).toEqual(expect.arrayContaining(['scripts/mcp_bridge.cjs', ...extensions]))
   // The servers, what starts the stdio ones, and the runtime with the SDK's client, which loads while they start.
   expect(files.filter((file) => file.includes('mcp-bridge') || file.includes('mcp_bridge')).sort()).toEqual([
@@ -120,7 +121,7 @@ it("goes to each harness's home folder for a user, the bridge script in the home
   } finally {
     delete process.env.BRIDGE_SERVERS
   }
-  for (const extension of ['.pi/agent/extensions/oac-tools-mcp.ts', '.omp/agent/tools/oac-tools-mcp/index.ts', '.cline/plugins/oac-tools-mcp.ts']) {
+  for (const extension of ['.pi/agent/extensions/oac-tools-mcp.ts', '.omp/agent/extensions/oac-tools-mcp.ts', '.cline/plugins/oac-tools-mcp.ts']) {
     expect(await readFile(join(home, extension), 'utf8')).toContain('join(homedir(), ".local/share/oac/oac-tools/mcp_bridge.cjs")')
   }
   expect(await readFile(join(home, '.local/share/oac/oac-tools/mcp_bridge.cjs'), 'utf8')).toContain('"name": "live"')
@@ -159,8 +160,13 @@ describe('pi', () => {
     withBridgeEnvironment(reports, async () => {
       const extension = (await import(pathToFileURL(join(target, '.pi/extensions/oac-tools-mcp.ts')).href)) as { default(pi: unknown): void }
       // The part of pi's ExtensionAPI the generated extension calls. pi emits session_start once the
-      // extensions are loaded and before_agent_start before each prompt, and awaits what each handler returns.
-      extension.default({ on: (event: string, handler: (event: { toolCallId?: string }) => unknown) => handlers.set(event, handler), registerTool: (tool: Registered) => tools.push(tool) })
+      // extensions are loaded and before_agent_start before each prompt, and awaits what each handler
+      // returns; a tool registered after session_start is among the session's tools at once.
+      extension.default({
+        on: (event: string, handler: (event: { toolCallId?: string }) => unknown) => handlers.set(event, handler),
+        registerTool: (tool: Registered) => tools.push(tool),
+        getAllTools: () => tools.map(({ name }) => ({ name })),
+      })
       beforeSessionStart = tools.length
       sessionStartGave = handlers.get('session_start')?.({}, { hasUI: false })
       await handlers.get('before_agent_start')?.({})
@@ -201,6 +207,92 @@ describe('pi', () => {
     const broken = await tools.find((tool) => tool.name === 'live_broken')!.execute('call-3', {}, undefined, undefined)
     expect(broken.content).toEqual([{ type: 'text', text: 'the tool broke' }])
     expect(handlers.get('tool_result')?.({ toolCallId: 'call-3' })).toEqual({ isError: true })
+  })
+})
+
+describe('oh-my-pi', () => {
+  interface Registered {
+    name: string
+    loadMode: string
+    execute(id: string, params: unknown, signal: AbortSignal | undefined, onUpdate: undefined): Promise<{ content: unknown[]; isError?: boolean }>
+  }
+  type Handler = (event: unknown, ctx?: { hasUI: boolean }) => unknown
+  /**
+   * omp 18.2.3 activates a tool registered within an extension's handler before the handler's event
+   * completes, and one registered outside any handler (from a promise a finished handler started) later,
+   * on its own: its runner tells them apart by an AsyncLocalStorage around each handler
+   * (extensions/runner.ts `#toolRegistrationScope`), as this one does.
+   */
+  const handler = new AsyncLocalStorage<{ event: string; open: boolean }>()
+  const registered: Array<{ tool: Registered; within: string | undefined }> = []
+  const handlers = new Map<string, Handler>()
+  const reports: string[] = []
+  let beforeSessionStart: number | undefined
+  let sessionStartGave: unknown
+
+  /** Runs the extension's handler of `event` as omp's runner does, awaiting what it returns. */
+  async function emit(event: string, ctx?: { hasUI: boolean }): Promise<unknown> {
+    const scope = { event, open: true }
+    try {
+      return await handler.run(scope, () => handlers.get(event)?.({}, ctx))
+    } finally {
+      scope.open = false
+    }
+  }
+  const namesWithin = (within: string | undefined) =>
+    registered
+      .filter((entry) => entry.within === within)
+      .map(({ tool }) => tool.name)
+      .sort()
+
+  beforeAll(() =>
+    withBridgeEnvironment(reports, async () => {
+      const extension = (await import(pathToFileURL(join(noHanging, '.omp/extensions/oac-tools-mcp.ts')).href)) as { default(pi: unknown): void }
+      extension.default({
+        on: (event: string, on: Handler) => handlers.set(event, on),
+        registerTool: (tool: Registered) => {
+          const scope = handler.getStore()
+          registered.push({ tool, within: scope?.open ? scope.event : undefined })
+        },
+        // The prompt comes before omp has activated what was registered outside a handler: none of the tools yet.
+        getAllTools: () => [],
+      })
+      beforeSessionStart = registered.length
+      const scope = { event: 'session_start', open: true }
+      sessionStartGave = handler.run(scope, () => handlers.get('session_start')?.({}, { hasUI: false }))
+      scope.open = false
+      await emit('before_agent_start')
+      await emit('before_agent_start')
+    }),
+  )
+  afterAll(async () => {
+    await handlers.get('session_shutdown')?.({})
+  })
+
+  it("leaves omp's start alone, registers the tools once listed, and again within the first prompt's before_agent_start, which omp awaits", () => {
+    expect(beforeSessionStart).toBe(0)
+    expect(sessionStartGave).toBeUndefined()
+    const names = ['live_broken', 'live_picture', 'live_read_note']
+    expect(namesWithin(undefined)).toEqual(names)
+    // omp has them active before that prompt goes to the model; the second prompt registers nothing.
+    expect(namesWithin('before_agent_start')).toEqual(names)
+    expect(registered).toHaveLength(2 * names.length)
+    expect(registered.every(({ tool }) => tool.loadMode === 'essential')).toBe(true)
+  })
+
+  it('names each other server and why, once', () => {
+    expectReports(
+      reports.map((report) => report.replace(/^omp: /, '')),
+      false,
+    )
+  })
+
+  it('forwards a call, images and failures, marked failed', async () => {
+    const tool = (name: string) => registered.find((entry) => entry.tool.name === name)!.tool
+    expect(await tool('live_read_note').execute('call-1', {}, undefined, undefined)).toEqual({ content: [{ type: 'text', text: `note: ${NOTE}` }] })
+    const picture = await tool('live_picture').execute('call-2', {}, undefined, undefined)
+    expect(picture.content).toEqual([{ type: 'text', text: 'a dot' }, { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }])
+    expect(await tool('live_broken').execute('call-3', {}, undefined, undefined)).toEqual({ content: [{ type: 'text', text: 'the tool broke' }], isError: true })
   })
 })
 

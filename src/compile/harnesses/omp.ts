@@ -43,8 +43,9 @@ export const omp = {
   // Image blocks in a user message after the results; `result.details` in `--mode json`.
   results: { images: 'after-result', details: 'output' },
   // 18.2.3 connects the servers of `.omp/mcp.json` but mounts their tools as `xd://` devices, not as tools
-  // its model calls by name (docs/mcp-servers.md). Our tool factory is awaited with no time limit
-  // (custom-tools/loader.ts `await factory(sharedApi)`), so the bridge bounds its own wait.
+  // its model calls by name (docs/mcp-servers.md). Our bridge extension registers the servers' tools as
+  // they are listed, and a prompt waits for them at `before_agent_start` (which omp ends after 30 s), so the
+  // bridge bounds its own wait.
   mcp: { route: 'bridge', bridge: { waitMs: 5_000, nameMax: 64 } },
   // Hooks in-process: a generated extension, `.omp/extensions/<server>-hooks.ts` (pi's events, a new input
   // returned, and `session_stop` to keep going). Handlers run at most 30 s, then block.

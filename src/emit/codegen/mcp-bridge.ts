@@ -80,3 +80,69 @@ export function connectCode(plan: Plan, id: Harness, at: string, options: { cwd:
     .map((line) => `${indent}${line}`)
     .join('\n')
 }
+
+/** What differs between pi's and oh-my-pi's bridge extensions (both load an extension with pi's ExtensionAPI). */
+export interface DeferredBridgeParts {
+  /** The line importing the harness's `ExtensionAPI` type. */
+  apiImport: string
+  /** The names the harness has already (its built-ins and our tools). */
+  taken: readonly string[]
+  /** Statements of the extension's body before the tools are registered (at two spaces). */
+  setup: readonly string[]
+  /** The object `pi.registerTool` gets for `tool`, a bridged tool (its lines, at six spaces). */
+  definition: readonly string[]
+}
+
+/**
+ * The extension that gives harness `id` (pi, oh-my-pi) the tools of the plan's MCP servers, written at
+ * `path`, without holding up the harness's start: the factory starts connecting and returns, and
+ * `session_start` (which both harnesses await before they take a prompt) only sets where messages go.
+ * Each listed tool is registered once the servers have answered (within the bridge's bound, see
+ * src/runtime/mcp-bridge.ts) and the session has started. A prompt sent before that waits for the
+ * servers at `before_agent_start`, which both await, and the first prompt registers there each tool
+ * the session does not have yet: pi makes a tool active as it is registered, but oh-my-pi activates one
+ * registered outside a handler later, on its own, and one registered within a handler before the
+ * handler returns. A server's problem is a notice in the harness's UI, or a line on stderr without one.
+ */
+export function deferredBridgeExtension(plan: Plan, id: Harness, path: string, parts: DeferredBridgeParts): string {
+  return [
+    bridgeHeader(plan, id),
+    ...connectImports(plan),
+    parts.apiImport,
+    '',
+    'export default function (pi: ExtensionAPI) {',
+    '  // What the bridge reports before the session can show it.',
+    '  const pending: string[] = []',
+    '  let say: ((message: string) => void) | undefined',
+    '  const connecting = (async () => {',
+    connectCode(plan, id, path, { cwd: 'process.cwd()', report: '(message: string) => (say ? say(message) : pending.push(message))', taken: parts.taken }, '    '),
+    '    return bridge',
+    '  })()',
+    '  pi.on("session_shutdown", async () => (await connecting).close())',
+    ...parts.setup,
+    '  const register = (tools: McpBridge["tools"]) => {',
+    '    for (const tool of tools) {',
+    '      pi.registerTool({',
+    ...parts.definition,
+    '      })',
+    '    }',
+    '  }',
+    '  pi.on("session_start", (_event, ctx) => {',
+    `    say = ctx.hasUI ? (message) => ctx.ui.notify(\`${id}: \${message}\`, "warning") : (message) => console.error(\`${id}: \${message}\`)`,
+    '    for (const message of pending.splice(0)) say(message)',
+    `    // A failure to load the bridge shows at the first prompt (below), where ${harness(id).title} reports it.`,
+    '    connecting.then(({ tools }) => register(tools), () => undefined)',
+    '  })',
+    '  let checked = false',
+    '  pi.on("before_agent_start", async () => {',
+    '    const { tools } = await connecting',
+    '    if (checked) return',
+    '    checked = true',
+    '    const known = new Set(pi.getAllTools().map((tool) => tool.name))',
+    '    register(tools.filter((tool) => !known.has(tool.name)))',
+    '  })',
+    '}',
+    '',
+    BRIDGE_TYPES,
+  ].join('\n')
+}
