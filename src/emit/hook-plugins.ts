@@ -270,7 +270,7 @@ export function pluginAnswer(answer: HookAnswer | undefined): HookAnswer | undef
 
 /**
  * The part of oh-my-pi's extension API the extension uses (18.2.3, extensibility/extensions/types.ts),
- * declared here: its package installs only under bun, and its index does not export the type.
+ * declared here: its package installs only under bun, so a project on Node has no copy of its types to check this file against.
  */
 const OMP_TYPES = `
 type OmpContext = { cwd: string; hasUI: boolean; ui: { confirm(title: string, message: string): Promise<boolean> } }
