@@ -3,38 +3,19 @@ import type { RuleDefinition } from './rules.js'
 import type { AgentDefinition, AnyToolDefinition, CommandDefinition, RegistryDefinition, SkillDefinition } from './types.js'
 import type { McpServerDefinition } from './mcp-servers.js'
 
-function hasKind(value: unknown, kind: string): boolean {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === kind
+/** The guard of the values a define function made with `kind` (user code is JavaScript at run time, so anything can arrive). */
+function kindGuard<T>(kind: string): (value: unknown) => value is T {
+  return (value): value is T => typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === kind
 }
 
-/** True for a value made by defineTool (user code is JavaScript at run time, so anything can arrive). */
-export function isTool(value: unknown): value is AnyToolDefinition {
-  return hasKind(value, 'oac:tool')
-}
-
-export function isAgent(value: unknown): value is AgentDefinition {
-  return hasKind(value, 'oac:agent')
-}
-
-export function isSkill(value: unknown): value is SkillDefinition {
-  return hasKind(value, 'oac:skill')
-}
-
-export function isCommand(value: unknown): value is CommandDefinition {
-  return hasKind(value, 'oac:command')
-}
-
-export function isRule(value: unknown): value is RuleDefinition {
-  return hasKind(value, 'oac:rule')
-}
-
-export function isRegistry(value: unknown): value is RegistryDefinition {
-  return hasKind(value, 'oac:registry')
-}
-
-export function isHook(value: unknown): value is AnyHookDefinition {
-  return hasKind(value, 'oac:hook')
-}
+export const isTool = kindGuard<AnyToolDefinition>('oac:tool')
+export const isAgent = kindGuard<AgentDefinition>('oac:agent')
+export const isSkill = kindGuard<SkillDefinition>('oac:skill')
+export const isCommand = kindGuard<CommandDefinition>('oac:command')
+export const isRule = kindGuard<RuleDefinition>('oac:rule')
+export const isRegistry = kindGuard<RegistryDefinition>('oac:registry')
+export const isHook = kindGuard<AnyHookDefinition>('oac:hook')
+export const isMcpServer = kindGuard<McpServerDefinition>('oac:mcp-server')
 
 /** Every hook a registry reaches, each once: its own, then those its agents list. */
 export function everyHook(registry: RegistryDefinition): AnyHookDefinition[] {
@@ -47,8 +28,4 @@ export function everyTool(registry: RegistryDefinition): AnyToolDefinition[] {
   const owners: unknown[] = [...(Array.isArray(registry.agents) ? registry.agents : []), ...(Array.isArray(registry.skills) ? registry.skills : [])]
   const lists: unknown[] = [registry.tools, ...owners.map((owner) => (typeof owner === 'object' && owner !== null ? (owner as { tools?: unknown }).tools : undefined))]
   return [...new Set(lists.flatMap((list) => (Array.isArray(list) ? list.filter(isTool) : [])))]
-}
-
-export function isMcpServer(value: unknown): value is McpServerDefinition {
-  return hasKind(value, 'oac:mcp-server')
 }
