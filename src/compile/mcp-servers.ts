@@ -251,6 +251,11 @@ export function mcpServerBridged(server: PlannedMcpServer, id: Harness, target: 
   return mcp.unfilledRoute === 'bridge' && target.kind === 'project' && mcpServerLeftOut(server, id, target) !== undefined
 }
 
+/** True when harness `id` is given the server in this target: in its own configuration, or through our bridge. */
+export function mcpServerCarried(server: PlannedMcpServer, id: Harness, target: Target): boolean {
+  return mcpServerLeftOut(server, id, target) === undefined || mcpServerBridged(server, id, target)
+}
+
 /** What a team can do about a reference the harness does not fill anywhere. */
 const PLACE_FIX: Record<McpReferencePlace, string> = {
   argument: "Pass the value in env instead, under the variable's own name, if the server reads it there",
@@ -261,8 +266,8 @@ const PLACE_FIX: Record<McpReferencePlace, string> = {
 /** One warning per selected harness that cannot carry the server (see `mcpServerLeftOut`). */
 function warnLeftOut(planned: PlannedMcpServer, server: McpServerDefinition, config: ResolvedConfig, findings: Findings): void {
   for (const id of config.harnesses) {
-    const says = mcpServerLeftOut(planned, id, targetOf(config))
-    if (says === undefined || mcpServerBridged(planned, id, targetOf(config))) continue
+    if (mcpServerCarried(planned, id, targetOf(config))) continue
+    const says = mcpServerLeftOut(planned, id, targetOf(config))!
     const place = referencePlaces(planned).find((candidate) => harness(id).mcp.unfilled?.[candidate]?.says === says)!
     const { title, mcp } = harness(id)
     const fix = mcp.unfilled?.[place]?.project ? `Install for the user instead (--scope user), whose ${title} configuration takes the reference` : PLACE_FIX[place]
@@ -283,7 +288,7 @@ function warnLeftOut(planned: PlannedMcpServer, server: McpServerDefinition, con
 export function warnUnscopedServers(registry: RegistryDefinition, config: ResolvedConfig, servers: readonly PlannedMcpServer[], agents: readonly PlannedAgent[], findings: Findings): void {
   for (const id of config.harnesses) {
     const { title, agentFile, scopesToolsPerAgent, mcp } = harness(id)
-    const carried = servers.filter((server) => mcpServerLeftOut(server, id, targetOf(config)) === undefined || mcpServerBridged(server, id, targetOf(config))).map((server) => server.name)
+    const carried = servers.filter((server) => mcpServerCarried(server, id, targetOf(config))).map((server) => server.name)
     if (agentFile !== null && scopesToolsPerAgent && mcp.exactAgentLists) warnExactLists(registry, id, carried, agents, findings)
     if (agentFile === null || (scopesToolsPerAgent && mcp.toolNames)) continue
     const narrower = agents.filter((agent) => carried.some((server) => !(agent.mcpServers ?? []).includes(server)))

@@ -1,5 +1,5 @@
 import { harness } from '../compile/harnesses/index.js'
-import { mcpServerBridged, mcpServerLeftOut } from '../compile/mcp-servers.js'
+import { mcpServerBridged, mcpServerCarried, mcpServerLeftOut } from '../compile/mcp-servers.js'
 import type { Plan, PlannedAgent, PlannedMcpServer, ToolApproval } from '../compile/plan.js'
 import { targetOf } from '../compile/target.js'
 import type { Harness, JsonValue } from '../define/types.js'
@@ -15,7 +15,7 @@ import { hasNativeForm, nativeToolName } from './codegen/prompt-docs.js'
 /** The servers harness `id` is given in this target: in its configuration or through our bridge. */
 export function carriedServers(plan: Plan, id: Harness): PlannedMcpServer[] {
   const target = targetOf(plan)
-  return (plan.mcpServers ?? []).filter((server) => mcpServerLeftOut(server, id, target) === undefined || mcpServerBridged(server, id, target))
+  return (plan.mcpServers ?? []).filter((server) => mcpServerCarried(server, id, target))
 }
 
 /** The servers that go into harness `id`'s own MCP configuration in this target: those it can carry there. */
