@@ -22,6 +22,15 @@ export const SKILL_OWN_KEYS: readonly string[] = ['name', 'description', 'licens
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
+/** A text field of the format (`license`, `compatibility`): a string with something in it. */
+export const isFieldText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== ''
+
+/** `metadata`: text keys to text values. */
+export const isTextMap = (value: unknown): value is Record<string, string> => isPlainObject(value) && Object.values(value).every((item) => typeof item === 'string')
+
+/** `allowed-tools`: a text or a list of texts. */
+export const isToolList = (value: unknown): value is string | string[] => (Array.isArray(value) ? (value as unknown[]) : [value]).every(isFieldText)
+
 /** The format's optional fields as SKILL.md says them, and each harness's own keys; problems are reported. */
 export function planSkillFields(skill: SkillDefinition, folders: ReadonlyMap<SkillFolder, readonly Harness[]>, findings: Findings): Pick<PlannedSkill, 'fields' | 'harness'> {
   const label = `Skill "${skill.name}"`
@@ -30,7 +39,7 @@ export function planSkillFields(skill: SkillDefinition, folders: ReadonlyMap<Ski
   const text = (field: 'license' | 'compatibility', key: string, fix: string) => {
     const value: unknown = skill[field]
     if (value === undefined) return
-    if (typeof value !== 'string' || value.trim() === '') findings.error('skill-field-invalid', `${label}'s ${field} is not a text.`, fix, at)
+    if (!isFieldText(value)) findings.error('skill-field-invalid', `${label}'s ${field} is not a text.`, fix, at)
     else fields[key] = value
   }
   text('license', 'license', "Name the license (e.g. 'MIT'), or the file beside SKILL.md that holds it, or leave license out.")
@@ -41,15 +50,16 @@ export function planSkillFields(skill: SkillDefinition, folders: ReadonlyMap<Ski
   }
   const metadata: unknown = skill.metadata
   if (metadata !== undefined) {
-    const bad = isPlainObject(metadata) ? Object.entries(metadata).find(([, value]) => typeof value !== 'string') : ['', undefined]
-    if (bad) findings.error('skill-field-invalid', `${label}'s metadata${bad[0] ? `.${bad[0]}` : ''} is not ${bad[0] ? 'a text' : 'a map of text keys to text values'}.`, "Give metadata as text keys and text values, e.g. { author: 'acme', version: '1.0' } (a number as '1.0').", at)
-    else fields.metadata = { ...(metadata as Record<string, string>) }
+    if (isTextMap(metadata)) fields.metadata = { ...metadata }
+    else {
+      const bad = isPlainObject(metadata) ? Object.keys(metadata).find((key) => typeof metadata[key] !== 'string') : undefined
+      findings.error('skill-field-invalid', `${label}'s metadata${bad ? `.${bad}` : ''} is not ${bad ? 'a text' : 'a map of text keys to text values'}.`, "Give metadata as text keys and text values, e.g. { author: 'acme', version: '1.0' } (a number as '1.0').", at)
+    }
   }
   const allowedTools: unknown = skill.allowedTools
   if (allowedTools !== undefined) {
-    const list = Array.isArray(allowedTools) ? (allowedTools as unknown[]) : [allowedTools]
-    if (list.some((tool) => typeof tool !== 'string' || tool.trim() === '')) findings.error('skill-field-invalid', `${label}'s allowedTools is not a text or a list of texts.`, "List the tools as the harness names them, e.g. 'Bash(git:*) Read' or ['Bash(git:*)', 'Read'], or leave allowedTools out.", at)
-    else fields['allowed-tools'] = Array.isArray(allowedTools) ? [...(allowedTools as string[])] : (allowedTools as string)
+    if (!isToolList(allowedTools)) findings.error('skill-field-invalid', `${label}'s allowedTools is not a text or a list of texts.`, "List the tools as the harness names them, e.g. 'Bash(git:*) Read' or ['Bash(git:*)', 'Read'], or leave allowedTools out.", at)
+    else fields['allowed-tools'] = Array.isArray(allowedTools) ? [...allowedTools] : allowedTools
   }
 
   const own: PlannedSkill['harness'] = {}

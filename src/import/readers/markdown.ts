@@ -1,7 +1,7 @@
 import { NAMESPACE } from '../../compile/command-names.js'
 import { ARGS_PLACEHOLDER } from '../../compile/commands.js'
 import { HARNESS_TABLE } from '../../compile/harnesses/index.js'
-import { COMPATIBILITY_CAP } from '../../compile/skill-fields.js'
+import { COMPATIBILITY_CAP, isFieldText, isTextMap, isToolList } from '../../compile/skill-fields.js'
 import type { Harness, JsonValue } from '../../define/types.js'
 import { withoutCompiledAllowedTools } from '../compiled-allowed-tools.js'
 import { baseName, filesUnder, type Frontmatter, type FrontmatterRepair, ImportReadError, listFolder, readFrontmatter, readProjectFile } from '../source-text.js'
@@ -141,25 +141,15 @@ export interface SkillFolderRead {
   frontmatterRepair?: FrontmatterRepair
 }
 
-/** SKILL.md's keys a skill definition's fields say, in the shapes they take (anything else is kept for the harness read). */
-const SKILL_FIELDS: Record<string, (value: JsonValue) => boolean> = {
-  name: (value) => typeof value === 'string',
-  description: (value) => typeof value === 'string',
-  'disable-model-invocation': (value) => typeof value === 'boolean',
-  license: (value) => typeof value === 'string' && value.trim() !== '',
-  compatibility: (value) => typeof value === 'string' && value.trim() !== '' && value.length <= COMPATIBILITY_CAP,
-  metadata: (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((item) => typeof item === 'string'),
-  'allowed-tools': (value) => (Array.isArray(value) ? value : [value]).every((tool) => typeof tool === 'string' && tool.trim() !== ''),
-}
-
-const SKILL_FIELD_SHAPES: Record<string, string> = {
-  name: 'a text',
-  description: 'a text',
-  'disable-model-invocation': 'true or false',
-  license: 'a text',
-  compatibility: `a text of at most ${COMPATIBILITY_CAP} characters`,
-  metadata: 'text keys to text values; quote a number',
-  'allowed-tools': 'a text or a list of texts',
+/** SKILL.md's keys a skill definition's fields say: the shape each takes, as compile checks it and in words (anything else is kept for the harness read). */
+const SKILL_FIELDS: Record<string, { fits: (value: JsonValue) => boolean; shape: string }> = {
+  name: { fits: (value) => typeof value === 'string', shape: 'a text' },
+  description: { fits: (value) => typeof value === 'string', shape: 'a text' },
+  'disable-model-invocation': { fits: (value) => typeof value === 'boolean', shape: 'true or false' },
+  license: { fits: isFieldText, shape: 'a text' },
+  compatibility: { fits: (value) => isFieldText(value) && value.length <= COMPATIBILITY_CAP, shape: `a text of at most ${COMPATIBILITY_CAP} characters` },
+  metadata: { fits: isTextMap, shape: 'text keys to text values; quote a number' },
+  'allowed-tools': { fits: isToolList, shape: 'a text or a list of texts' },
 }
 
 /** Files of a skill's folder that compile writes itself (Codex's `agents/openai.yaml`), so a definition cannot name them. */
@@ -179,11 +169,11 @@ export async function readSkills(root: string, folder: string, from: Harness, re
     const name = typeof data.name === 'string' ? data.name : entry.name
     const own: { [key: string]: JsonValue } = {}
     for (const [key, value] of Object.entries(data)) {
-      const fits = SKILL_FIELDS[key]
-      if (!fits) own[key] = value
-      else if (!fits(value)) notCarried.push({ at: { file, line: lineOf(key) }, what: `\`${key}\` of skill "${name}"`, why: `its value is not in the shape the Agent Skills format gives it (${SKILL_FIELD_SHAPES[key]})` })
+      const field = SKILL_FIELDS[key]
+      if (!field) own[key] = value
+      else if (!field.fits(value)) notCarried.push({ at: { file, line: lineOf(key) }, what: `\`${key}\` of skill "${name}"`, why: `its value is not in the shape the Agent Skills format gives it (${field.shape})` })
     }
-    const fitting = (key: string) => (Object.hasOwn(data, key) && SKILL_FIELDS[key]!(data[key]!) ? data[key] : undefined)
+    const fitting = (key: string) => (Object.hasOwn(data, key) && SKILL_FIELDS[key]!.fits(data[key]!) ? data[key] : undefined)
     const license = fitting('license')
     const compatibility = fitting('compatibility')
     const metadata = fitting('metadata')
