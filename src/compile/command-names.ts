@@ -49,10 +49,11 @@ export function commandNameIn(name: string, file: CommandFile): { path: string; 
  * definition's (`command-name-changed`), once per command, naming what they type there.
  */
 export function checkCommandNames(commands: readonly CommandDefinition[], files: ReadonlyArray<{ file: CommandFile; readers: Harness[] }>, root: string, findings: Findings): void {
+  // A name that is no command name is reported by the command's own check.
+  const named = commands.filter((command) => typeof command.name === 'string' && commandNameProblem(command.name) === undefined)
   for (const { file } of files) {
     const byPath = new Map<string, CommandDefinition>()
-    for (const command of commands) {
-      if (typeof command.name !== 'string' || commandNameProblem(command.name)) continue
+    for (const command of named) {
       const path = file.path(commandNameIn(command.name, file).path)
       const first = byPath.get(path)
       if (!first) {
@@ -68,14 +69,17 @@ export function checkCommandNames(commands: readonly CommandDefinition[], files:
       )
     }
   }
-  for (const command of commands) {
-    if (typeof command.name !== 'string' || commandNameProblem(command.name)) continue
+  for (const command of named) {
     const changed = new Map<string, string[]>()
     for (const { file, readers } of files) {
       const { name, typed } = commandNameIn(command.name, file)
       if (name === command.name) continue
-      const titles = readers.map((id) => (file.reader === harness(id).title ? file.reader : `${harness(id).title} (${file.reader})`))
-      changed.set(typed, [...(changed.get(typed) ?? []), ...titles.filter((title) => !(changed.get(typed) ?? []).includes(title))])
+      const titles = changed.get(typed) ?? []
+      for (const id of readers) {
+        const title = file.reader === harness(id).title ? file.reader : `${harness(id).title} (${file.reader})`
+        if (!titles.includes(title)) titles.push(title)
+      }
+      changed.set(typed, titles)
     }
     if (changed.size === 0) continue
     const where = [...changed].map(([typed, titles]) => `${typed} in ${new Intl.ListFormat('en', { type: 'conjunction' }).format(titles)}`)
